@@ -1,0 +1,89 @@
+// buildApp(config, database) → a Fastify instance with every route; it never listens (server.ts does).
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import cookie from '@fastify/cookie';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import type { DatabaseHandle } from './db/connect.js';
+import { registerAuth } from './http/auth.js';
+import { DEFAULT_BODY_LIMIT, registerJsonParser } from './http/content.js';
+import { errorHandler } from './http/error-handler.js';
+import { registerNotFound } from './http/not-found.js';
+import { registerOpenApi } from './http/openapi.js';
+import './http/route-config.js';
+import { registerRouteDocs } from './http/route-docs.js';
+import { registerSecurity } from './http/security.js';
+import { statusRoutes } from './modules/status/status.routes.js';
+
+export type App = FastifyInstance & { ctx: AppContext };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+export interface BuildOptions {
+  config: Config;
+  database: DatabaseHandle;
+  clock?: Clock;
+  /** A logger to use instead of a new one (the server shares its logger with the pool's error handler). */
+  logger?: FastifyBaseLogger;
+}
+
+/** Bodies are never coerced (a string is not a number); query strings and path parameters are. */
+function validatorCompiler() {
+  const common = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false } as const;
+  const body = addFormats.default(new Ajv.default({ ...common, coerceTypes: false }));
+  const query = addFormats.default(new Ajv.default({ ...common, coerceTypes: true }));
+  return ({ schema, httpPart }: { schema: object; httpPart?: string }) =>
+    httpPart === 'body' ? body.compile(schema) : query.compile(schema);
+}
+
+/** TLS served directly when tls_cert and tls_key are set; a proxy is trusted for X-Forwarded-* when trust_proxy is. */
+function transportOptions(config: Config): Partial<FastifyServerOptions> {
+  const options: Record<string, unknown> = {};
+  if (config.tls_cert) options.https = { cert: readFileSync(config.tls_cert), key: readFileSync(config.tls_key) };
+  const proxy = config.trust_proxy;
+  if (proxy) options.trustProxy = proxy === 'true' ? true : /^\d+$/.test(proxy) ? Number(proxy) : proxy;
+  return options;
+}
+
+export async function buildApp(options: BuildOptions): Promise<App> {
+  const { config, database } = options;
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: { level: config.log_level } }),
+    ...transportOptions(config),
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    return503OnClosing: false,
+    routerOptions: { maxParamLength: 200 },
+    // A URL the router cannot decode never reaches a route: answer it in the envelope too.
+    frameworkErrors: (_error, _request, reply) => {
+      void (reply as FastifyReply).code(400).send({ ok: false, error: { code: 'bad_request', message: 'The request URL cannot be read' } });
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const ctx: AppContext = { config, db: database.db, dialect: database.dialect, clock: options.clock ?? systemClock, log: app.log };
+  app.decorate('ctx', ctx);
+
+  app.setValidatorCompiler(validatorCompiler());
+  app.setErrorHandler(errorHandler);
+  registerJsonParser(app);
+  registerNotFound(app);
+  registerRouteDocs(app);
+  await registerSecurity(app, config);
+  await app.register(cookie, { secret: config.secret });
+  registerAuth(app, ctx);
+  await registerOpenApi(app, config);
+
+  await app.register(statusRoutes);
+
+  return app as unknown as App;
+}

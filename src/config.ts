@@ -1,0 +1,233 @@
+// Settings: defaults, then gameplatform.config.json, then GP_* environment variables; parsed once, typed, frozen.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Type, type Static, type TSchema, Kind } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+const RateLimit = (max: number, windowSeconds: number, what: string) =>
+  Type.Object(
+    {
+      max: Type.Integer({ minimum: 1, default: max, description: `requests allowed per window (${what})` }),
+      window_seconds: Type.Integer({ minimum: 1, default: windowSeconds, description: `window length in seconds (${what})` }),
+    },
+    { additionalProperties: false, default: {} },
+  );
+
+/** Every setting, with the spec's names. The schema drives parsing, the README table and the OpenAPI description. */
+export const SettingsSchema = Type.Object(
+  {
+    free_seconds_per_day: Type.Integer({ minimum: 0, maximum: 86400, default: 900, description: 'free play allowance per calendar day, in seconds' }),
+    reset_timezone: Type.String({ default: 'Europe/Berlin', description: 'IANA zone whose midnight resets the daily counter and bounds leaderboard periods' }),
+    heartbeat_interval: Type.Integer({ minimum: 5, maximum: 600, default: 30, description: 'seconds between heartbeats, told to the shell' }),
+    max_heartbeat_gap: Type.Integer({ minimum: 1, maximum: 3600, default: 90, description: 'most seconds one heartbeat credits' }),
+    session_idle_timeout: Type.Integer({ minimum: 10, maximum: 86400, default: 300, description: 'seconds without a heartbeat before the sweep closes a play session' }),
+    api: Type.Object(
+      { token_ttl_days: Type.Integer({ minimum: 1, maximum: 3650, default: 90, description: 'player token lifetime in days' }) },
+      { additionalProperties: false, default: {} },
+    ),
+    public_url: Type.String({ default: 'http://localhost:8080', description: 'origin used in URLs, mail links and the Origin check' }),
+    data_dir: Type.String({ default: './data', description: 'avatars, game files and the default SQLite file' }),
+    database_url: Type.String({ default: '', description: 'a SQLite file path, or postgres://…; default <data_dir>/gameplatform.sqlite' }),
+    smtp_url: Type.String({ default: '', description: 'smtp:// or smtps:// URL; when unset, mail goes to the outbox table and the log' }),
+    mail_from: Type.String({ default: 'Game Platform <no-reply@localhost>', description: 'sender of the platform mail' }),
+    redis_url: Type.String({ default: '', description: 'when set, rate-limit counters are shared through Redis' }),
+    tls_cert: Type.String({ default: '', description: 'PEM certificate file; with tls_key the service serves HTTPS itself' }),
+    tls_key: Type.String({ default: '', description: 'PEM private key file' }),
+    trust_proxy: Type.String({ default: '', description: 'proxy to trust for X-Forwarded-Proto/-For: true, a hop count, or addresses/CIDRs separated by commas' }),
+    secret: Type.String({ default: 'dev-insecure-secret-change-me-in-production', description: 'signs the portal session cookie; production refuses the default and anything under 32 characters' }),
+    port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'listening port (also PORT)' }),
+    host: Type.String({ default: 'localhost', description: 'listening address (also HOST); 0.0.0.0 for every interface' }),
+    log_level: Type.Union(
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+      { default: 'info', description: 'log level' },
+    ),
+    rate_limits: Type.Object(
+      {
+        login: RateLimit(10, 60, 'POST /auth/login, per IP and per login name'),
+        register: RateLimit(5, 600, 'POST /auth/register, per IP'),
+        forgot_password: RateLimit(5, 3600, 'POST /auth/forgot-password, per email'),
+        default: RateLimit(600, 60, 'every other request, per credential or IP'),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type Settings = Static<typeof SettingsSchema>;
+export type Environment = 'production' | 'development' | 'test';
+
+export type Config = Readonly<
+  Settings & {
+    env: Environment;
+    /** `public_url` reduced to its origin, for the Origin check. */
+    public_origin: string;
+    /** `database_url` with the default applied. */
+    database_url: string;
+    database_kind: 'sqlite' | 'postgres';
+  }
+>;
+
+export const DEFAULT_SECRET = 'dev-insecure-secret-change-me-in-production';
+
+export class ConfigError extends Error {}
+
+/** One leaf of the settings tree: its dotted name, its environment variable and its schema. */
+export interface SettingLeaf {
+  name: string;
+  envName: string;
+  schema: TSchema;
+}
+
+export function settingLeaves(schema: TSchema = SettingsSchema, prefix = ''): SettingLeaf[] {
+  const leaves: SettingLeaf[] = [];
+  for (const [key, child] of Object.entries(schema.properties as Record<string, TSchema>)) {
+    const name = prefix ? `${prefix}.${key}` : key;
+    if (child[Kind] === 'Object') leaves.push(...settingLeaves(child, name));
+    else leaves.push({ name, envName: `GP_${name.toUpperCase().replace(/\./g, '_')}`, schema: child });
+  }
+  return leaves;
+}
+
+/** Plain aliases that hosting platforms set by convention. */
+const ENV_ALIASES: Record<string, string> = { port: 'PORT', host: 'HOST', database_url: 'DATABASE_URL' };
+
+function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
+  const keys = dotted.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) {
+    if (typeof node[key] !== 'object' || node[key] === null) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[keys[keys.length - 1]!] = value;
+}
+
+function envValue(leaf: SettingLeaf, raw: string): unknown {
+  if (leaf.schema.type === 'integer') {
+    if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`Setting ${leaf.name} (${leaf.envName}) must be an integer, got "${raw}"`);
+    return Number(raw.trim());
+  }
+  return raw;
+}
+
+function readConfigFile(file: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`Cannot read ${file}: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError(`${file} must hold a JSON object`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function firstError(value: unknown): string | undefined {
+  const error = Value.Errors(SettingsSchema, value).First();
+  if (!error) return undefined;
+  const name = error.path.replace(/^\//, '').replace(/\//g, '.') || '(root)';
+  const leaf = settingLeaves().find((l) => l.name === name);
+  const where = leaf ? `${name} (${leaf.envName})` : name;
+  return `Setting ${where}: ${error.message}${error.value === undefined ? '' : `, got ${JSON.stringify(error.value)}`}`;
+}
+
+function isValidTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+function checkSemantics(s: Settings, env: Environment): void {
+  if (!isValidTimeZone(s.reset_timezone)) {
+    throw new ConfigError(`Setting reset_timezone (GP_RESET_TIMEZONE): "${s.reset_timezone}" is not an IANA time zone`);
+  }
+  let url: URL;
+  try {
+    url = new URL(s.public_url);
+  } catch {
+    throw new ConfigError(`Setting public_url (GP_PUBLIC_URL): "${s.public_url}" is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError('Setting public_url (GP_PUBLIC_URL) must be an http:// or https:// URL');
+  }
+  if (Boolean(s.tls_cert) !== Boolean(s.tls_key)) {
+    throw new ConfigError('Settings tls_cert and tls_key (GP_TLS_CERT, GP_TLS_KEY) must be set together');
+  }
+  if (s.smtp_url && !/^smtps?:\/\//.test(s.smtp_url)) {
+    throw new ConfigError('Setting smtp_url (GP_SMTP_URL) must start with smtp:// or smtps://');
+  }
+  if (s.redis_url && !/^rediss?:\/\//.test(s.redis_url)) {
+    throw new ConfigError('Setting redis_url (GP_REDIS_URL) must start with redis:// or rediss://');
+  }
+  if (s.max_heartbeat_gap < s.heartbeat_interval) {
+    throw new ConfigError('Setting max_heartbeat_gap (GP_MAX_HEARTBEAT_GAP) must be at least heartbeat_interval');
+  }
+  if (env === 'production') checkProduction(s, url);
+}
+
+function checkProduction(s: Settings, url: URL): void {
+  if (s.secret === DEFAULT_SECRET || s.secret.length < 32) {
+    throw new ConfigError('Setting secret (GP_SECRET) must be set to a random value of at least 32 characters in production');
+  }
+  if (url.protocol !== 'https:') {
+    throw new ConfigError('Setting public_url (GP_PUBLIC_URL) must be an https:// URL in production');
+  }
+  if (!s.tls_cert && !s.trust_proxy) {
+    throw new ConfigError('In production set tls_cert and tls_key (GP_TLS_CERT, GP_TLS_KEY) or trust_proxy (GP_TRUST_PROXY): the API is served over HTTPS only');
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+export interface LoadConfigOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Settings applied over file and environment (tests). */
+  overrides?: Record<string, unknown>;
+}
+
+/** Reads, checks and freezes the settings. Throws ConfigError naming the setting on a bad value. */
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const file = env.GP_CONFIG ? path.resolve(cwd, env.GP_CONFIG) : path.join(cwd, 'gameplatform.config.json');
+  if (env.GP_CONFIG && !existsSync(file)) throw new ConfigError(`GP_CONFIG names ${file}, which does not exist`);
+  const raw: Record<string, unknown> = existsSync(file) ? readConfigFile(file) : {};
+
+  for (const leaf of settingLeaves()) {
+    const alias = ENV_ALIASES[leaf.name];
+    const value = env[leaf.envName] ?? (alias ? env[alias] : undefined);
+    if (value !== undefined && value !== '') setPath(raw, leaf.name, envValue(leaf, value));
+  }
+  for (const [name, value] of Object.entries(options.overrides ?? {})) setPath(raw, name, value);
+
+  const settings = Value.Default(SettingsSchema, structuredClone(raw)) as Settings;
+  const problem = firstError(settings);
+  if (problem) throw new ConfigError(problem);
+
+  const nodeEnv = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
+  checkSemantics(settings, nodeEnv);
+  const dataDir = path.resolve(cwd, settings.data_dir);
+  const databaseUrl = settings.database_url || path.join(dataDir, 'gameplatform.sqlite');
+  const isPostgres = /^postgres(ql)?:\/\//.test(databaseUrl);
+
+  return deepFreeze({
+    ...settings,
+    data_dir: dataDir,
+    env: nodeEnv,
+    public_url: settings.public_url.replace(/\/+$/, ''),
+    public_origin: new URL(settings.public_url).origin,
+    database_url: isPostgres ? databaseUrl : path.resolve(cwd, databaseUrl),
+    database_kind: isPostgres ? 'postgres' : 'sqlite',
+  });
+}

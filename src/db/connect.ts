@@ -1,0 +1,86 @@
+// Opens the database named by the settings: better-sqlite3 (WAL, foreign keys, IMMEDIATE write transactions) or a pg pool.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type SqliteDialectConfig,
+  type Transaction,
+} from 'kysely';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database>;
+/** A database handle or an open transaction: repositories accept either. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: DialectName;
+  destroy(): Promise<void>;
+}
+
+/** Every transaction on SQLite takes the write lock at BEGIN, so two processes never deadlock upgrading a read lock. */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+  override createDriver(): SqliteDriver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+function openSqlite(file: string): DatabaseHandle {
+  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SqliteDatabase(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+}
+
+// bigint (int8) columns hold epoch milliseconds and scores, all safe integers: read them as numbers.
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export interface OpenOptions {
+  onPoolError?: (error: Error) => void;
+  poolSize?: number;
+}
+
+function openPostgres(url: string, options: OpenOptions): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types: pgTypes as pg.CustomTypesConfig });
+  // An idle client losing its connection emits 'error' on the pool; unhandled, it would end the process.
+  pool.on('error', (error) => options.onPoolError?.(error));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', destroy: () => db.destroy() };
+}
+
+export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
+  return /^postgres(ql)?:\/\//.test(url) ? openPostgres(url, options) : openSqlite(url);
+}
+
+export function isPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}

@@ -1,0 +1,27 @@
+// Applies or reverts the migrations listed in migrations/index.ts.
+import { Migrator, NO_MIGRATIONS, type Kysely, type MigrationResultSet } from 'kysely';
+import { migrations } from './migrations/index.js';
+
+function migrator(db: Kysely<any>): Migrator {
+  return new Migrator({ db, provider: { getMigrations: async () => migrations } });
+}
+
+function unwrap(result: MigrationResultSet): string[] {
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`Migration ${failed ?? ''} failed: ${(result.error as Error).message ?? String(result.error)}`);
+  }
+  return (result.results ?? []).map((r) => `${r.direction === 'Up' ? 'applied' : 'reverted'} ${r.migrationName}`);
+}
+
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  return unwrap(await migrator(db).migrateToLatest());
+}
+
+export async function migrateDown(db: Kysely<any>): Promise<string[]> {
+  return unwrap(await migrator(db).migrateDown());
+}
+
+export async function migrateAllDown(db: Kysely<any>): Promise<string[]> {
+  return unwrap(await migrator(db).migrateTo(NO_MIGRATIONS));
+}

@@ -1,0 +1,102 @@
+// Table types for Kysely. Times are epoch milliseconds (bigint), flags are 0/1 integers: one shape on SQLite and PostgreSQL.
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export type Flag = 0 | 1;
+
+export interface PlayersTable {
+  id: Generated<number>;
+  email: string;
+  username: string;
+  /** lower-cased username, unique: usernames are unique case-insensitively */
+  username_key: string;
+  display_name: string;
+  password_hash: string;
+  email_verified: Generated<Flag>;
+  role: Generated<string>;
+  status: Generated<string>;
+  bio: string | null;
+  country: string | null;
+  newsletter: Generated<Flag>;
+  avatar_key: string | null;
+  membership_plan: Generated<string>;
+  membership_status: Generated<string>;
+  membership_renews_at: number | null;
+  membership_ends_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PlayerTokensTable {
+  id: Generated<number>;
+  player_id: number;
+  name: string;
+  token_hash: string;
+  prefix: string;
+  created_at: number;
+  last_used_at: number | null;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface GamesTable {
+  id: Generated<number>;
+  slug: string;
+  name: string;
+  tagline: string | null;
+  description: string | null;
+  category: string;
+  /** JSON array of strings */
+  tags: string;
+  version: string;
+  orientation: string;
+  players_min: number;
+  players_max: number;
+  leaderboard_enabled: Flag;
+  leaderboard_order: string;
+  leaderboard_unit: string;
+  save_slots: number;
+  requires_premium: Flag;
+  status: string;
+  author: string;
+  released_at: string;
+  /** path of the cover image inside the game's files */
+  cover: string;
+  /** path of the entry file inside the game's files */
+  entry: string;
+  /** directory under <data_dir>/games holding the current file set */
+  files_dir: string;
+  /** play sessions started (stats.plays) */
+  plays: Generated<number>;
+  /** credited seconds over all sessions (stats.playtime_hours) */
+  playtime_seconds: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DeveloperKeysTable {
+  id: Generated<number>;
+  game_id: number;
+  name: string;
+  key_hash: string;
+  prefix: string;
+  /** scopes separated by spaces */
+  scopes: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface Database {
+  players: PlayersTable;
+  player_tokens: PlayerTokensTable;
+  games: GamesTable;
+  developer_keys: DeveloperKeysTable;
+}
+
+export type PlayerRow = Selectable<PlayersTable>;
+export type NewPlayer = Insertable<PlayersTable>;
+export type PlayerUpdate = Updateable<PlayersTable>;
+export type PlayerTokenRow = Selectable<PlayerTokensTable>;
+export type GameRow = Selectable<GamesTable>;
+export type NewGame = Insertable<GamesTable>;
+export type DeveloperKeyRow = Selectable<DeveloperKeysTable>;

@@ -1,0 +1,32 @@
+// 404 for unknown paths and 405 (with Allow) for a known path asked with the wrong method.
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from './errors.js';
+
+const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+export function registerNotFound(app: FastifyInstance): void {
+  // A shadow router that knows every path, so a miss can tell "no such path" from "not with this method".
+  const shadow = FindMyWay({ ignoreTrailingSlash: false });
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (!METHODS.includes(method as HTTPMethod)) continue;
+      try {
+        shadow.on(method as HTTPMethod, route.url, () => undefined);
+      } catch {
+        // the same path and method registered twice (a HEAD Fastify adds for a GET): already known
+      }
+    }
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = METHODS.filter((m) => m !== request.method && shadow.find(m, path));
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      throw new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(', ')}`);
+    }
+    throw new AppError('not_found', `Nothing at ${request.method} ${path}`);
+  });
+}

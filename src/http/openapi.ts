@@ -1,0 +1,68 @@
+// The OpenAPI 3.1 document, generated from the route schemas, at /v1/openapi.json, rendered at /docs.
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { settingLeaves, type Config } from '../config.js';
+import { ERROR_CATALOG } from './errors.js';
+
+export const API_VERSION = '1.0.0' as const;
+
+function settingsTable(): string {
+  const rows = settingLeaves().map((leaf) => {
+    const def = leaf.schema.default === undefined || leaf.schema.default === '' ? 'unset' : `\`${String(leaf.schema.default)}\``;
+    return `| \`${leaf.name}\` | \`${leaf.envName}\` | ${def} | ${leaf.schema.description ?? ''} |`;
+  });
+  return ['| setting | environment | default | meaning |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+function errorTable(): string {
+  const rows = Object.entries(ERROR_CATALOG).map(([code, e]) => `| ${e.status} | \`${code}\` | ${e.description} |`);
+  return ['| status | code | when |', '|---|---|---|', ...rows].join('\n');
+}
+
+const DESCRIPTION = `
+The game platform's JSON API. Every path below starts with the base address \`{public_url}/v1\`.
+
+Every response is JSON in one envelope: \`{ok: true, data, meta?}\` or \`{ok: false, error: {code, message, ...}}\`.
+The one exception is this document itself, served bare so that tools can read it.
+Field names are snake_case. A *timestamp* is \`YYYY-MM-DD HH:MM:SS\` in UTC; a *date* is \`YYYY-MM-DD\` in \`reset_timezone\`.
+
+## Credentials
+- **Player token**: \`Authorization: Bearer agp_…\` from login, register or \`POST /me/tokens\`.
+- **Portal session**: the \`gp_session\` cookie set by login or register when called with \`X-Requested-With: ServiceSDK\`;
+  every call with the cookie must carry that header (else 403 \`csrf_rejected\`). A Bearer header wins over the cookie.
+- **Developer key**: \`Authorization: Bearer agk_…\`, bound to one game, with scopes.
+
+Cross-origin requests are refused (403 \`cross_origin_forbidden\`); no response carries an \`Access-Control-*\` header.
+A JSON route takes only \`application/json\` bodies (415 otherwise).
+
+## Errors
+${errorTable()}
+
+## Settings
+Each setting can be given in \`gameplatform.config.json\` and overridden by its environment variable.
+
+${settingsTable()}
+`;
+
+export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Game Platform API', version: API_VERSION, description: DESCRIPTION },
+      servers: [{ url: config.public_url }],
+      components: {
+        securitySchemes: {
+          playerToken: { type: 'http', scheme: 'bearer', description: 'player token agp_…' },
+          developerKey: { type: 'http', scheme: 'bearer', description: 'developer key agk_…, bound to one game' },
+          portalSession: { type: 'apiKey', in: 'cookie', name: 'gp_session', description: 'portal session; needs X-Requested-With: ServiceSDK' },
+        },
+      },
+    },
+    transform: ({ schema, url }) => ({ schema: url.startsWith('/v1/') ? schema : { ...schema, hide: true }, url }),
+  });
+
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+}

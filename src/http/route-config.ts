@@ -1,0 +1,17 @@
+// Per-route settings read by the hooks: which credential the route takes, the scope a key needs, the errors it can answer.
+import type { AuthMode, Scope } from './auth.js';
+import type { ErrorCode } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+    /** scope a developer key needs on this route */
+    scope?: Scope;
+    /** route-specific error codes, documented in OpenAPI (the common ones are added for every route) */
+    errors?: ErrorCode[];
+    /** code answered instead of payload_too_large when the body is over the limit */
+    tooLargeCode?: ErrorCode;
+  }
+}
+
+export {};

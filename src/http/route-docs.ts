@@ -1,0 +1,54 @@
+// Adds to every /v1 route the error responses it can give and its security requirement, so the OpenAPI document is complete.
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { TSchema } from '@sinclair/typebox';
+import type { AuthMode } from './auth.js';
+import { errorEnvelope } from './envelope.js';
+import { ERROR_CATALOG, type ErrorCode } from './errors.js';
+
+const AUTH_ERRORS: Record<AuthMode, ErrorCode[]> = {
+  none: [],
+  optional: ['unauthenticated'],
+  player: ['unauthenticated', 'forbidden', 'csrf_rejected'],
+  key: ['unauthenticated', 'forbidden'],
+  player_or_key: ['unauthenticated', 'forbidden', 'csrf_rejected'],
+};
+
+const SECURITY: Record<AuthMode, Array<Record<string, string[]>>> = {
+  none: [],
+  optional: [{}, { playerToken: [] }, { portalSession: [] }],
+  player: [{ playerToken: [] }, { portalSession: [] }],
+  key: [{ developerKey: [] }],
+  player_or_key: [{ playerToken: [] }, { portalSession: [] }, { developerKey: [] }],
+};
+
+const ALWAYS: ErrorCode[] = ['cross_origin_forbidden', 'https_required', 'rate_limited', 'internal_error'];
+
+export function routeErrors(route: RouteOptions): ErrorCode[] {
+  const config = route.config ?? {};
+  const schema = route.schema ?? {};
+  const codes = new Set<ErrorCode>(ALWAYS);
+  for (const code of AUTH_ERRORS[config.auth ?? 'none']) codes.add(code);
+  if (config.scope) codes.add('insufficient_scope');
+  if (schema.body) {
+    codes.add('invalid_json').add('unsupported_media_type').add(config.tooLargeCode ?? 'payload_too_large');
+  }
+  if (schema.body || schema.querystring || schema.params) codes.add('validation_failed');
+  for (const code of config.errors ?? []) codes.add(code);
+  return [...codes];
+}
+
+export function registerRouteDocs(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/v1/') || route.schema?.hide) return;
+    const schema = (route.schema ??= {});
+    const response = (schema.response ??= {}) as Record<number, TSchema>;
+    const byStatus = new Map<number, ErrorCode[]>();
+    for (const code of routeErrors(route)) {
+      const status = ERROR_CATALOG[code].status;
+      byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+    }
+    for (const [status, codes] of byStatus) response[status] ??= errorEnvelope(status, codes);
+    const security = SECURITY[route.config?.auth ?? 'none'];
+    (schema as Record<string, unknown>).security ??= security;
+  });
+}

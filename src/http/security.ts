@@ -1,0 +1,45 @@
+// Request-wide rules of DESIGN §4: HTTPS in production, no cross-origin calls, security headers, a request id, 503 while closing.
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { AppError } from './errors.js';
+
+export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    if (closing) {
+      reply.header('Connection', 'close');
+      throw new AppError('unavailable', 'The service is restarting; try again shortly');
+    }
+    if (config.env === 'production' && request.protocol !== 'https') {
+      throw new AppError('https_required', 'The API is served over HTTPS only');
+    }
+    const origin = request.headers.origin;
+    if (origin !== undefined && !sameOrigin(origin, config.public_origin)) {
+      throw new AppError('cross_origin_forbidden', 'Cross-origin requests are not allowed');
+    }
+  });
+
+  await app.register(helmet, {
+    // The portal sets its own Content-Security-Policy per page; JSON needs none.
+    contentSecurityPolicy: false,
+    // Browsers must not let other sites embed or read our responses.
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    crossOriginEmbedderPolicy: false,
+    hsts: config.env === 'production' ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'same-origin' },
+  });
+}
+
+function sameOrigin(origin: string, expected: string): boolean {
+  try {
+    return new URL(origin).origin === expected;
+  } catch {
+    return false; // "null" (sandboxed frames, file://) and garbage are foreign
+  }
+}

@@ -1,0 +1,23 @@
+// GET /v1/status.
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Ok, Timestamp, ok } from '../../http/envelope.js';
+import { getStatus } from './status.service.js';
+
+const Status = Type.Object({
+  version: Type.String({ description: 'version of the service' }),
+  api_version: Type.Literal('1.0.0'),
+  server_time: Timestamp,
+  games: Type.Integer({ description: 'games listed to clients (published and beta)' }),
+  players_online: Type.Integer({ description: 'distinct players with an active play session' }),
+});
+
+export async function statusRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
+    '/v1/status',
+    { schema: { tags: ['service'], summary: 'Health data', response: { 200: Ok(Status) } }, config: { auth: 'none' } },
+    async () => ok(await getStatus(app.ctx)),
+  );
+}

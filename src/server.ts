@@ -1,0 +1,30 @@
+// Starts the service: open the database, migrate, build the app, listen; on SIGTERM/SIGINT stop accepting, finish in-flight requests, close the pools.
+import closeWithGrace from 'close-with-grace';
+import pino from 'pino';
+import { buildApp, type App } from './app.js';
+import type { Config } from './config.js';
+import { openDatabase } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+
+export async function startServer(config: Config): Promise<App> {
+  const logger = pino({ level: config.log_level });
+  const database = openDatabase(config.database_url, {
+    onPoolError: (error) => logger.warn({ err: error }, 'database connection lost; the pool will reconnect'),
+  });
+  for (const line of await migrateToLatest(database.db)) logger.info(line);
+
+  const app = await buildApp({ config, database, logger });
+  app.addHook('onClose', async () => {
+    await database.destroy();
+  });
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(`serving ${config.public_url} (database: ${database.dialect})`);
+
+  closeWithGrace({ delay: 10_000, logger }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'closing after an uncaught error');
+    else app.log.info(`${signal} received: finishing in-flight requests`);
+    await app.close();
+  });
+  return app;
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { dayWindow, formatIso, formatTimestamp, namedDay, periodWindow, recentDays } from './time.js';
+
+const berlin = 'Europe/Berlin';
+const hours = (w: { start: number; end: number }) => (w.end - w.start) / 3_600_000;
+
+describe('time: formats', () => {
+  it('formats a timestamp in UTC without fractions', () => {
+    expect(formatTimestamp(Date.parse('2026-11-21T09:08:07.654Z'))).toBe('2026-11-21 09:08:07');
+  });
+  it('formats ISO 8601 with an explicit offset', () => {
+    expect(formatIso(Date.parse('2026-11-21T09:08:07.654Z'))).toBe('2026-11-21T09:08:07+00:00');
+  });
+});
+
+describe('time: days in the reset zone', () => {
+  it('puts 23:30 UTC in the next Berlin day in winter', () => {
+    const w = dayWindow(Date.parse('2026-01-10T23:30:00Z'), berlin);
+    expect(w.day).toBe('2026-01-11');
+    expect(new Date(w.start).toISOString()).toBe('2026-01-10T23:00:00.000Z');
+    expect(hours(w)).toBe(24);
+  });
+  it('gives 2026-03-29 23 hours in Berlin', () => {
+    const w = dayWindow(Date.parse('2026-03-29T12:00:00Z'), berlin);
+    expect(w.day).toBe('2026-03-29');
+    expect(hours(w)).toBe(23);
+    expect(new Date(w.end).toISOString()).toBe('2026-03-29T22:00:00.000Z');
+  });
+  it('gives 2026-10-25 25 hours in Berlin', () => {
+    const w = dayWindow(Date.parse('2026-10-25T12:00:00Z'), berlin);
+    expect(hours(w)).toBe(25);
+    expect(new Date(w.start).toISOString()).toBe('2026-10-24T22:00:00.000Z');
+    expect(new Date(w.end).toISOString()).toBe('2026-10-25T23:00:00.000Z');
+  });
+  it('reads a named day and refuses impossible dates', () => {
+    expect(namedDay('2026-10-25', berlin)?.start).toBe(Date.parse('2026-10-24T22:00:00Z'));
+    expect(namedDay('2026-02-30', berlin)).toBeNull();
+    expect(namedDay('26-1-1', berlin)).toBeNull();
+  });
+  it('lists recent days newest first across a DST change', () => {
+    const days = recentDays(Date.parse('2026-03-30T08:00:00Z'), berlin, 3);
+    expect(days.map((d) => d.day)).toEqual(['2026-03-30', '2026-03-29', '2026-03-28']);
+    expect(days.map(hours)).toEqual([24, 23, 24]);
+  });
+});
+
+describe('time: leaderboard periods', () => {
+  const at = Date.parse('2026-10-28T10:00:00Z'); // a Wednesday
+  it('starts the week on Monday in the zone', () => {
+    const w = periodWindow('week', at, berlin)!;
+    expect(new Date(w.start).toISOString()).toBe('2026-10-25T23:00:00.000Z');
+    expect(new Date(w.end).toISOString()).toBe('2026-11-01T23:00:00.000Z');
+  });
+  it('makes October 2026 one hour longer than 31 days', () => {
+    const w = periodWindow('month', at, berlin)!;
+    expect(new Date(w.start).toISOString()).toBe('2026-09-30T22:00:00.000Z');
+    expect(hours(w)).toBe(31 * 24 + 1);
+  });
+  it('treats all as unbounded', () => {
+    expect(periodWindow('all', at, berlin)).toBeNull();
+  });
+});

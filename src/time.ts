@@ -1,0 +1,62 @@
+// Time formats of the API and calendar windows in the reset time zone (days of 23 or 25 hours included).
+import { DateTime } from 'luxon';
+
+/** "timestamp" of the spec: `YYYY-MM-DD HH:MM:SS` in UTC. */
+export function formatTimestamp(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** ISO 8601 with an explicit offset, e.g. `2026-11-21T10:00:00+00:00`. */
+export function formatIso(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
+}
+
+export interface TimeWindow {
+  /** Inclusive start, ms since the epoch. */
+  start: number;
+  /** Exclusive end, ms since the epoch. */
+  end: number;
+}
+
+export interface DayWindow extends TimeWindow {
+  /** `YYYY-MM-DD` in the zone. */
+  day: string;
+}
+
+/** The calendar day in `zone` that holds `ms`. */
+export function dayWindow(ms: number, zone: string): DayWindow {
+  const start = DateTime.fromMillis(ms, { zone }).startOf('day');
+  return { day: start.toISODate()!, start: start.toMillis(), end: start.plus({ days: 1 }).startOf('day').toMillis() };
+}
+
+/** The calendar day named `YYYY-MM-DD` in `zone`, or null when the string is not a real date. */
+export function namedDay(day: string, zone: string): DayWindow | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
+  const start = DateTime.fromISO(day, { zone });
+  if (!start.isValid) return null;
+  return dayWindow(start.toMillis(), zone);
+}
+
+/** The `count` days ending with the day that holds `ms`, newest first. */
+export function recentDays(ms: number, zone: string, count: number): DayWindow[] {
+  const days: DayWindow[] = [];
+  let cursor = DateTime.fromMillis(ms, { zone }).startOf('day');
+  for (let i = 0; i < count; i++) {
+    const next = cursor.plus({ days: 1 }).startOf('day');
+    days.push({ day: cursor.toISODate()!, start: cursor.toMillis(), end: next.toMillis() });
+    cursor = cursor.minus({ days: 1 }).startOf('day');
+  }
+  return days;
+}
+
+export type Period = 'all' | 'month' | 'week' | 'day';
+export const PERIODS: readonly Period[] = ['all', 'month', 'week', 'day'];
+
+/** The leaderboard period holding `ms`: a calendar day, ISO week (Monday first) or month in `zone`; `all` is unbounded. */
+export function periodWindow(period: Period, ms: number, zone: string): TimeWindow | null {
+  if (period === 'all') return null;
+  const unit = period === 'day' ? 'day' : period === 'week' ? 'week' : 'month';
+  const start = DateTime.fromMillis(ms, { zone }).startOf(unit);
+  const end = start.plus(unit === 'day' ? { days: 1 } : unit === 'week' ? { weeks: 1 } : { months: 1 }).startOf('day');
+  return { start: start.toMillis(), end: end.toMillis() };
+}

@@ -1,0 +1,96 @@
+// Settings: defaults, file, GP_* environment, errors that name the setting, production's refusals.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_SECRET, loadConfig, settingLeaves } from '../src/config.js';
+
+const dir = () => mkdtempSync(path.join(tmpdir(), 'gp-config-'));
+
+describe('config', () => {
+  it('has the defaults of DESIGN §2', () => {
+    const cwd = dir();
+    const c = loadConfig({ env: {}, cwd });
+    expect(c.free_seconds_per_day).toBe(900);
+    expect(c.reset_timezone).toBe('Europe/Berlin');
+    expect(c.heartbeat_interval).toBe(30);
+    expect(c.max_heartbeat_gap).toBe(90);
+    expect(c.session_idle_timeout).toBe(300);
+    expect(c.api.token_ttl_days).toBe(90);
+    expect(c.public_url).toBe('http://localhost:8080');
+    expect(c.port).toBe(8080);
+    expect(c.database_url).toBe(path.join(cwd, 'data', 'gameplatform.sqlite'));
+    expect(c.database_kind).toBe('sqlite');
+    expect(c.rate_limits.login).toEqual({ max: 10, window_seconds: 60 });
+    expect(c.rate_limits.default).toEqual({ max: 600, window_seconds: 60 });
+  });
+
+  it('reads gameplatform.config.json and lets GP_* variables override it', () => {
+    const cwd = dir();
+    writeFileSync(path.join(cwd, 'gameplatform.config.json'), JSON.stringify({ free_seconds_per_day: 600, api: { token_ttl_days: 30 }, reset_timezone: 'UTC' }));
+    const c = loadConfig({ env: { GP_FREE_SECONDS_PER_DAY: '120', GP_RATE_LIMITS_LOGIN_MAX: '3', PORT: '9090' }, cwd });
+    expect(c.free_seconds_per_day).toBe(120);
+    expect(c.api.token_ttl_days).toBe(30);
+    expect(c.reset_timezone).toBe('UTC');
+    expect(c.rate_limits.login.max).toBe(3);
+    expect(c.port).toBe(9090);
+  });
+
+  it('maps every setting to GP_<NAME> with dots as underscores', () => {
+    const names = Object.fromEntries(settingLeaves().map((l) => [l.name, l.envName]));
+    expect(names['api.token_ttl_days']).toBe('GP_API_TOKEN_TTL_DAYS');
+    expect(names['rate_limits.forgot_password.window_seconds']).toBe('GP_RATE_LIMITS_FORGOT_PASSWORD_WINDOW_SECONDS');
+  });
+
+  it('recognises a postgres database_url', () => {
+    const c = loadConfig({ env: { GP_DATABASE_URL: 'postgres://u@h/db' }, cwd: dir() });
+    expect(c.database_kind).toBe('postgres');
+  });
+
+  it.each([
+    [{ GP_FREE_SECONDS_PER_DAY: 'lots' }, /free_seconds_per_day \(GP_FREE_SECONDS_PER_DAY\)/],
+    [{ GP_HEARTBEAT_INTERVAL: '1' }, /heartbeat_interval/],
+    [{ GP_RESET_TIMEZONE: 'Mars/Olympus' }, /reset_timezone/],
+    [{ GP_PUBLIC_URL: 'ftp://x' }, /public_url/],
+    [{ GP_LOG_LEVEL: 'loud' }, /log_level/],
+    [{ GP_TLS_CERT: 'a.pem' }, /tls_cert and tls_key/],
+    [{ GP_SMTP_URL: 'mail.example.com' }, /smtp_url/],
+  ])('stops on a bad value and names the setting (%o)', (env, message) => {
+    expect(() => loadConfig({ env, cwd: dir() })).toThrow(message);
+  });
+
+  it('refuses an unknown key in the config file', () => {
+    const cwd = dir();
+    writeFileSync(path.join(cwd, 'gameplatform.config.json'), JSON.stringify({ free_secs: 1 }));
+    expect(() => loadConfig({ env: {}, cwd })).toThrow(ConfigError);
+  });
+
+  it('refuses a config file that is not JSON', () => {
+    const cwd = dir();
+    writeFileSync(path.join(cwd, 'gameplatform.config.json'), '{ nope');
+    expect(() => loadConfig({ env: {}, cwd })).toThrow(/gameplatform.config.json/);
+  });
+
+  it('is frozen', () => {
+    const c = loadConfig({ env: {}, cwd: dir() });
+    expect(Object.isFrozen(c)).toBe(true);
+    expect(Object.isFrozen(c.rate_limits.login)).toBe(true);
+  });
+
+  describe('in production', () => {
+    const base = { NODE_ENV: 'production', GP_PUBLIC_URL: 'https://play.example.com', GP_TRUST_PROXY: 'true' };
+    it('refuses the default secret', () => {
+      expect(() => loadConfig({ env: base, cwd: dir() })).toThrow(/secret \(GP_SECRET\)/);
+      expect(() => loadConfig({ env: { ...base, GP_SECRET: DEFAULT_SECRET }, cwd: dir() })).toThrow(/GP_SECRET/);
+    });
+    it('refuses a short secret', () => {
+      expect(() => loadConfig({ env: { ...base, GP_SECRET: 'short' }, cwd: dir() })).toThrow(/GP_SECRET/);
+    });
+    it('needs TLS or a trusted proxy, and an https public_url', () => {
+      const secret = 's'.repeat(40);
+      expect(() => loadConfig({ env: { ...base, GP_SECRET: secret, GP_TRUST_PROXY: '' }, cwd: dir() })).toThrow(/HTTPS only/);
+      expect(() => loadConfig({ env: { ...base, GP_SECRET: secret, GP_PUBLIC_URL: 'http://x.example' }, cwd: dir() })).toThrow(/https:\/\//);
+      expect(loadConfig({ env: { ...base, GP_SECRET: secret }, cwd: dir() }).env).toBe('production');
+    });
+  });
+});

@@ -1,0 +1,50 @@
+// A fresh, empty database per test file: a temporary SQLite file, or a new PostgreSQL database dropped afterwards.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { DialectName } from '../../src/db/connect.js';
+
+export interface TestDatabase {
+  url: string;
+  /** a directory for this file's data (avatars, game files) */
+  dataDir: string;
+  drop(): Promise<void>;
+}
+
+function adminUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  return url;
+}
+
+export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'gp-test-'));
+  if (dialect === 'sqlite') {
+    return { url: path.join(dataDir, 'test.sqlite'), dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const name = `gp_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: adminUrl() });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl());
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    dataDir,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl() });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,136 @@
+// Factories that write straight to the database, so each test makes exactly what it needs.
+import type { AppContext } from '../../src/context.js';
+import type { NewGame } from '../../src/db/schema.js';
+import type { Scope } from '../../src/http/auth.js';
+import { newSecret, secretPrefix, sha256 } from '../../src/lib/secrets.js';
+import { insertToken } from '../../src/modules/accounts/tokens.repository.js';
+
+let sequence = 0;
+const next = () => `${process.pid}${++sequence}`;
+
+export interface PlayerOptions {
+  email?: string;
+  username?: string;
+  display_name?: string;
+  role?: string;
+  status?: string;
+  membership_plan?: string;
+  membership_status?: string;
+  membership_ends_at?: number | null;
+  /** an argon2 hash; factories do not hash (that is the accounts service's job) */
+  password_hash?: string;
+}
+
+export async function createPlayer(ctx: AppContext, options: PlayerOptions = {}) {
+  const n = next();
+  const username = options.username ?? `player_${n}`;
+  const now = ctx.clock.now();
+  const row = await ctx.db
+    .insertInto('players')
+    .values({
+      email: options.email ?? `${username.toLowerCase()}@example.com`,
+      username,
+      username_key: username.toLowerCase(),
+      display_name: options.display_name ?? `Player ${n}`,
+      password_hash: options.password_hash ?? 'not-a-hash',
+      role: options.role ?? 'player',
+      status: options.status ?? 'active',
+      membership_plan: options.membership_plan ?? 'free',
+      membership_status: options.membership_status ?? 'none',
+      membership_ends_at: options.membership_ends_at ?? null,
+      bio: null,
+      country: null,
+      avatar_key: null,
+      membership_renews_at: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return row;
+}
+
+export interface TokenOptions {
+  /** lifetime from now, seconds (default 90 days) */
+  ttlSeconds?: number;
+  revoked?: boolean;
+  name?: string;
+}
+
+/** A player token; returns the secret and its id. */
+export async function createToken(ctx: AppContext, playerId: number, options: TokenOptions = {}) {
+  const token = newSecret('agp_');
+  const now = ctx.clock.now();
+  const id = await insertToken(ctx.db, {
+    player_id: playerId,
+    name: options.name ?? 'test',
+    token_hash: sha256(token),
+    prefix: secretPrefix(token),
+    created_at: now,
+    expires_at: now + (options.ttlSeconds ?? 90 * 86400) * 1000,
+  });
+  if (options.revoked) await ctx.db.updateTable('player_tokens').set({ revoked_at: now }).where('id', '=', id).execute();
+  return { token, id };
+}
+
+/** A player with a token: the common case. */
+export async function createPlayerWithToken(ctx: AppContext, options: PlayerOptions = {}) {
+  const player = await createPlayer(ctx, options);
+  const { token, id } = await createToken(ctx, player.id);
+  return { player, token, tokenId: id };
+}
+
+export async function createGame(ctx: AppContext, overrides: Partial<NewGame> = {}) {
+  const n = next();
+  const now = ctx.clock.now();
+  return ctx.db
+    .insertInto('games')
+    .values({
+      slug: `game-${n}`,
+      name: `Game ${n}`,
+      tagline: null,
+      description: null,
+      category: 'arcade',
+      tags: '[]',
+      version: '1.0.0',
+      orientation: 'any',
+      players_min: 1,
+      players_max: 1,
+      leaderboard_enabled: 1,
+      leaderboard_order: 'desc',
+      leaderboard_unit: 'points',
+      save_slots: 3,
+      requires_premium: 0,
+      status: 'published',
+      author: 'Test Studio',
+      released_at: '2026-01-01',
+      cover: 'cover.png',
+      entry: 'index.html',
+      files_dir: `game-${n}-v1`,
+      created_at: now,
+      updated_at: now,
+      ...overrides,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A developer key for a game; returns the secret and its id. */
+export async function createKey(ctx: AppContext, gameId: number, scopes: Scope[], options: { revoked?: boolean } = {}) {
+  const key = newSecret('agk_');
+  const now = ctx.clock.now();
+  const row = await ctx.db
+    .insertInto('developer_keys')
+    .values({
+      game_id: gameId,
+      name: 'test key',
+      key_hash: sha256(key),
+      prefix: secretPrefix(key),
+      scopes: scopes.join(' '),
+      created_at: now,
+      revoked_at: options.revoked ? now : null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { key, id: row.id };
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    pool: 'forks',
+    poolOptions: { forks: { maxForks: 3, minForks: 1 } },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    reporters: ['default'],
+  },
+});
