@@ -86,11 +86,42 @@ export interface DeveloperKeysTable {
   revoked_at: number | null;
 }
 
+export interface PlaySessionsTable {
+  id: Generated<number>;
+  /** SHA-256 of the session token (`ps_…`) */
+  token_hash: string;
+  player_id: number;
+  game_id: number;
+  /** active | closed */
+  status: Generated<string>;
+  started_at: number;
+  /** last time the shell was heard from (start or heartbeat) */
+  last_heartbeat_at: number;
+  /** time up to which play has been credited */
+  credited_until: number;
+  credited_seconds: Generated<number>;
+  ended_at: number | null;
+  /** quit | navigate | hidden | error | limit | timeout | replaced */
+  end_reason: string | null;
+}
+
+export interface DailyUsageTable {
+  player_id: number;
+  /** YYYY-MM-DD in reset_timezone */
+  day: string;
+  /** credited seconds that day, all games */
+  seconds: Generated<number>;
+  /** play sessions started that day */
+  sessions: Generated<number>;
+}
+
 export interface Database {
   players: PlayersTable;
   player_tokens: PlayerTokensTable;
   games: GamesTable;
   developer_keys: DeveloperKeysTable;
+  play_sessions: PlaySessionsTable;
+  daily_usage: DailyUsageTable;
 }
 
 export type PlayerRow = Selectable<PlayersTable>;
@@ -100,3 +131,4 @@ export type PlayerTokenRow = Selectable<PlayerTokensTable>;
 export type GameRow = Selectable<GamesTable>;
 export type NewGame = Insertable<GamesTable>;
 export type DeveloperKeyRow = Selectable<DeveloperKeysTable>;
+export type PlaySessionRow = Selectable<PlaySessionsTable>;

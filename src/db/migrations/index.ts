@@ -1,7 +1,9 @@
 // The migrations, in order. Add a new one as <date>_<n>_<what>.ts and list it here.
 import type { Migration } from 'kysely';
 import * as core from './2026_11_21_0001_core.js';
+import * as playCore from './2026_11_21_0002_play_core.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
+  '2026_11_21_0002_play_core': playCore,
 };
