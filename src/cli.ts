@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrateAllDown, migrateDown, migrateToLatest } from './db/migrate.js';
 import { serviceVersion } from './lib/version.js';
+import { registerPlayCommands } from './modules/play/play.cli.js';
 import { startServer } from './server.js';
 
 /** Runs `fn` with the settings and a migrated database, closing the database afterwards. */
@@ -47,6 +48,8 @@ export function buildProgram(): Command {
         await database.destroy();
       }
     });
+
+  registerPlayCommands(program, withDatabase);
 
   return program;
 }

@@ -134,3 +134,32 @@ export async function createKey(ctx: AppContext, gameId: number, scopes: Scope[]
     .executeTakeFirstOrThrow();
   return { key, id: row.id };
 }
+
+export interface PlaySessionOptions {
+  status?: 'active' | 'closed';
+  /** start time (default now); last heartbeat and credit at the same time */
+  startedAt?: number;
+}
+
+/** A play session written straight to the database (no credit, no counters); returns its token and id. */
+export async function createPlaySession(ctx: AppContext, playerId: number, gameId: number, options: PlaySessionOptions = {}) {
+  const token = newSecret('ps_');
+  const at = options.startedAt ?? ctx.clock.now();
+  const closed = options.status === 'closed';
+  const row = await ctx.db
+    .insertInto('play_sessions')
+    .values({
+      token_hash: sha256(token),
+      player_id: playerId,
+      game_id: gameId,
+      status: closed ? 'closed' : 'active',
+      started_at: at,
+      last_heartbeat_at: at,
+      credited_until: at,
+      ended_at: closed ? at : null,
+      end_reason: closed ? 'quit' : null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { token, id: row.id };
+}
