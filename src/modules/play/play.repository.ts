@@ -1,7 +1,7 @@
 // Queries on play_sessions (and the game and player rows a session needs). Every write here is a conditional UPDATE:
 // the condition is what makes concurrent heartbeats, ends, starts and sweeps safe without locks taken in advance.
 import { sql } from 'kysely';
-import type { Executor } from '../../db/connect.js';
+import { isPostgres, type Executor } from '../../db/connect.js';
 import type { MembershipFields } from '../accounts/membership.js';
 
 export const LISTED_STATUSES = ['published', 'beta'];
@@ -67,6 +67,15 @@ export function findSessionByTokenHash(db: Executor, tokenHash: string): Promise
 /** The player's active sessions of one game (at most one: play_sessions_one_active_idx). Index play_sessions_player_idx. */
 export function findActiveSessions(db: Executor, playerId: number, gameId: number): Promise<SessionRow[]> {
   return sessions(db).where('s.player_id', '=', playerId).where('s.status', '=', 'active').where('s.game_id', '=', gameId).execute();
+}
+
+/**
+ * Serialises the starts of one player: two starts of the same game at once would otherwise both replace the same
+ * earlier session and race to insert. PostgreSQL: a row lock on the player (heartbeats never take it, so the lock
+ * order player → session → day → game has no cycle). SQLite: BEGIN IMMEDIATE already holds the database's write lock.
+ */
+export async function lockPlayerStarts(db: Executor, playerId: number): Promise<void> {
+  if (isPostgres(db)) await db.selectFrom('players').select('id').where('id', '=', playerId).forUpdate().execute();
 }
 
 export interface NewSession {

@@ -10,7 +10,7 @@ import { planCredit } from './credit.js';
 import type { EndReason } from './play.schemas.js';
 import {
   LISTED_STATUSES, addPlaytime, claimInterval, closeIdleSessions, countPlay, findActiveSessions, findGameBySlug,
-  findPlayerMembership, findSessionByTokenHash, insertSession, settleClaim, type PlayableGame, type SessionRow,
+  findPlayerMembership, findSessionByTokenHash, insertSession, lockPlayerStarts, settleClaim, type PlayableGame, type SessionRow,
 } from './play.repository.js';
 import { addUsage, countSessionStart, usedSeconds } from './usage.repository.js';
 
@@ -118,6 +118,7 @@ export async function startPlay(ctx: AppContext, playerId: number, slug: string)
 
   return retrying(() =>
     ctx.db.transaction().execute(async (trx) => {
+      await lockPlayerStarts(trx, playerId);
       // The earlier session of this game is credited up to now and closed (replaced); on a 402 below it all rolls back.
       for (const earlier of await findActiveSessions(trx, playerId, game.id)) {
         if (isIdle(ctx, earlier, now)) await closeIdleSessions(trx, idleCutoff(ctx, now), earlier.id);
