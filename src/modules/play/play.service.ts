@@ -157,8 +157,15 @@ export interface HeartbeatResult {
 }
 
 /**
- * POST /play/heartbeat. The read runs outside the transaction; the transaction is the writes only (claim, day
- * counter, game stats), and the claim's compare-and-set turns a stale read into a retry.
+ * POST /play/heartbeat, the hottest route (every player, every heartbeat_interval). After the credential lookup
+ * (unique index player_tokens.token_hash), its whole cost is:
+ *   read   play_sessions by token_hash (unique index) joined to games and players by primary key — 3 index probes;
+ *   write transaction, no read inside it in the common case:
+ *     UPDATE play_sessions … WHERE id = ? AND status = 'active' AND credited_until = ?   (primary key; the claim)
+ *     INSERT INTO daily_usage … ON CONFLICT (player_id, day) DO UPDATE … RETURNING        (primary key; 2 at midnight)
+ *     UPDATE games SET playtime_seconds = … WHERE id = ?                                (primary key; last, its row lock is the hottest)
+ *   plus one more primary-key UPDATE of the session only when the cap cut the credit or the limit closes it.
+ * The read runs outside the transaction: the claim's compare-and-set turns a stale read into a retry.
  */
 export async function heartbeat(ctx: AppContext, playerId: number, token: string): Promise<HeartbeatResult> {
   const tokenHash = sha256(token);
