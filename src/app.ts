@@ -18,6 +18,8 @@ import { registerOpenApi } from './http/openapi.js';
 import './http/route-config.js';
 import { registerRouteDocs } from './http/route-docs.js';
 import { registerSecurity } from './http/security.js';
+import { gameFilesRoutes } from './modules/games/game-files.routes.js';
+import { gamesRoutes } from './modules/games/games.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 
 export type App = FastifyInstance & { ctx: AppContext };
@@ -84,6 +86,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await registerOpenApi(app, config);
 
   await app.register(statusRoutes);
+  await app.register(gamesRoutes);
+  await app.register(gameFilesRoutes);
 
   return app as unknown as App;
 }
