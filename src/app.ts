@@ -87,7 +87,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   await app.register(statusRoutes);
   await app.register(gamesRoutes);
-  await app.register(gameFilesRoutes);
+  await app.register(gameFilesRoutes, { prefix: '/g' });
 
   return app as unknown as App;
 }

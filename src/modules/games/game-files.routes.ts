@@ -1,4 +1,4 @@
-// GET /g/{slug}/…: the game files, outside /v1 and the OpenAPI document, errors still in the JSON envelope.
+// GET /g/{slug}/…: the game files, outside /v1 and the OpenAPI document, errors still in the JSON envelope. Registered with prefix /g.
 import fastifyStatic from '@fastify/static';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
@@ -31,9 +31,19 @@ export async function gameFilesRoutes(fastify: FastifyInstance): Promise<void> {
     reply.header('Content-Security-Policy', SANDBOX);
     reply.header('Cache-Control', 'no-store');
   });
+  // Errors are never cached, whatever the route had set before failing.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode >= 400) reply.header('Cache-Control', 'no-store');
+    return payload;
+  });
+
+  // A file that is not there is 404 (the root handler would offer HEAD as another method: 405).
+  app.setNotFoundHandler((request) => {
+    throw notFound(`Nothing at ${request.method} ${request.url.split('?')[0]}`);
+  });
 
   app.get(
-    '/g/:slug/*',
+    '/:slug/*',
     {
       config: { auth: 'none' },
       schema: { hide: true, querystring: Type.Object({ session: Type.Optional(Type.String()) }) },

@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../http/errors.js';
 import { sha256 } from '../../lib/secrets.js';
 import { playsWithoutLimit } from '../accounts/membership.js';
 import { getEntitlement } from '../play/entitlement.js';
-import { isServablePath, isSetName, SET_MARKER, slugDirectory, versionedFilePath } from './files.js';
+import { isServablePath, isServableSegment, isSetName, SET_MARKER, slugDirectory, versionedFilePath } from './files.js';
 import { findEntrySession, findListedGame } from './games.repository.js';
 import { SLUG_PATTERN } from './manifest.js';
 
@@ -40,8 +40,10 @@ export function parseGamePath(rawUrl: string): GamePath | null {
     set = rest.shift()!.slice(SET_MARKER.length);
     if (!isSetName(set) || rest.length === 0) return null;
   }
+  if (rest.length === 1 && rest[0] === '') return { slug, set, file: '' };
+  // Checked segment by segment: a decoded %2F must not turn one segment into two.
+  if (!rest.every(isServableSegment)) return null;
   const file = rest.join('/');
-  if (file === '') return { slug, set, file };
   return isServablePath(file) ? { slug, set, file } : null;
 }
 
