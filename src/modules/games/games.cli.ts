@@ -1,13 +1,13 @@
 // gameplatform games publish|list|set-status and keys create|list|revoke (DESIGN §9).
 import path from 'node:path';
 import type { Command } from 'commander';
+import semver from 'semver';
 import type { AppContext } from '../../context.js';
 import { SCOPES } from '../../http/auth.js';
 import { listAllGames, setGameStatus } from './admin.service.js';
 import { createDeveloperKey, listDeveloperKeys, revokeDeveloperKey } from './keys.service.js';
 import { GAME_STATUSES } from './manifest.js';
 import { publishGame, type PublishResult } from './publish.service.js';
-import semver from 'semver';
 
 type WithContext = <T>(fn: (ctx: AppContext) => Promise<T>) => Promise<T>;
 
