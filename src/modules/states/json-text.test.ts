@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stringifyJson, stringifyWithoutRecursion, utf8Length } from './json-text.js';
+import { hasNonFiniteNumber, stringifyJson, stringifyWithoutRecursion, utf8Length } from './json-text.js';
 
 const nestedArrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const nestedObjects = (depth: number) => '{"a":'.repeat(depth) + '[1,"x",null]' + '}'.repeat(depth);
@@ -61,5 +61,12 @@ describe('states: JSON text', () => {
     expect(utf8Length('"é"')).toBe(4);
     expect(utf8Length('"🎮"')).toBe(6);
     expect(utf8Length(JSON.stringify('\ud800'))).toBe(8); // a lone surrogate is written as the escape \ud800
+  });
+
+  it('finds numbers JSON cannot write back, at any depth', () => {
+    expect(hasNonFiniteNumber(JSON.parse('{"a":[1,2,{"b":1e400}]}'))).toBe(true);
+    expect(hasNonFiniteNumber(JSON.parse('-1e999'))).toBe(true);
+    expect(hasNonFiniteNumber(JSON.parse(nestedArrays(100_000).replace('[]', '[1e400]')))).toBe(true);
+    expect(hasNonFiniteNumber(JSON.parse('{"a":[1.7976931348623157e308,null,"1e400",5e-324,1e-400]}'))).toBe(false);
   });
 });

@@ -81,6 +81,23 @@ export function stringifyJson(value: unknown): string | undefined {
 /** The exported iterative path, for tests that compare it with JSON.stringify on shallow values. */
 export const stringifyWithoutRecursion = stringifyIteratively;
 
+/**
+ * True when a parsed JSON value holds a number JSON cannot write back: a literal beyond the double range such as
+ * 1e400 parses to Infinity, which JSON.stringify would turn into null. Walks with an explicit stack (any depth).
+ */
+export function hasNonFiniteNumber(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'number') {
+      if (!Number.isFinite(item)) return true;
+    } else if (item !== null && typeof item === 'object') {
+      for (const child of Array.isArray(item) ? item : Object.values(item)) pending.push(child);
+    }
+  }
+  return false;
+}
+
 /** UTF-8 length of a JSON text: `size_bytes` of a state. */
 export function utf8Length(text: string): number {
   return Buffer.byteLength(text, 'utf8');

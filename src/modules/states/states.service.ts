@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { Credential } from '../../http/auth.js';
 import { AppError, validationFailed } from '../../http/errors.js';
 import { formatTimestamp } from '../../time.js';
-import { stringifyJson, utf8Length } from './json-text.js';
+import { hasNonFiniteNumber, stringifyJson, utf8Length } from './json-text.js';
 import { actingPlayer, requireListedGame } from './states.access.js';
 import {
   emptySlot,
@@ -114,6 +114,10 @@ export async function putState(ctx: AppContext, credential: Credential, input: P
   const key = await resolveSlot(ctx, credential, input);
   const text = stringifyJson(input.state);
   if (text === undefined) throw validationFailed({ state: 'is required' });
+  // JSON.stringify writes Infinity as null; only a state holding a null can hide one.
+  if (text.includes('null') && hasNonFiniteNumber(input.state)) {
+    throw validationFailed({ state: 'holds a number beyond the range of a double (such as 1e400), which cannot be stored exactly' });
+  }
   const sizeBytes = utf8Length(text);
   if (sizeBytes > MAX_STATE_BYTES) {
     throw new AppError('state_too_large', `The state is ${sizeBytes.toLocaleString('en')} bytes of JSON; at most ${MAX_STATE_BYTES.toLocaleString('en')} are allowed`, {
