@@ -331,4 +331,20 @@ eachDialect('states: rules', (h) => {
       expect(state.created_at).toBe(state.updated_at);
     });
   });
+
+  describe('states: OpenAPI', () => {
+    it('documents the four routes with their own errors', async () => {
+      const doc = (await h.http.get('/v1/openapi.json')).body;
+      const list = doc.paths['/v1/games/{slug}/states'];
+      const slot = doc.paths['/v1/games/{slug}/states/{slot}'];
+      expect(Object.keys(list.get.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404', '422']));
+      expect(Object.keys(slot.get.responses)).toEqual(expect.arrayContaining(['200', '404', '422']));
+      expect(Object.keys(slot.put.responses)).toEqual(expect.arrayContaining(['200', '201', '404', '409', '413', '422']));
+      expect(slot.put.responses['413'].description).toContain('state_too_large');
+      expect(slot.put.responses['403'].description).toContain('insufficient_scope');
+      expect(slot.put.requestBody.content['application/json'].schema.required).toEqual(['state']);
+      expect(Object.keys(slot.delete.responses)).toEqual(expect.arrayContaining(['200', '404', '422']));
+      expect(slot.put.description).toContain('expected_version');
+    });
+  });
 });

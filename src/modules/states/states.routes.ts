@@ -96,8 +96,10 @@ Without \`expected_version\` the save overwrites whatever is stored.
 \`label\`: absent keeps the stored label (none on a first save); null clears it; up to 80 characters.
 
 \`size_bytes\` is the UTF-8 length of the state's JSON text (JSON.stringify: no whitespace, minimal escapes).
-262,144 bytes are allowed; more is 413 \`state_too_large\`, whatever the size on the wire. The request body may be
-up to 2 MiB, so an allowed state fits in any encoding (escapes, whitespace); a larger body is 413 \`state_too_large\` too.
+262,144 bytes are allowed; more is 413 \`state_too_large\` (with \`error.size_bytes\` and \`error.max_bytes\`), whatever
+the size on the wire. The request body may be up to 2 MiB, so an allowed state fits in any encoding (escapes,
+whitespace); a larger body is 413 \`state_too_large\` too, unmeasured. A number beyond the range of a double
+(such as 1e400) cannot be stored exactly and is 422.
 
 ${WHO}
 
