@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasNonFiniteNumber, stringifyJson, stringifyWithoutRecursion, utf8Length } from './json-text.js';
+import { hasNonFiniteNumber, stringifyJson, stringifyIteratively, utf8Length } from './json-text.js';
 
 const nestedArrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const nestedObjects = (depth: number) => '{"a":'.repeat(depth) + '[1,"x",null]' + '}'.repeat(depth);
@@ -33,12 +33,12 @@ describe('states: JSON text', () => {
   ];
 
   it.each(samples.map((value) => [JSON.stringify(value), value]))('writes %s as JSON.stringify does', (_text, value) => {
-    expect(stringifyWithoutRecursion(value)).toBe(JSON.stringify(value));
+    expect(stringifyIteratively(value)).toBe(JSON.stringify(value));
     expect(stringifyJson(value)).toBe(JSON.stringify(value));
   });
 
   it('answers undefined for a top-level value JSON.stringify skips', () => {
-    expect(stringifyWithoutRecursion(undefined)).toBeUndefined();
+    expect(stringifyIteratively(undefined)).toBeUndefined();
     expect(stringifyJson(undefined)).toBeUndefined();
   });
 
@@ -54,7 +54,7 @@ describe('states: JSON text', () => {
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
     expect(() => stringifyJson(cycle)).toThrow(TypeError);
-    expect(() => stringifyWithoutRecursion([1n])).toThrow(TypeError);
+    expect(() => stringifyIteratively([1n])).toThrow(TypeError);
   });
 
   it('measures UTF-8 bytes, not UTF-16 units', () => {

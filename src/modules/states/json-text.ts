@@ -29,7 +29,8 @@ function open(value: unknown, out: string[], stack: Frame[]): void {
   }
 }
 
-function stringifyIteratively(root: unknown): string | undefined {
+/** JSON.stringify with an explicit stack instead of recursion (stringifyJson's fallback; tests compare the two). */
+export function stringifyIteratively(root: unknown): string | undefined {
   const first = prepare(root, '');
   if (first === undefined) return undefined;
   const out: string[] = [];
@@ -77,9 +78,6 @@ export function stringifyJson(value: unknown): string | undefined {
     return stringifyIteratively(value);
   }
 }
-
-/** The exported iterative path, for tests that compare it with JSON.stringify on shallow values. */
-export const stringifyWithoutRecursion = stringifyIteratively;
 
 /**
  * True when a parsed JSON value holds a number JSON cannot write back: a literal beyond the double range such as
