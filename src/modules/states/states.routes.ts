@@ -1,11 +1,10 @@
 // The save-state routes of spec §4: list, read, save and delete a player's states of a game (PT/DK).
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Credential } from '../../http/auth.js';
 import { registerJsonParser } from '../../http/content.js';
 import { Ok, OkMeta, ok } from '../../http/envelope.js';
-import type { Credential } from '../../http/auth.js';
-import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../http/errors.js';
 import { deepJsonSerializerCompiler } from './json-text.js';
 import {
@@ -29,6 +28,7 @@ A developer key acts for a player of its own game — one who has started a play
 (required, else 422; another game's key is 403 \`forbidden\`; a player who never played it, or is unknown or inactive, is 404 \`not_found\`).
 Unknown, draft and retired games are 404 \`not_found\`; a slot outside 0..save_slots − 1 is 422 \`validation_failed\`.`;
 
+/** The credential of a PT/DK route (the auth hook has already refused calls without one). */
 function credentialOf(request: FastifyRequest): Credential {
   if (!request.credential) throw new AppError('unauthenticated', 'This route needs a credential');
   return request.credential;

@@ -104,35 +104,33 @@ const conflict = (current: number) =>
     { current_version: current },
   );
 
-/**
- * Saves a state. Without expectedVersion it overwrites whatever is stored; with n > 0 only version n; with 0 only an
- * empty slot. Every write is a single conditional statement (UPDATE … WHERE version = n, or an INSERT that the
- * primary key lets only one request win), so concurrent saves with the same expected version give one success and
- * 409s; a save that loses a race without expecting a version simply goes round again.
- */
-export async function putState(ctx: AppContext, credential: Credential, input: PutStateInput): Promise<PutStateResult> {
-  const key = await resolveSlot(ctx, credential, input);
-  const text = stringifyJson(input.state);
+/** The canonical JSON text of a state and its size: 422 for what cannot be stored exactly, 413 above the limit. */
+function encodeState(state: unknown): { text: string; sizeBytes: number } {
+  const text = stringifyJson(state);
   if (text === undefined) throw validationFailed({ state: 'is required' });
-  // JSON.stringify writes Infinity as null; only a state holding a null can hide one.
-  if (text.includes('null') && hasNonFiniteNumber(input.state)) {
+  // JSON.stringify writes Infinity (a literal such as 1e400) as null: only a text holding a null can hide one.
+  if (text.includes('null') && hasNonFiniteNumber(state)) {
     throw validationFailed({ state: 'holds a number beyond the range of a double (such as 1e400), which cannot be stored exactly' });
   }
   const sizeBytes = utf8Length(text);
   if (sizeBytes > MAX_STATE_BYTES) {
-    throw new AppError('state_too_large', `The state is ${sizeBytes.toLocaleString('en')} bytes of JSON; at most ${MAX_STATE_BYTES.toLocaleString('en')} are allowed`, {
-      size_bytes: sizeBytes,
-      max_bytes: MAX_STATE_BYTES,
-    });
+    const message = `The state is ${sizeBytes.toLocaleString('en')} bytes of JSON; at most ${MAX_STATE_BYTES.toLocaleString('en')} are allowed`;
+    throw new AppError('state_too_large', message, { size_bytes: sizeBytes, max_bytes: MAX_STATE_BYTES });
   }
-  const write: StateWrite = { text, sizeBytes, label: input.label, now: ctx.clock.now() };
-  const expected = input.expectedVersion;
-  const saved = (version: number, created: boolean): PutStateResult => ({ slot: key.slot, version, size_bytes: sizeBytes, created });
+  return { text, sizeBytes };
+}
 
+/**
+ * Writes into a slot under the version rule; returns the new version and whether the slot was empty.
+ * Every write is one conditional statement (UPDATE … WHERE version = n, or an INSERT that the primary key lets only
+ * one request win), so saves racing with the same expected version give one success and 409s. A save that loses a
+ * race without a version to defend simply goes round again.
+ */
+async function writeSlot(ctx: AppContext, key: SlotKey, write: StateWrite, expected: number | undefined): Promise<{ version: number; created: boolean }> {
   for (let round = 0; round < MAX_SAVE_ROUNDS; round++) {
     if (expected !== 0) {
       const version = await replaceStoredState(ctx.db, key, write, expected);
-      if (version !== undefined) return saved(version, false);
+      if (version !== undefined) return { version, created: false };
       if (expected !== undefined) {
         const current = await visibleVersion(ctx.db, key);
         if (current !== expected) throw conflict(current);
@@ -141,7 +139,7 @@ export async function putState(ctx: AppContext, credential: Credential, input: P
     }
     // The slot looked empty: fill it, continuing the version of an emptied row, or as the first save ever.
     const version = (await refillEmptiedSlot(ctx.db, key, write)) ?? (await insertFirstState(ctx.db, key, write));
-    if (version !== undefined) return saved(version, true);
+    if (version !== undefined) return { version, created: true };
     if (expected === 0) {
       const current = await visibleVersion(ctx.db, key);
       if (current !== 0) throw conflict(current);
@@ -149,6 +147,18 @@ export async function putState(ctx: AppContext, credential: Credential, input: P
     // Another request filled the slot between our statements: go round again.
   }
   throw conflict(await visibleVersion(ctx.db, key));
+}
+
+/**
+ * Saves a state. Without expectedVersion it overwrites whatever is stored; with n > 0 only version n; with 0 only an
+ * empty slot (else 409 version_conflict with current_version). Nothing is written on any error.
+ */
+export async function putState(ctx: AppContext, credential: Credential, input: PutStateInput): Promise<PutStateResult> {
+  const key = await resolveSlot(ctx, credential, input);
+  const { text, sizeBytes } = encodeState(input.state);
+  const write: StateWrite = { text, sizeBytes, label: input.label, now: ctx.clock.now() };
+  const { version, created } = await writeSlot(ctx, key, write, input.expectedVersion);
+  return { slot: key.slot, version, size_bytes: sizeBytes, created };
 }
 
 /** Empties a slot. `{deleted: false}` when it was already empty. The slot keeps its version for the next save. */
