@@ -20,6 +20,7 @@ import { registerRouteDocs } from './http/route-docs.js';
 import { registerSecurity } from './http/security.js';
 import { gameFilesRoutes } from './modules/games/game-files.routes.js';
 import { gamesRoutes } from './modules/games/games.routes.js';
+import { statesRoutes } from './modules/states/states.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 
 export type App = FastifyInstance & { ctx: AppContext };
@@ -86,6 +87,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await registerOpenApi(app, config);
 
   await app.register(statusRoutes);
+  await app.register(statesRoutes);
   await app.register(gamesRoutes);
   await app.register(gameFilesRoutes, { prefix: '/g' });
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dayWindow } from '../../src/time.js';
-import { FIXTURES_DIR, createPlayer, insertPlaySession, publishFixture } from '../helpers/factories.js';
+import { FIXTURES_DIR, createPlayer, createPlaySession, publishFixture } from '../helpers/factories.js';
 import { eachDialect } from '../helpers/harness.js';
 
 const fixture = (file: string) => readFileSync(path.join(FIXTURES_DIR, 'orbit-dash', file));
@@ -38,8 +38,8 @@ eachDialect('games: files under /g/', (h) => {
     port = (h.app.server.address() as AddressInfo).port;
   });
   const url = (file: string) => `/g/${game.slug}/${file}`;
-  const session = async (options: Parameters<typeof insertPlaySession>[3] = {}, gameId = game.game.id, player?: { id: number }) =>
-    (await insertPlaySession(h.ctx, (player ?? (await createPlayer(h.ctx))).id, gameId, options)).token;
+  const session = async (options: Parameters<typeof createPlaySession>[3] = {}, gameId = game.game.id, player?: { id: number }) =>
+    (await createPlaySession(h.ctx, (player ?? (await createPlayer(h.ctx))).id, gameId, { status: 'active', ...options })).token;
 
   describe('files', () => {
     it.each([

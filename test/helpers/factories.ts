@@ -181,26 +181,27 @@ export async function publishFixture(ctx: AppContext, fixture = 'orbit-dash', op
 
 export interface PlaySessionOptions {
   status?: 'active' | 'closed';
-  /** default: now */
+  /** when the shell was last heard from (default: now) */
   lastHeartbeatAt?: number;
 }
 
-/** A play_sessions row with its `ps_` token (the play service makes real ones; the entry-file gate only reads them). */
-export async function insertPlaySession(ctx: AppContext, playerId: number, gameId: number, options: PlaySessionOptions = {}) {
-  const token = newSecret('ps_');
+/** A play session of a player for a game (closed unless told otherwise): makes the player "a player of the game". */
+export async function createPlaySession(ctx: AppContext, playerId: number, gameId: number, options: PlaySessionOptions = {}) {
   const now = ctx.clock.now();
+  const token = newSecret('ps_');
+  const status = options.status ?? 'closed';
   const row = await ctx.db
     .insertInto('play_sessions')
     .values({
       token_hash: sha256(token),
       player_id: playerId,
       game_id: gameId,
-      status: options.status ?? 'active',
+      status,
       started_at: now,
       last_heartbeat_at: options.lastHeartbeatAt ?? now,
       credited_until: now,
-      ended_at: options.status === 'closed' ? now : null,
-      end_reason: options.status === 'closed' ? 'quit' : null,
+      ended_at: status === 'closed' ? now : null,
+      end_reason: status === 'closed' ? 'quit' : null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
