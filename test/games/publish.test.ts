@@ -120,6 +120,10 @@ eachDialect('games: publish', (h) => {
       });
     });
 
+    it('keeps line breaks in a description, Windows ones as \\n', async () => {
+      expect((await publishFixture(h.ctx, 'orbit-dash', { manifest: { description: 'one\r\ntwo\n\tthree' } })).game.description).toBe('one\ntwo\n\tthree');
+    });
+
     it('takes build metadata and pre-releases as versions', async () => {
       expect((await publishFixture(h.ctx, 'orbit-dash', { manifest: { version: '2.0.0-rc.1+build.7' } })).game.version).toBe('2.0.0-rc.1+build.7');
     });

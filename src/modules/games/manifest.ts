@@ -69,7 +69,7 @@ function text(p: Problems, field: string, value: unknown, max: number, options: 
     return null;
   }
   if (typeof value !== 'string') return void (p[field] = 'must be a string');
-  const trimmed = value.trim();
+  const trimmed = value.replace(/\r\n?/g, '\n').trim();
   if (options.required && trimmed.length === 0) return void (p[field] = 'must not be empty');
   if ([...trimmed].length > max) return void (p[field] = `must be at most ${max} characters`);
   if (CONTROL.test(trimmed) || (!options.multiline && LINE_BREAK.test(trimmed))) return void (p[field] = 'must not contain control characters or line breaks');
