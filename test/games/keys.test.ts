@@ -68,6 +68,23 @@ eachDialect(
       }
     });
 
+    it('is refused with 403 forbidden on /me… and /auth/logout (checked once the accounts routes are merged)', async (context) => {
+      const routes = (
+        [['GET', '/v1/me'], ['GET', '/v1/me/entitlement'], ['GET', '/v1/me/tokens'], ['PATCH', '/v1/me'], ['POST', '/v1/auth/logout']] as const
+      ).filter(([method, url]) => h.app.hasRoute({ method, url }));
+      if (routes.length === 0) context.skip();
+      const game = await createGame(h.ctx);
+      const { key } = await createDeveloperKey(h.ctx, { game: game.slug, scopes: 'states:read,states:write,scores:write,players:read,stats:read' });
+      for (const [method, url] of routes) {
+        const res = await (method === 'GET' ? h.http.get : method === 'PATCH' ? h.http.patch : h.http.post)(url, { token: key, body: method === 'GET' ? undefined : {} });
+        expect(res.status, `${method} ${url}`).toBe(403);
+        expect(res.body.error.code).toBe('forbidden');
+        expect(res.text).not.toMatch(/@/);
+      }
+      // the key still works after those refusals: logout did not revoke it
+      expect((await h.http.get('/v1/test/stats', { token: key })).status).toBe(200);
+    });
+
     it('is dead once revoked: 401 everywhere, and a second revoke changes nothing', async () => {
       const game = await createGame(h.ctx);
       const { key, id } = await createDeveloperKey(h.ctx, { game: game.slug, scopes: 'stats:read' });
