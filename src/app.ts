@@ -18,7 +18,10 @@ import { registerOpenApi } from './http/openapi.js';
 import './http/route-config.js';
 import { registerRouteDocs } from './http/route-docs.js';
 import { registerSecurity } from './http/security.js';
+import { gameFilesRoutes } from './modules/games/game-files.routes.js';
+import { gamesRoutes } from './modules/games/games.routes.js';
 import { playRoutes } from './modules/play/play.routes.js';
+import { statesRoutes } from './modules/states/states.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 
 export type App = FastifyInstance & { ctx: AppContext };
@@ -85,6 +88,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await registerOpenApi(app, config);
 
   await app.register(statusRoutes);
+  await app.register(statesRoutes);
+  await app.register(gamesRoutes);
+  await app.register(gameFilesRoutes, { prefix: '/g' });
   await app.register(playRoutes);
 
   return app as unknown as App;

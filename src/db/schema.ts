@@ -69,6 +69,11 @@ export interface GamesTable {
   plays: Generated<number>;
   /** credited seconds over all sessions (stats.playtime_hours) */
   playtime_seconds: Generated<number>;
+  /** name, tagline, description, tags and author, case-folded (games/search.ts), for `q` */
+  search_text: Generated<string>;
+  /** the file set the last publish replaced (still served under its versioned URL), and its entry */
+  previous_files_dir: string | null;
+  previous_entry: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -117,6 +122,29 @@ export interface DailyUsageTable {
   last_credit: Generated<number>;
 }
 
+/** One row per (player, game, slot); `state` NULL means the slot is empty (the row keeps the last version). */
+export interface SaveStatesTable {
+  player_id: number;
+  game_id: number;
+  slot: number;
+  /** last version assigned to the slot; never goes back, not even when the slot is emptied */
+  version: number;
+  label: string | null;
+  /** canonical JSON text (JSON.stringify of the value); NULL while the slot is empty */
+  state: string | null;
+  /** UTF-8 length of `state` */
+  size_bytes: Generated<number>;
+  /** when the current state was first saved into the empty slot */
+  created_at: number;
+  updated_at: number;
+}
+
+export interface FavoritesTable {
+  player_id: number;
+  game_id: number;
+  created_at: number;
+}
+
 export interface Database {
   players: PlayersTable;
   player_tokens: PlayerTokensTable;
@@ -124,6 +152,8 @@ export interface Database {
   developer_keys: DeveloperKeysTable;
   play_sessions: PlaySessionsTable;
   daily_usage: DailyUsageTable;
+  favorites: FavoritesTable;
+  save_states: SaveStatesTable;
 }
 
 export type PlayerRow = Selectable<PlayersTable>;
@@ -134,3 +164,4 @@ export type GameRow = Selectable<GamesTable>;
 export type NewGame = Insertable<GamesTable>;
 export type DeveloperKeyRow = Selectable<DeveloperKeysTable>;
 export type PlaySessionRow = Selectable<PlaySessionsTable>;
+export type SaveStateRow = Selectable<SaveStatesTable>;

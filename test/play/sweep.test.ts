@@ -48,7 +48,7 @@ eachDialect('play: the idle sweep', (h) => {
   it('closes each session once when two sweeps run at the same time', async () => {
     h.clock.set('2026-06-02T10:00:00Z');
     const game = await createGame(h.ctx);
-    for (let i = 0; i < 30; i++) await createPlaySession(h.ctx, (await createPlayer(h.ctx)).id, game.id);
+    for (let i = 0; i < 30; i++) await createPlaySession(h.ctx, (await createPlayer(h.ctx)).id, game.id, { status: 'active' });
     h.clock.advance(300);
     const [a, b] = await Promise.all([sweepIdleSessions(h.ctx), sweepIdleSessions(h.ctx)]);
     expect(a + b).toBe(30);
@@ -106,8 +106,8 @@ describe('cli: gameplatform play sweep', () => {
       const ctx = { db: database.db, clock: systemClock } as AppContext;
       const game = await createGame(ctx);
       const player = await createPlayer(ctx);
-      const { token: idle } = await createPlaySession(ctx, player.id, game.id, { startedAt: Date.now() - 600_000 });
-      await createPlaySession(ctx, (await createPlayerWithToken(ctx)).player.id, game.id);
+      const { token: idle } = await createPlaySession(ctx, player.id, game.id, { status: 'active', lastHeartbeatAt: Date.now() - 600_000 });
+      await createPlaySession(ctx, (await createPlayerWithToken(ctx)).player.id, game.id, { status: 'active' });
       const res = await cli(['play', 'sweep'], dir);
       expect(res.stderr).toBe('');
       expect(res.stdout).toMatch(/closed 1 idle play session\b/);
