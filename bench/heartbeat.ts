@@ -1,6 +1,7 @@
 // Heartbeat throughput and latency (p50/p99) through the whole HTTP stack (app.inject: auth, validation, the write
 // transaction, serialisation) on SQLite, and on PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL is set.
-// Run: npm run bench:heartbeat [-- --players 400 --games 20 --rounds 10 --concurrency 32]
+// Run: npm run bench:heartbeat [-- --players 400 --games 20 --rounds 10 --concurrency 1,32]
+// One unmeasured round warms up first; concurrency 1 shows the cost of one heartbeat, higher values the throughput.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,13 +19,13 @@ const { values: args } = parseArgs({
     players: { type: 'string', default: '400' },
     games: { type: 'string', default: '20' },
     rounds: { type: 'string', default: '10' },
-    concurrency: { type: 'string', default: '32' },
+    concurrency: { type: 'string', default: '1,32' },
   },
 });
 const PLAYERS = Number(args.players);
 const GAMES = Number(args.games);
 const ROUNDS = Number(args.rounds);
-const CONCURRENCY = Number(args.concurrency);
+const CONCURRENCIES = args.concurrency.split(',').map(Number);
 
 interface Scratch {
   url: string;
@@ -88,11 +89,11 @@ async function seed(app: App, games: number): Promise<Array<{ token: string; ses
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
-/** ROUNDS rounds: the clock moves 30 s, then every player heartbeats, CONCURRENCY requests in flight. */
-async function measure(app: App, clock: ManualClock, players: Array<{ token: string; session: string }>) {
+/** `rounds` rounds: the clock moves 30 s, then every player heartbeats, `concurrency` requests in flight. */
+async function measure(app: App, clock: ManualClock, players: Array<{ token: string; session: string }>, rounds: number, concurrency: number) {
   const latencies: number[] = [];
   let elapsed = 0;
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < rounds; round++) {
     clock.advance(30);
     let next = 0;
     const started = performance.now();
@@ -105,7 +106,7 @@ async function measure(app: App, clock: ManualClock, players: Array<{ token: str
         if (res.statusCode !== 200 || res.json().data.limit_reached) throw new Error(`heartbeat: ${res.statusCode} ${res.body}`);
       }
     };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    await Promise.all(Array.from({ length: concurrency }, worker));
     elapsed += performance.now() - started;
   }
   latencies.sort((a, b) => a - b);
@@ -129,12 +130,15 @@ async function bench(dialect: DialectName) {
     await app.ready();
     for (const games of [GAMES, 1]) {
       const players = await seed(app, games);
-      const r = await measure(app, clock, players);
-      const where = games === 1 ? 'all on 1 game' : `spread over ${games} games`;
-      console.log(
-        `${dialect.padEnd(8)} ${String(PLAYERS).padStart(4)} players ${where.padEnd(22)} ${r.requests} heartbeats, ${CONCURRENCY} in flight: ` +
-          `${r.throughput.toFixed(0)}/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(1)} ms`,
-      );
+      await measure(app, clock, players, 1, 8); // warm-up
+      for (const concurrency of CONCURRENCIES) {
+        const r = await measure(app, clock, players, ROUNDS, concurrency);
+        const where = games === 1 ? 'all on 1 game' : `spread over ${games} games`;
+        console.log(
+          `${dialect.padEnd(8)} ${String(PLAYERS).padStart(4)} players ${where.padEnd(22)} ${r.requests} heartbeats, ${String(concurrency).padStart(2)} in flight: ` +
+            `${r.throughput.toFixed(0).padStart(5)}/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(1)} ms`,
+        );
+      }
     }
     await app.close();
   } finally {
