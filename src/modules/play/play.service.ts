@@ -20,9 +20,15 @@ class Reread extends Error {}
 
 const ATTEMPTS = 5;
 
-function isUniqueViolation(error: unknown): boolean {
+/**
+ * Races worth running again: a unique violation (two starts of one game: the second then replaces the first) and a
+ * PostgreSQL deadlock. The lock order makes deadlocks impossible among play's own transactions as far as we can
+ * tell; two sweeps walking the same rows could still meet in a different order, and the retry makes that harmless.
+ */
+function isRetryable(error: unknown): boolean {
+  if (error instanceof Reread) return true;
   const code = (error as { code?: string }).code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '40P01';
 }
 
 /** Runs `fn` again when it lost a race; each retry reads the state the winner left. */
@@ -31,7 +37,7 @@ async function retrying<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (error) {
-      if (attempt >= ATTEMPTS || !(error instanceof Reread || isUniqueViolation(error))) throw error;
+      if (attempt >= ATTEMPTS || !isRetryable(error)) throw error;
     }
   }
 }
@@ -231,5 +237,5 @@ export async function endPlay(ctx: AppContext, playerId: number, token: string, 
 
 /** Closes every session idle for session_idle_timeout (reason timeout); returns how many. Safe to run from many processes at once. */
 export function sweepIdleSessions(ctx: AppContext): Promise<number> {
-  return closeIdleSessions(ctx.db, idleCutoff(ctx, ctx.clock.now()));
+  return retrying(() => closeIdleSessions(ctx.db, idleCutoff(ctx, ctx.clock.now())));
 }
