@@ -7,6 +7,8 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrateAllDown, migrateDown, migrateToLatest } from './db/migrate.js';
 import { serviceVersion } from './lib/version.js';
+import { registerPlayerCommands } from './modules/accounts/accounts.cli.js';
+import { registerMailCommands } from './modules/mail/mail.cli.js';
 import { startServer } from './server.js';
 
 /** Runs `fn` with the settings and a migrated database, closing the database afterwards. */
@@ -47,6 +49,9 @@ export function buildProgram(): Command {
         await database.destroy();
       }
     });
+
+  registerPlayerCommands(program);
+  registerMailCommands(program);
 
   return program;
 }
