@@ -38,7 +38,8 @@ export async function processAvatar(input: Buffer): Promise<Buffer> {
   const options = { limitInputPixels: AVATAR_MAX_PIXELS, failOn: 'error' as const };
   let meta: Metadata;
   try {
-    meta = await sharp(input, options).metadata();
+    // Reads the header only (no pixels are decoded), so the size can be checked before anything is.
+    meta = await sharp(input, { limitInputPixels: false }).metadata();
   } catch {
     throw unreadable();
   }
