@@ -9,7 +9,6 @@ import { migrateAllDown, migrateDown, migrateToLatest } from './db/migrate.js';
 import { serviceVersion } from './lib/version.js';
 import { registerPlayerCommands } from './modules/accounts/accounts.cli.js';
 import { registerMailCommands } from './modules/mail/mail.cli.js';
-import { startServer } from './server.js';
 
 /** Runs `fn` with the settings and a migrated database, closing the database afterwards. */
 export async function withDatabase<T>(fn: (config: Config, database: DatabaseHandle) => Promise<T>): Promise<T> {
@@ -30,6 +29,8 @@ export function buildProgram(): Command {
     .command('serve')
     .description('serve the API, the portal and the game files')
     .action(async () => {
+      // Loaded only here: the other commands start without the whole web stack.
+      const { startServer } = await import('./server.js');
       await startServer(loadConfig());
     });
 
