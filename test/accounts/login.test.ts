@@ -100,6 +100,13 @@ eachDialect('accounts: login and logout', (h) => {
     expect(active.map((t) => t.name)).not.toContain('device 3');
   });
 
+  it('keeps ten active tokens when logins race', async () => {
+    const player = await createPlayerWithPassword(h.ctx, PASSWORD);
+    const results = await Promise.all(Array.from({ length: 14 }, () => login({ login: player.username, password: PASSWORD })));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(await activeTokens(player.id)).toHaveLength(10);
+  });
+
   it('does not count expired or revoked tokens among the ten', async () => {
     const player = await createPlayerWithPassword(h.ctx, PASSWORD);
     const first = (await login({ login: player.username, password: PASSWORD })).body.data.token;

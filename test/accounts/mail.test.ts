@@ -61,6 +61,15 @@ eachDialect(
       expect(again.body.error.code).toBe('invalid_token');
     });
 
+    it('lets only one of two racing requests use a reset token', async () => {
+      const address = email();
+      await register(address);
+      await forgot(address);
+      const token = tokenFromMail(smtp.to(address).at(-1)!, 'reset-password');
+      const results = await Promise.all(['racing one 1', 'racing two 2'].map((password) => h.http.post('/v1/auth/reset-password', { body: { token, password } })));
+      expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
+    });
+
     it('lets a verification token expire after 7 days', async () => {
       const address = email();
       await register(address);

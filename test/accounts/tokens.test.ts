@@ -78,6 +78,16 @@ eachDialect('accounts: /me/tokens', (h) => {
     expect((await h.http.post('/v1/me/tokens', { token, body: { name: 'room again' } })).status).toBe(201);
   });
 
+  it('never lets racing requests pass ten active tokens', async () => {
+    const { player, token } = await createPlayerWithToken(h.ctx);
+    for (let i = 0; i < 7; i++) await createToken(h.ctx, player.id);
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => h.http.post('/v1/me/tokens', { token, body: { name: `race ${i}` } })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(2);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(4);
+    const active = await h.ctx.db.selectFrom('player_tokens').select('id').where('player_id', '=', player.id).where('revoked_at', 'is', null).execute();
+    expect(active).toHaveLength(10);
+  });
+
   it('does not count expired tokens among the ten', async () => {
     const player = await createPlayer(h.ctx);
     for (let i = 0; i < 9; i++) await createToken(h.ctx, player.id, { ttlSeconds: 60 });
