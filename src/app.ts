@@ -21,6 +21,7 @@ import { registerRouteDocs } from './http/route-docs.js';
 import { registerSecurity } from './http/security.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { createMailer } from './modules/mail/mailer.js';
+import { statesRoutes } from './modules/states/states.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 
 export type App = FastifyInstance & { ctx: AppContext };
@@ -93,6 +94,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   await app.register(statusRoutes);
   await app.register(accountsRoutes);
+  await app.register(statesRoutes);
 
   return app as unknown as App;
 }

@@ -137,6 +137,23 @@ export interface MailOutboxTable {
   created_at: number;
 }
 
+/** One row per (player, game, slot); `state` NULL means the slot is empty (the row keeps the last version). */
+export interface SaveStatesTable {
+  player_id: number;
+  game_id: number;
+  slot: number;
+  /** last version assigned to the slot; never goes back, not even when the slot is emptied */
+  version: number;
+  label: string | null;
+  /** canonical JSON text (JSON.stringify of the value); NULL while the slot is empty */
+  state: string | null;
+  /** UTF-8 length of `state` */
+  size_bytes: Generated<number>;
+  /** when the current state was first saved into the empty slot */
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   players: PlayersTable;
   player_tokens: PlayerTokensTable;
@@ -146,6 +163,7 @@ export interface Database {
   daily_usage: DailyUsageTable;
   mail_tokens: MailTokensTable;
   mail_outbox: MailOutboxTable;
+  save_states: SaveStatesTable;
 }
 
 export type PlayerRow = Selectable<PlayersTable>;
@@ -157,3 +175,4 @@ export type NewGame = Insertable<GamesTable>;
 export type DeveloperKeyRow = Selectable<DeveloperKeysTable>;
 export type PlaySessionRow = Selectable<PlaySessionsTable>;
 export type MailOutboxRow = Selectable<MailOutboxTable>;
+export type SaveStateRow = Selectable<SaveStatesTable>;
