@@ -5,6 +5,9 @@ import { runCli } from '../helpers/cli.js';
 import { createPlayer, createPlayerWithPassword, createPlayerWithToken, createToken } from '../helpers/factories.js';
 import { grantUnlimited, revokeUnlimited, setRole, suspend, unsuspend } from '../../src/modules/accounts/admin.service.js';
 
+/** Each command is a new process (tsx compiles on start): slow on a busy machine. */
+const CLI_TIMEOUT = 120_000;
+
 eachDialect('accounts: operator actions', (h) => {
   const me = async (token: string) => (await h.http.get('/v1/me', { token })).body.data;
 
@@ -75,7 +78,7 @@ eachDialect('accounts: gameplatform players and mail commands', (h) => {
     const res = await cli('players', 'set-role', 'cli_role', 'staff');
     expect(res).toMatchObject({ code: 0, stdout: 'Cli_Role is now staff\n' });
     expect((await h.http.get('/v1/me', { token })).body.data.player.role).toBe('staff');
-  });
+  }, CLI_TIMEOUT);
 
   it('grants Unlimited until a day and revokes it', async () => {
     const { token } = await createPlayerWithToken(h.ctx, { username: 'Cli_Member' });
@@ -84,7 +87,7 @@ eachDialect('accounts: gameplatform players and mail commands', (h) => {
     expect((await h.http.get('/v1/me', { token })).body.data.membership).toMatchObject({ unlimited: true, ends_at: '2099-12-31 23:00:00' });
     expect((await cli('players', 'revoke-unlimited', 'Cli_Member')).stdout).toBe('Cli_Member: free\n');
     expect((await h.http.get('/v1/me', { token })).body.data.membership).toMatchObject({ unlimited: false, plan: 'free' });
-  });
+  }, CLI_TIMEOUT);
 
   it('suspends, revoking the tokens, and unsuspends', async () => {
     const { player, token } = await createPlayerWithToken(h.ctx, { username: 'Cli_Suspend' });
@@ -93,7 +96,7 @@ eachDialect('accounts: gameplatform players and mail commands', (h) => {
     expect((await h.http.get('/v1/me', { token })).status).toBe(401);
     expect((await cli('players', 'unsuspend', 'Cli_Suspend')).stdout).toBe('Cli_Suspend is active again\n');
     expect((await h.ctx.db.selectFrom('players').select('status').where('id', '=', player.id).executeTakeFirstOrThrow()).status).toBe('active');
-  });
+  }, CLI_TIMEOUT);
 
   it('exits with status 1 and a message for an unknown player or a bad value', async () => {
     const unknown = await cli('players', 'suspend', 'nobody_at_all');
@@ -103,7 +106,7 @@ eachDialect('accounts: gameplatform players and mail commands', (h) => {
     const role = await cli('players', 'set-role', 'bad_values', 'emperor');
     expect(role.code).toBe(1);
     expect(role.stderr).toMatch(/Unknown role emperor/);
-  });
+  }, CLI_TIMEOUT);
 
   it('shows the outbox, filtered by address', async () => {
     const res = await h.http.post('/v1/auth/register', { body: { email: 'Outbox.Reader@example.com', password: 'password1', display_name: 'Outbox Reader' } });
@@ -114,5 +117,5 @@ eachDialect('accounts: gameplatform players and mail commands', (h) => {
     expect(out.stdout).toMatch(/^--- #\d+ \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC\nTo: outbox.reader@example.com\nSubject: Confirm your email address\n\nHello Outbox Reader,/);
     expect(out.stdout).toMatch(/http:\/\/localhost:8080\/verify-email\?token=mt_/);
     expect((await cli('mail', 'outbox', '--to', 'nobody@example.com')).stdout).toBe('no mail to nobody@example.com in the outbox\n');
-  });
+  }, CLI_TIMEOUT);
 });
