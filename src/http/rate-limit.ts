@@ -11,7 +11,7 @@ import { AppError } from './errors.js';
 /** A route's own limit; every other route counts against `default` (per credential, else per IP). */
 export type RateLimitRule = 'login' | 'register' | 'forgot_password';
 
-type Check = (request: FastifyRequest) => ReturnType<FastifyInstance['createRateLimit']> extends (r: FastifyRequest) => infer R ? R : never;
+type Check = ReturnType<FastifyInstance['createRateLimit']>;
 
 const REDIS_ERROR_LOG_INTERVAL_MS = 60_000;
 
