@@ -21,6 +21,8 @@ import { registerRouteDocs } from './http/route-docs.js';
 import { registerSecurity } from './http/security.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { createMailer } from './modules/mail/mailer.js';
+import { gameFilesRoutes } from './modules/games/game-files.routes.js';
+import { gamesRoutes } from './modules/games/games.routes.js';
 import { statesRoutes } from './modules/states/states.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 
@@ -95,6 +97,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(statusRoutes);
   await app.register(accountsRoutes);
   await app.register(statesRoutes);
+  await app.register(gamesRoutes);
+  await app.register(gameFilesRoutes, { prefix: '/g' });
 
   return app as unknown as App;
 }

@@ -3,11 +3,17 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
+import pino from 'pino';
+import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import type { AppContext } from './context.js';
 import { openDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrateAllDown, migrateDown, migrateToLatest } from './db/migrate.js';
+import { AppError } from './http/errors.js';
 import { serviceVersion } from './lib/version.js';
 import { registerPlayerCommands } from './modules/accounts/accounts.cli.js';
+import { registerGameCommands } from './modules/games/games.cli.js';
+import { createMailer } from './modules/mail/mailer.js';
 import { registerMailCommands } from './modules/mail/mail.cli.js';
 
 /** Runs `fn` with the settings and a migrated database, closing the database afterwards. */
@@ -20,6 +26,19 @@ export async function withDatabase<T>(fn: (config: Config, database: DatabaseHan
   } finally {
     await database.destroy();
   }
+}
+
+/** Runs `fn` with an AppContext like the server's (system clock, log on stderr, mailer) over a migrated database. */
+export async function withContext<T>(fn: (ctx: AppContext) => Promise<T>): Promise<T> {
+  return withDatabase(async (config, database) => {
+    const log = pino({ level: config.log_level }, pino.destination(2));
+    const mailer = createMailer({ config, db: database.db, clock: systemClock, log });
+    try {
+      return await fn({ config, db: database.db, dialect: database.dialect, clock: systemClock, log, mailer });
+    } finally {
+      await mailer.close();
+    }
+  });
 }
 
 export function buildProgram(): Command {
@@ -51,8 +70,9 @@ export function buildProgram(): Command {
       }
     });
 
-  registerPlayerCommands(program);
-  registerMailCommands(program);
+  registerGameCommands(program, withContext);
+  registerPlayerCommands(program, withContext);
+  registerMailCommands(program, withContext);
 
   return program;
 }
@@ -63,6 +83,13 @@ export async function runCli(argv: string[] = process.argv): Promise<void> {
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`gameplatform: ${error.message}`);
+      process.exit(1);
+    }
+    // A refusal the operator can act on (bad input, unknown name): the message and each field, no stack.
+    if (error instanceof AppError) {
+      console.error(`gameplatform: ${error.message}`);
+      const fields = (error.extra.fields ?? {}) as Record<string, string>;
+      for (const [field, message] of Object.entries(fields)) console.error(`  ${field}: ${message}`);
       process.exit(1);
     }
     throw error;

@@ -1,41 +1,23 @@
 // gameplatform players set-role | grant-unlimited | revoke-unlimited | suspend | unsuspend.
 import type { Command } from 'commander';
-import pino from 'pino';
-import { withDatabase } from '../../cli.js';
-import { systemClock } from '../../clock.js';
-import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
-import type { DatabaseHandle } from '../../db/connect.js';
-import { AppError } from '../../http/errors.js';
-import { createMailer } from '../mail/mailer.js';
 import { describeMembership, grantUnlimited, revokeUnlimited, setRole, suspend, unsuspend } from './admin.service.js';
 import { ROLES } from './membership.js';
 
-/** The context services expect, for a command run. */
-export function cliContext(config: Config, database: DatabaseHandle): AppContext {
-  const log = pino({ level: config.log_level });
-  return { config, db: database.db, dialect: database.dialect, clock: systemClock, log, mailer: createMailer({ config, db: database.db, clock: systemClock, log }) };
-}
+type WithContext = <T>(fn: (ctx: AppContext) => Promise<T>) => Promise<T>;
 
-/** Runs an operator action; a refusal (unknown player, bad value) prints its message and exits with status 1. */
-function action<A extends unknown[]>(fn: (ctx: AppContext, ...args: A) => Promise<string>) {
-  return async (...args: A) => {
-    await withDatabase(async (config, database) => {
-      const ctx = cliContext(config, database);
-      try {
-        console.log(await fn(ctx, ...args));
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        console.error(`gameplatform: ${error.message}`);
-        process.exitCode = 1;
-      } finally {
-        await ctx.mailer.close();
-      }
-    });
-  };
-}
+/**
+ * The commands print what they did; a refusal (unknown player, bad value) is an AppError, which runCli prints
+ * before exiting with status 1.
+ */
+export function registerPlayerCommands(program: Command, withContext: WithContext): void {
+  /** Runs an operator action in a context and prints its summary. */
+  const action =
+    <A extends unknown[]>(fn: (ctx: AppContext, ...args: A) => Promise<string>) =>
+    async (...args: A) => {
+      console.log(await withContext((ctx) => fn(ctx, ...args)));
+    };
 
-export function registerPlayerCommands(program: Command): void {
   const players = program.command('players').description('player accounts: roles, membership, suspension');
 
   players
