@@ -90,8 +90,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerRouteDocs(app);
   await registerSecurity(app, config);
   await app.register(cookie, { secret: config.secret });
-  await registerRateLimits(app, ctx);
-  registerAuth(app, ctx);
+  const rateLimits = await registerRateLimits(app, ctx);
+  registerAuth(app, ctx, { onFailure: rateLimits.countFailedAuthentication });
+  rateLimits.afterAuthentication();
   await registerOpenApi(app, config);
 
   await app.register(statusRoutes);
