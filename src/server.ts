@@ -15,11 +15,9 @@ export async function startServer(config: Config): Promise<App> {
   for (const line of await migrateToLatest(database.db)) logger.info(line);
 
   const app = await buildApp({ config, database, logger });
+  // Every process sweeps idle play sessions (the sweep is safe to run concurrently); the timer stops before the database closes.
   const sweeper = startIdleSweep(app.ctx);
-  app.addHook('onClose', async () => {
-    await sweeper.stop();
-    await database.destroy();
-  });
+  app.addHook('onClose', async () => sweeper.stop());
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`serving ${config.public_url} (database: ${database.dialect})`);
@@ -28,6 +26,8 @@ export async function startServer(config: Config): Promise<App> {
     if (err) app.log.error({ err }, 'closing after an uncaught error');
     else app.log.info(`${signal} received: finishing in-flight requests`);
     await app.close();
+    // After app.close(): its onClose hooks still write (mail being delivered goes to the outbox).
+    await database.destroy();
   });
   return app;
 }

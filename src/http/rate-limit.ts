@@ -1,0 +1,124 @@
+// The rate limits of DESIGN §4 with @fastify/rate-limit: 429 rate_limited with Retry-After, counted in process or shared through Redis.
+// Redis keys read <redis_prefix>rate:undefinedundefined-<limit>:<key>: the plugin names limiters made with createRateLimit so.
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import type { AppContext } from '../context.js';
+import { sha256 } from '../lib/secrets.js';
+import { sessionCookieName } from './auth.js';
+import { AppError } from './errors.js';
+
+/** A route's own limit; every other route counts against `default` (per credential, else per IP). */
+export type RateLimitRule = 'login' | 'register' | 'forgot_password';
+
+type Check = ReturnType<FastifyInstance['createRateLimit']>;
+
+const REDIS_ERROR_LOG_INTERVAL_MS = 60_000;
+
+function connectRedis(url: string, log: FastifyBaseLogger): Redis {
+  // Fail fast when Redis is away: the limits are skipped (skipOnError) rather than holding requests.
+  const redis = new Redis(url, { connectTimeout: 2000, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  let lastLogged = 0;
+  redis.on('error', (error: Error) => {
+    if (Date.now() - lastLogged < REDIS_ERROR_LOG_INTERVAL_MS) return;
+    lastLogged = Date.now();
+    log.warn({ err: error }, 'redis unreachable: rate limits are not counted until it is back');
+  });
+  return redis;
+}
+
+/** Waits for the first connection (or the first failure), so that counting starts with the first request. */
+function firstConnection(redis: Redis): Promise<void> {
+  return new Promise((resolve) => {
+    if (redis.status === 'ready') return resolve();
+    redis.once('ready', () => resolve());
+    redis.once('error', () => resolve());
+  });
+}
+
+function bodyField(request: FastifyRequest, field: string): string {
+  const value = (request.body as Record<string, unknown> | undefined)?.[field];
+  return typeof value === 'string' ? value.trim().toLowerCase() : '';
+}
+
+export interface RateLimits {
+  afterAuthentication(): void;
+  countFailedAuthentication(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+}
+
+export async function registerRateLimits(app: FastifyInstance, ctx: AppContext): Promise<RateLimits> {
+  const { config } = ctx;
+  const redis = config.redis_url ? connectRedis(config.redis_url, app.log) : undefined;
+  if (redis) {
+    await firstConnection(redis);
+    app.addHook('onClose', async () => {
+      if (redis.status === 'ready') await redis.quit();
+      else redis.disconnect();
+    });
+  }
+  await app.register(rateLimit, { global: false, skipOnError: true, ...(redis ? { redis, nameSpace: `${config.redis_prefix}rate:` } : {}) });
+
+  const cookieName = sessionCookieName(ctx);
+  const ip = (request: FastifyRequest) => normalizeIP(request.ip);
+  /** Whether the request sends a credential at all (validated or not). */
+  const sendsCredential = (request: FastifyRequest) => Boolean(request.headers.authorization || request.cookies?.[cookieName]);
+  const limiter = (name: string, setting: { max: number; window_seconds: number }, key: (request: FastifyRequest) => string): Check =>
+    app.createRateLimit({ max: setting.max, timeWindow: setting.window_seconds * 1000, keyGenerator: (request) => `${name}:${key(request)}` });
+
+  const limits = config.rate_limits;
+  const checks = {
+    defaultByIp: limiter('default', limits.default, (r) => `ip:${ip(r)}`),
+    // Keyed by the validated credential: a made-up token never gets a bucket of its own.
+    defaultByCredential: limiter('default', limits.default, (r) => credentialKey(r) ?? `ip:${ip(r)}`),
+    loginByIp: limiter('login-ip', limits.login, ip),
+    loginByName: limiter('login-name', limits.login, (r) => sha256(bodyField(r, 'login'))),
+    register: limiter('register-ip', limits.register, ip),
+    forgotPassword: limiter('forgot-email', limits.forgot_password, (r) => sha256(bodyField(r, 'email'))),
+  };
+
+  // Before the credential hook: the routes with their own limits, and requests that send no credential (per IP).
+  app.addHook('onRequest', async (request, reply) => {
+    const rule = request.routeOptions.config?.rateLimitRule;
+    if (rule === 'login') return enforce(checks.loginByIp, request, reply);
+    if (rule === 'register') return enforce(checks.register, request, reply);
+    if (rule === 'forgot_password') return; // counted per address once the body is read
+    if (!sendsCredential(request)) return enforce(checks.defaultByIp, request, reply);
+  });
+  // Limits keyed by a field of the body run once it is parsed and valid.
+  app.addHook('preHandler', async (request, reply) => {
+    const rule = request.routeOptions.config?.rateLimitRule;
+    if (rule === 'login') return enforce(checks.loginByName, request, reply);
+    if (rule === 'forgot_password') return enforce(checks.forgotPassword, request, reply);
+  });
+
+  return {
+    /** Registered after the credential hook: requests that send a credential count against it once it is known. */
+    afterAuthentication() {
+      app.addHook('onRequest', async (request, reply) => {
+        if (request.routeOptions.config?.rateLimitRule || !sendsCredential(request)) return;
+        return enforce(checks.defaultByCredential, request, reply);
+      });
+    },
+    /** A credential that failed to authenticate counts against the address that sent it. */
+    async countFailedAuthentication(request: FastifyRequest, reply: FastifyReply) {
+      // Requests that sent nothing were counted per address already.
+      if (request.routeOptions.config?.rateLimitRule || !sendsCredential(request)) return;
+      await enforce(checks.defaultByIp, request, reply);
+    },
+  };
+}
+
+/** `player-token:<id>` or `developer-key:<id>` once the credential layer has validated it. */
+function credentialKey(request: FastifyRequest): string | undefined {
+  const credential = request.credential;
+  if (!credential) return undefined;
+  return credential.kind === 'player' ? `player-token:${credential.tokenId}` : `developer-key:${credential.keyId}`;
+}
+
+async function enforce(check: Check, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const result = await check(request);
+  if (result.isAllowed || !result.isExceeded) return;
+  const seconds = Math.max(1, result.ttlInSeconds);
+  reply.header('Retry-After', String(seconds));
+  throw new AppError('rate_limited', `Too many requests; try again in ${seconds} seconds`, { retry_after: seconds });
+}
