@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { eachDialect } from '../helpers/harness.js';
 import { createGame, createKey, createPlayerWithToken } from '../helpers/factories.js';
-import { playApi, setUsage } from './play-helpers.js';
+import { playApi, playing, setUsage } from './play-helpers.js';
 
 eachDialect('play: GET /me/entitlement and /me/playtime', (h) => {
   const api = playApi(h);
@@ -23,6 +23,18 @@ eachDialect('play: GET /me/entitlement and /me/playtime', (h) => {
       resets_in_seconds: 13.5 * 3600,
       day: '2026-11-21',
     });
+  });
+
+  it('gives GET /me the same entitlement, counted by play', async () => {
+    h.clock.set('2026-11-21T09:30:00Z');
+    const p = await playing(h);
+    h.clock.advance(45);
+    await api.heartbeat(p.token, p.session);
+    const own = await api.entitlement(p.token);
+    expect(own.body.data).toMatchObject({ used_seconds: 45, remaining_seconds: 855 });
+    const me = await h.http.get('/v1/me', { token: p.token });
+    expect(me.status).toBe(200);
+    expect(me.body.data.entitlement).toEqual(own.body.data);
   });
 
   it('returns remaining_seconds null for Unlimited members and staff, with their use counted', async () => {
