@@ -20,6 +20,7 @@ import './http/route-config.js';
 import { registerRouteDocs } from './http/route-docs.js';
 import { registerSecurity } from './http/security.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { devRoutes } from './modules/dev/dev.routes.js';
 import { createMailer } from './modules/mail/mailer.js';
 import { gameFilesRoutes } from './modules/games/game-files.routes.js';
 import { gamesRoutes } from './modules/games/games.routes.js';
@@ -102,6 +103,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(gamesRoutes);
   await app.register(gameFilesRoutes, { prefix: '/g' });
   await app.register(playRoutes);
+  await app.register(devRoutes);
 
   return app as unknown as App;
 }

@@ -9,7 +9,8 @@ const AUTH_ERRORS: Record<AuthMode, ErrorCode[]> = {
   none: [],
   optional: ['unauthenticated'],
   player: ['unauthenticated', 'forbidden', 'csrf_rejected'],
-  key: ['unauthenticated', 'forbidden'],
+  // a portal cookie is read (and refused with 403 forbidden, or csrf_rejected without the header) on key routes too
+  key: ['unauthenticated', 'forbidden', 'csrf_rejected'],
   player_or_key: ['unauthenticated', 'forbidden', 'csrf_rejected'],
 };
 

@@ -1,0 +1,95 @@
+// The queries behind GET /dev/games/{slug}/stats. Each one reads one game's rows through an index; none scans a
+// table. Costs are per call: the route is a dashboard read, not a hot path, but it must stay cheap on big tables.
+import { sql } from 'kysely';
+import type { Executor } from '../../db/connect.js';
+import type { TimeWindow } from '../../time.js';
+
+/**
+ * Distinct players who ever started a session of the game.
+ * Index play_sessions_game_player_idx (game_id, player_id): an index-only scan of the game's entries, counted in
+ * index order (no sort, no row reads). Cost O(sessions of the game) index entries.
+ */
+export async function countPlayersEver(db: Executor, gameId: number): Promise<number> {
+  const row = await db
+    .selectFrom('play_sessions')
+    .select((eb) => eb.fn.count<number>('player_id').distinct().as('n'))
+    .where('game_id', '=', gameId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Active sessions of the game heard from after `since` (sessions the idle sweep has not closed yet do not count).
+ * Index play_sessions_game_active_idx (game_id, last_heartbeat_at) WHERE status = 'active': it holds live sessions
+ * only, so this is a range scan of the game's live sessions. `status` is written as a literal: SQLite uses a partial
+ * index only when the query repeats its condition literally (a bound parameter is not enough).
+ */
+export async function countLiveSessions(db: Executor, gameId: number, since: number): Promise<number> {
+  const row = await db
+    .selectFrom('play_sessions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('game_id', '=', gameId)
+    .where('status', '=', sql.lit('active'))
+    .where('last_heartbeat_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface PlayCounts {
+  plays: number;
+  players: number;
+}
+
+/**
+ * Sessions started and distinct players, per window and over all of them, for windows that follow one another
+ * (calendar days). One statement: a range scan of play_sessions_game_idx (game_id, started_at) over the whole span,
+ * one row read per session for player_id, aggregated in the database. Cost O(sessions started in the span).
+ */
+export async function playsPerWindow(db: Executor, gameId: number, windows: TimeWindow[]): Promise<{ windows: PlayCounts[]; all: PlayCounts }> {
+  const from = Math.min(...windows.map((w) => w.start));
+  const to = Math.max(...windows.map((w) => w.end));
+  const within = (w: TimeWindow) => sql`started_at >= ${w.start} and started_at < ${w.end}`;
+  const perWindow = windows.flatMap((w, i) => [
+    sql<number>`count(case when ${within(w)} then 1 end)`.as(`plays_${i}`),
+    sql<number>`count(distinct case when ${within(w)} then player_id end)`.as(`players_${i}`),
+  ]);
+  const row = (await db
+    .selectFrom('play_sessions')
+    .select((eb) => [eb.fn.countAll<number>().as('plays'), eb.fn.count<number>('player_id').distinct().as('players'), ...perWindow])
+    .where('game_id', '=', gameId)
+    .where('started_at', '>=', from)
+    .where('started_at', '<', to)
+    .executeTakeFirstOrThrow()) as Record<string, number | string>;
+  return {
+    windows: windows.map((_, i) => ({ plays: Number(row[`plays_${i}`]), players: Number(row[`players_${i}`]) })),
+    all: { plays: Number(row.plays), players: Number(row.players) },
+  };
+}
+
+export interface SavedSlots {
+  slots: number;
+  players: number;
+  bytes: number;
+}
+
+/**
+ * Stored states of the game in slots below `slotCount`: how many, of how many players, how many bytes.
+ * Index save_states_game_idx (game_id), one row read per slot the game's players ever used (the `state IS NOT NULL`
+ * test reads only the row header; the payload itself, stored out of line when large, is not read). Cost O(used slots
+ * of the game). A covering index is left out on purpose: on PostgreSQL, an index naming `state` or `size_bytes`
+ * would cost every save its in-place (HOT) update.
+ */
+export async function countSavedSlots(db: Executor, gameId: number, slotCount: number): Promise<SavedSlots> {
+  const row = await db
+    .selectFrom('save_states')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('slots'),
+      eb.fn.count<number>('player_id').distinct().as('players'),
+      eb.fn.coalesce(eb.fn.sum<number>('size_bytes'), sql<number>`0`).as('bytes'),
+    ])
+    .where('game_id', '=', gameId)
+    .where('slot', '<', slotCount)
+    .where('state', 'is not', null)
+    .executeTakeFirstOrThrow();
+  return { slots: Number(row.slots), players: Number(row.players), bytes: Number(row.bytes) };
+}
