@@ -52,12 +52,12 @@ const MailTokenField = Type.String({ minLength: 1, maxLength: 200, description: 
 
 export const PlayerPublicSchema = Type.Object(
   {
-    id: Type.Integer(),
+    id: Type.Integer({ description: 'player id' }),
     username: Type.String({ description: '3-32 letters, digits, underscore; unique case-insensitively' }),
     display_name: Type.String({ description: '2-40 characters' }),
     avatar_url: Type.String({ description: 'absolute URL of the uploaded avatar, or of the generated initials avatar (SVG) when none is set' }),
-    bio: Nullable(Type.String({ description: 'up to 300 characters' })),
-    country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2, upper-case' })),
+    bio: Type.Union([Type.String(), Type.Null()], { description: 'up to 300 characters, or null' }),
+    country: Type.Union([Type.String(), Type.Null()], { description: 'ISO 3166-1 alpha-2, upper-case, or null' }),
     member_since: Timestamp,
   },
   { description: 'Player (public view)' },
@@ -88,9 +88,9 @@ export const MembershipSchema = Type.Object(
 export const BestScoreSchema = Type.Object(
   {
     game: Type.String({ description: 'game slug' }),
-    game_name: Type.String(),
+    game_name: Type.String({ description: "the game's name" }),
     best: Type.Integer({ description: "the player's best on the game's main board" }),
-    unit: Type.String(),
+    unit: Type.String({ description: "unit of the game's scores" }),
   },
   { description: 'Best-score entry on a public profile' },
 );

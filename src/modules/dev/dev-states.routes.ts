@@ -7,10 +7,10 @@ import { keyOf } from '../../http/auth.js';
 import { registerJsonParser } from '../../http/content.js';
 import { Ok, OkMeta, ok } from '../../http/envelope.js';
 import { deepJsonSerializerCompiler } from '../states/json-text.js';
-import { PutStateResult, STATE_BODY_LIMIT } from '../states/states.schemas.js';
+import { STATE_BODY_LIMIT } from '../states/states.schemas.js';
 import { listStates, putState, type StateListItem } from '../states/states.service.js';
 import { keyOnly, PLAYERS_OF_THE_GAME } from './dev-docs.js';
-import { DevPutStateBody, DevStateItem, DevStatesMeta, GamePlayerParams, GamePlayerSlotParams, ListStatesQuery } from './dev.schemas.js';
+import { DevPutStateBody, DevPutStateResult, DevStateItem, DevStatesMeta, GamePlayerParams, GamePlayerSlotParams, ListStatesQuery } from './dev.schemas.js';
 
 const TAGS = ['game backends'];
 
@@ -85,7 +85,7 @@ ${PLAYERS_OF_THE_GAME}
 ${keyOnly('states:write')}`,
         params: GamePlayerSlotParams,
         body: DevPutStateBody,
-        response: { 200: Ok(PutStateResult), 201: Ok(PutStateResult) },
+        response: { 200: Ok(DevPutStateResult), 201: Ok(DevPutStateResult) },
       },
       bodyLimit: STATE_BODY_LIMIT,
       config: {

@@ -3,7 +3,7 @@
 // serialised through these schemas, so an email address or an account setting cannot reach a game backend.
 import { Type, type Static } from '@sinclair/typebox';
 import { ProfileSchema } from '../accounts/accounts.schemas.js';
-import { PutStateBody, StateSummary } from '../states/states.schemas.js';
+import { PutStateBody, PutStateResult, StateSummary } from '../states/states.schemas.js';
 
 const PlayerId = Type.Integer({
   minimum: 1,
@@ -67,3 +67,11 @@ export const DevPutStateBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** PUT state's result (the same object), with each field described. */
+export const DevPutStateResult = Type.Object({
+  slot: Type.Integer({ minimum: 0, description: 'the slot saved into' }),
+  version: PutStateResult.properties.version,
+  size_bytes: PutStateResult.properties.size_bytes,
+  created: PutStateResult.properties.created,
+});
