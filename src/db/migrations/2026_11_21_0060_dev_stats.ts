@@ -1,4 +1,7 @@
-// Indexes for GET /dev/games/{slug}/stats, so that each statistic reads one game's index entries and no table rows.
+// Indexes for GET /dev/games/{slug}/stats, so that each statistic reads one game's index entries, not its rows.
+// Cost to writers: a heartbeat on PostgreSQL (never a HOT update: it rewrites last_heartbeat_at, which the sweep index
+// holds) adds an entry to two more indexes; on SQLite only play_sessions_game_active_idx changes with a heartbeat.
+// bench/heartbeat.ts shows no difference beyond the noise (README, "Game backends").
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {

@@ -6,9 +6,10 @@ import type { TimeWindow } from '../../time.js';
 
 /**
  * Distinct players who ever started a session of the game.
- * Index play_sessions_game_player_idx (game_id, player_id): an index-only scan of the game's entries; written as a count
- * over SELECT DISTINCT so that PostgreSQL collapses equal neighbours in index order (COUNT(DISTINCT …) would sort them
- * all again, spilling to disk on a big game). Cost O(sessions of the game) index entries, no row reads, no sort.
+ * Index play_sessions_game_player_idx (game_id, player_id): an index-only scan of the game's entries in player order,
+ * equal neighbours collapsed as they come (no sort, no hash, no row reads). Cost O(sessions of the game) index entries:
+ * about 55 ms for 300,000 sessions (bench/dev-stats.ts). Written as a count over SELECT DISTINCT because PostgreSQL's
+ * COUNT(DISTINCT …) sorts its input again whatever the index order (and spills to disk on a big game).
  */
 export async function countPlayersEver(db: Executor, gameId: number): Promise<number> {
   const row = await db
@@ -20,9 +21,9 @@ export async function countPlayersEver(db: Executor, gameId: number): Promise<nu
 
 /**
  * Active sessions of the game heard from after `since` (sessions the idle sweep has not closed yet do not count).
- * Index play_sessions_game_active_idx (game_id, last_heartbeat_at) WHERE status = 'active': it holds live sessions
- * only, so this is a range scan of the game's live sessions. `status` is written as a literal: SQLite uses a partial
- * index only when the query repeats its condition literally (a bound parameter is not enough).
+ * Index play_sessions_game_active_idx (game_id, last_heartbeat_at) WHERE status = 'active': it holds open sessions
+ * only, so this is an index-only range scan of the game's live sessions, however long its history. `status` is
+ * written as a literal: SQLite uses a partial index only when the query repeats its condition literally.
  */
 export async function countLiveSessions(db: Executor, gameId: number, since: number): Promise<number> {
   const row = await db
