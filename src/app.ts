@@ -18,6 +18,8 @@ import { registerOpenApi } from './http/openapi.js';
 import './http/route-config.js';
 import { registerRouteDocs } from './http/route-docs.js';
 import { registerSecurity } from './http/security.js';
+import { leaderboardRoutes } from './modules/scores/leaderboard.routes.js';
+import { scoresRoutes } from './modules/scores/scores.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 
 export type App = FastifyInstance & { ctx: AppContext };
@@ -84,6 +86,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await registerOpenApi(app, config);
 
   await app.register(statusRoutes);
+  await app.register(scoresRoutes);
+  await app.register(leaderboardRoutes);
 
   return app as unknown as App;
 }

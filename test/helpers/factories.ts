@@ -134,3 +134,24 @@ export async function createKey(ctx: AppContext, gameId: number, scopes: Scope[]
     .executeTakeFirstOrThrow();
   return { key, id: row.id };
 }
+
+/** A play session of a player for a game (what POST /play/start makes); returns its `ps_…` token and id. */
+export async function createPlaySession(ctx: AppContext, playerId: number, gameId: number, options: { status?: 'active' | 'closed' } = {}) {
+  const token = newSecret('ps_');
+  const now = ctx.clock.now();
+  const row = await ctx.db
+    .insertInto('play_sessions')
+    .values({
+      token_hash: sha256(token),
+      player_id: playerId,
+      game_id: gameId,
+      status: options.status ?? 'active',
+      started_at: now,
+      last_heartbeat_at: now,
+      credited_until: now,
+      ended_at: options.status === 'closed' ? now : null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { token, id: row.id };
+}

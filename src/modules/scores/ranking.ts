@@ -1,0 +1,158 @@
+// Ranks from the count tree, and keeping the tree exact as bests change (in the submitting transaction).
+import type { Executor } from '../../db/connect.js';
+import {
+  addToNodes,
+  countKeysBetween,
+  deleteTree,
+  insertNodes,
+  keyAtOffsetFrom,
+  keysBetween,
+  markExpanded,
+  nodesInRanges,
+  type BoardNodeRow,
+} from './leaderboard.repository.js';
+import {
+  ROOT,
+  SPLIT_AT,
+  buildBelow,
+  buildTree,
+  childrenRange,
+  compareNodes,
+  countAhead,
+  highestKeyOf,
+  leadingSiblings,
+  lowestKeyOf,
+  nodeName,
+  pathOf,
+  type NodeId,
+  type RankKey,
+} from './rank-tree.js';
+
+/**
+ * The 1-based rank of a key that is on the board. Two statements whatever the board's size:
+ * nodesInRanges over the ≤ 25 levels of the key's path (PK range scans of ≤ 16 entries each), then
+ * countKeysBetween inside the node where the tree stops (rank index range of ≤ SPLIT_AT entries).
+ */
+export async function rankOf(db: Executor, boardId: number, key: RankKey): Promise<number> {
+  const path = pathOf(key);
+  const ranges = path.slice(1).map((_, i) => ({ boardId, ...leadingSiblings(path, i + 1) }));
+  const { ahead, stop } = countAhead(path, await nodesInRanges(db, ranges));
+  const inside = stop ? await countKeysBetween(db, boardId, lowestKeyOf(stop), key) : 0;
+  return 1 + ahead + inside;
+}
+
+/**
+ * The key at 0-based position `index`, walking down the tree: one statement per level (≤ 16 sibling rows, 128 at
+ * the class level), then an offset of < SPLIT_AT inside the last node. Used for deep pages instead of OFFSET.
+ */
+export async function keyAtIndex(db: Executor, boardId: number, index: number): Promise<RankKey | undefined> {
+  let node: NodeId = ROOT;
+  let remaining = index;
+  for (;;) {
+    const range = childrenRange(node)!;
+    const children = (await nodesInRanges(db, [{ boardId, ...range }])).sort((a, b) => a.prefix - b.prefix);
+    const child = children.find((c) => (remaining < c.cnt ? true : ((remaining -= c.cnt), false)));
+    if (!child) return undefined;
+    if (!child.expanded) return keyAtOffsetFrom(db, boardId, lowestKeyOf(child), remaining);
+    node = child;
+  }
+}
+
+export interface KeyChange {
+  boardId: number;
+  /** the player's previous best key on the board, if any */
+  from?: RankKey;
+  to: RankKey;
+}
+
+interface PathCursor {
+  boardId: number;
+  path: NodeId[];
+  delta: 1 | -1;
+  /** depth where this round starts (nodes above are done) */
+  depth: number;
+}
+
+const boardNode = (boardId: number, node: NodeId) => `${boardId}:${nodeName(node)}`;
+
+/**
+ * The nodes a round updates: each path from its cursor down to the first node that is missing or not expanded
+ * (its stop). Deltas on one node are summed; a node whose sum is 0 is skipped (its count does not change, and no
+ * reader or splitter depends on it) unless it is a stop, which is locked so that a concurrent split waits for us.
+ */
+function planRound(cursors: PathCursor[], known: Map<string, BoardNodeRow>) {
+  const deltas = new Map<string, NodeId & { boardId: number; delta: number }>();
+  const stops = new Map<PathCursor, NodeId>();
+  const lockOnly = new Set<string>();
+  for (const cursor of cursors) {
+    for (let d = cursor.depth; d < cursor.path.length; d++) {
+      const node = cursor.path[d]!;
+      const name = boardNode(cursor.boardId, node);
+      const entry = deltas.get(name) ?? { boardId: cursor.boardId, ...node, delta: 0 };
+      entry.delta += cursor.delta;
+      deltas.set(name, entry);
+      const row = known.get(name);
+      if (!row || !row.expanded) {
+        stops.set(cursor, node);
+        lockOnly.add(name);
+        break;
+      }
+    }
+  }
+  const writes = [...deltas.entries()]
+    .filter(([name, d]) => d.delta !== 0 || lockOnly.has(name))
+    .map(([, d]) => d)
+    .sort((a, b) => a.boardId - b.boardId || compareNodes(a, b));
+  return { writes, stops };
+}
+
+async function readPaths(db: Executor, cursors: PathCursor[]): Promise<Map<string, BoardNodeRow>> {
+  const ranges = cursors.flatMap((c) =>
+    c.path.slice(c.depth).map((n) => ({ boardId: c.boardId, level: n.level, head: n.head, parent: n.parent, lo: n.prefix, hi: n.prefix })),
+  );
+  const rows = await nodesInRanges(db, ranges);
+  return new Map(rows.map((r) => [boardNode(r.boardId, r), r]));
+}
+
+/** Splits a node that has just grown past SPLIT_AT: its children are counted from its ≤ SPLIT_AT + 1 keys. */
+async function split(db: Executor, node: BoardNodeRow): Promise<void> {
+  const keys = await keysBetween(db, node.boardId, lowestKeyOf(node), highestKeyOf(node));
+  await insertNodes(db, node.boardId, buildBelow(node, keys));
+  await markExpanded(db, node.boardId, node);
+}
+
+/**
+ * Moves players' keys in the count trees, inside the transaction that changed their bests rows (which it must have
+ * locked first). Writers lock nodes in one global order, so they never deadlock; a node split by a concurrent writer
+ * while we waited is seen in the upsert's answer, and the walk continues below it. On SQLite (one writer at a time)
+ * the first round is the only one. Usually two statements: one read of both paths, one upsert.
+ */
+export async function applyKeyChanges(db: Executor, changes: KeyChange[]): Promise<void> {
+  let cursors: PathCursor[] = changes
+    .flatMap((c): PathCursor[] => [
+      ...(c.from ? [{ boardId: c.boardId, path: pathOf(c.from), delta: -1 as const, depth: 0 }] : []),
+      { boardId: c.boardId, path: pathOf(c.to), delta: 1 as const, depth: 0 },
+    ]);
+  while (cursors.length) {
+    const known = await readPaths(db, cursors);
+    const { writes, stops } = planRound(cursors, known);
+    const now = new Map((await addToNodes(db, writes)).map((r) => [boardNode(r.boardId, r), r]));
+    const next: PathCursor[] = [];
+    for (const cursor of cursors) {
+      const stop = stops.get(cursor);
+      const row = stop && now.get(boardNode(cursor.boardId, stop));
+      if (stop && row?.expanded) next.push({ ...cursor, depth: cursor.path.findIndex((n) => compareNodes(n, stop) === 0) + 1 });
+    }
+    for (const row of now.values()) {
+      if (!row.expanded && row.cnt > SPLIT_AT && childrenRange(row)) await split(db, row);
+    }
+    cursors = next;
+  }
+}
+
+/** Rebuilds a board's tree from its bests (a new board filled from history). Reads the board's keys once. */
+export async function rebuildTree(db: Executor, boardId: number): Promise<void> {
+  await deleteTree(db, boardId);
+  const keys = await keysBetween(db, boardId, lowestKeyOf(ROOT), highestKeyOf(ROOT));
+  await insertNodes(db, boardId, buildTree(keys));
+}

@@ -1,0 +1,165 @@
+// Score submission (DESIGN §8) and the player's score history.
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/connect.js';
+import type { Credential } from '../../http/auth.js';
+import { AppError, notFound, validationFailed } from '../../http/errors.js';
+import { sha256 } from '../../lib/secrets.js';
+import { formatTimestamp } from '../../time.js';
+import { boardsToWrite } from './boards.js';
+import { IDEMPOTENCY_TTL_MS, callerOf, requestFingerprint } from './idempotency.js';
+import { insertBests, keyOfBest, lockBests, updateBest, type BestRow } from './leaderboard.repository.js';
+import { clampReachedAt, normalise, type RankKey } from './rank-tree.js';
+import { applyKeyChanges, rankOf, type KeyChange } from './ranking.js';
+import { META_MAX_CHARS, type SubmitBody, type SubmitResult } from './scores.schemas.js';
+import {
+  claimRequestKey,
+  deleteExpiredRequestKeys,
+  findListedGame,
+  findOwnPlaySession,
+  findRequestKey,
+  hasPlayed,
+  insertScore,
+  isActivePlayer,
+  recentScoresForGame,
+  saveRequestResponse,
+  type ScoringGame,
+} from './scores.repository.js';
+
+/** A game whose score and leaderboard routes are open: listed (404 not_found) with its leaderboard on (404 leaderboard_disabled). */
+export async function scoringGame(ctx: AppContext, slug: string): Promise<ScoringGame> {
+  const game = await findListedGame(ctx.db, slug);
+  if (!game) throw notFound('No such game');
+  if (!game.leaderboard_enabled) throw new AppError('leaderboard_disabled', 'This game has no leaderboard');
+  return game;
+}
+
+/** The player a submission is for: the caller, or the player a developer key of this game names (DESIGN §4, §8). */
+async function playerFor(ctx: AppContext, game: ScoringGame, credential: Credential, playerId: number | undefined): Promise<number> {
+  if (credential.kind === 'player') {
+    if (playerId !== undefined && playerId !== credential.playerId) throw new AppError('forbidden', 'A player token can submit only its own scores');
+    return credential.playerId;
+  }
+  if (playerId === undefined) throw validationFailed({ player_id: 'is required with a developer key' });
+  if (!(await isActivePlayer(ctx.db, playerId)) || !(await hasPlayed(ctx.db, playerId, game.id))) {
+    throw notFound('No such player of this game');
+  }
+  return playerId;
+}
+
+function metaText(meta: Record<string, unknown> | undefined): string | null {
+  if (meta === undefined) return null;
+  const text = JSON.stringify(meta);
+  if ([...text].length > META_MAX_CHARS) throw validationFailed({ meta: `must be at most ${META_MAX_CHARS} characters of JSON` });
+  return text;
+}
+
+const beats = (a: RankKey, b: RankKey) => a.norm < b.norm;
+
+/**
+ * Files the new score on each board (all, month, week, day): counts the entry, and when it beats the player's best
+ * there, moves the player's key in the count tree. Bests rows are locked first, in board order (PostgreSQL).
+ * Returns the player's best before this score on the all-time board.
+ */
+async function fileOnBoards(db: Executor, boardIds: number[], playerId: number, score: number, key: RankKey, now: number) {
+  const newRow = (boardId: number): BestRow => ({
+    leaderboard_id: boardId, player_id: playerId, score, norm: key.norm, reached_at: key.reachedAt, score_id: key.scoreId, entries: 1, last_played: now,
+  });
+  let existing = await lockBests(db, boardIds, playerId);
+  const missing = boardIds.filter((id) => !existing.some((r) => r.leaderboard_id === id));
+  const inserted = await insertBests(db, missing.map(newRow));
+  const raced = missing.filter((id) => !inserted.includes(id));
+  if (raced.length) existing = [...existing, ...(await lockBests(db, raced, playerId))];
+
+  const changes: KeyChange[] = inserted.map((boardId) => ({ boardId, to: key }));
+  for (const row of existing.sort((a, b) => a.leaderboard_id - b.leaderboard_id)) {
+    const old = keyOfBest(row);
+    const better = beats(key, old);
+    await updateBest(db, {
+      ...(better ? newRow(row.leaderboard_id) : row),
+      entries: row.entries + 1,
+      last_played: Math.max(row.last_played, now),
+    });
+    if (better) changes.push({ boardId: row.leaderboard_id, from: old, to: key });
+  }
+  await applyKeyChanges(db, changes.sort((a, b) => a.boardId - b.boardId));
+  const before = existing.find((r) => r.leaderboard_id === boardIds[0]);
+  return before ? keyOfBest(before) : undefined;
+}
+
+export interface SubmitInput {
+  slug: string;
+  credential: Credential;
+  body: SubmitBody;
+  idempotencyKey?: string;
+}
+
+export interface SubmitOutcome {
+  result: SubmitResult;
+  /** true when this is the stored first response to an Idempotency-Key */
+  replayed: boolean;
+}
+
+/** POST /games/{slug}/scores: stores the submission and updates the boards in one transaction. */
+export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<SubmitOutcome> {
+  const { body, credential } = input;
+  const game = await findListedGame(ctx.db, input.slug);
+  if (!game) throw notFound('No such game');
+  if (credential.kind === 'key' && credential.gameId !== game.id) throw new AppError('forbidden', 'This developer key belongs to another game');
+  if (!game.leaderboard_enabled) throw new AppError('leaderboard_disabled', 'This game has no leaderboard');
+  const playerId = await playerFor(ctx, game, credential, body.player_id);
+  const meta = metaText(body.meta);
+  const board = body.board ?? 'main';
+  let playSessionId: number | null = null;
+  if (body.play_session !== undefined) {
+    playSessionId = (await findOwnPlaySession(ctx.db, sha256(body.play_session), playerId, game.id)) ?? null;
+    if (playSessionId === null) throw new AppError('invalid_play_session', 'play_session is not a session of this player for this game');
+  }
+
+  const now = ctx.clock.now();
+  const boards = await boardsToWrite(ctx, game, board, now);
+  const caller = callerOf(credential);
+  const fingerprint = requestFingerprint(game.slug, { ...body, board });
+  const idemKey = input.idempotencyKey;
+
+  return ctx.db.transaction().execute(async (trx): Promise<SubmitOutcome> => {
+    if (idemKey !== undefined) {
+      const expiredBefore = now - IDEMPOTENCY_TTL_MS;
+      if (!(await claimRequestKey(trx, caller, idemKey, fingerprint, now, expiredBefore))) {
+        const first = (await findRequestKey(trx, caller, idemKey))!;
+        if (first.fingerprint !== fingerprint) {
+          throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with another request in the last 24 hours');
+        }
+        return { result: JSON.parse(first.response) as SubmitResult, replayed: true };
+      }
+      await deleteExpiredRequestKeys(trx, caller, expiredBefore);
+    }
+    const scoreId = await insertScore(trx, { game_id: game.id, player_id: playerId, board, score: body.score, meta, play_session_id: playSessionId, created_at: now });
+    const key: RankKey = { norm: normalise(body.score, game.leaderboard_order), reachedAt: clampReachedAt(now), scoreId };
+    const allTime = boards[0]!.id;
+    const before = await fileOnBoards(trx, boards.map((b) => b.id), playerId, body.score, key, now);
+    const personalBest = !before || beats(key, before);
+    const bestKey = personalBest ? key : before!;
+    const result: SubmitResult = {
+      accepted: true,
+      score: body.score,
+      board,
+      rank: { rank: await rankOf(trx, allTime, bestKey), best: normalise(bestKey.norm, game.leaderboard_order) },
+      personal_best: personalBest,
+    };
+    if (idemKey !== undefined) await saveRequestResponse(trx, caller, idemKey, JSON.stringify(result));
+    return { result, replayed: false };
+  });
+}
+
+const parseMeta = (text: string | null) => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));
+
+/** GET /games/{slug}/scores/me: the player's last 50 submissions for the game, all boards, newest first. */
+export async function myScoresForGame(ctx: AppContext, slug: string, playerId: number) {
+  const game = await scoringGame(ctx, slug);
+  const rows = await recentScoresForGame(ctx.db, playerId, game.id, 50);
+  return {
+    scores: rows.map((r) => ({ id: r.id, board: r.board, score: Number(r.score), meta: parseMeta(r.meta), created_at: formatTimestamp(Number(r.created_at)) })),
+  };
+}
+
+export { parseMeta };
