@@ -69,20 +69,21 @@ interface PathCursor {
   boardId: number;
   path: NodeId[];
   delta: 1 | -1;
-  /** depth where this round starts (nodes above are done) */
+  /** depth where the next batch starts (nodes above are done) */
   depth: number;
 }
 
 const boardNode = (boardId: number, node: NodeId) => `${boardId}:${nodeName(node)}`;
 
 /**
- * The nodes a round updates: each path from its cursor down to the first node that is missing or not expanded
- * (its stop). Deltas on one node are summed; a node whose sum is 0 is skipped (its count does not change, and no
- * reader or splitter depends on it) unless it is a stop, which is locked so that a concurrent split waits for us.
+ * The nodes the cursors still have to update: each path from its cursor down to its stop, the first node that is
+ * missing or not known to be expanded. (A node read as expanded stays expanded: splits are never undone.) Deltas on
+ * one node are summed; a node whose sum is 0 is skipped (its count does not change and nothing reads it for this
+ * change) unless it is a stop, which is locked so that a concurrent split of it waits for us or is seen by us.
  */
-function planRound(cursors: PathCursor[], known: Map<string, BoardNodeRow>) {
+function plan(cursors: PathCursor[], known: Map<string, BoardNodeRow>) {
   const deltas = new Map<string, NodeId & { boardId: number; delta: number }>();
-  const stops = new Map<PathCursor, NodeId>();
+  const stops = new Map<PathCursor, number>();
   const lockOnly = new Set<string>();
   for (const cursor of cursors) {
     for (let d = cursor.depth; d < cursor.path.length; d++) {
@@ -91,27 +92,23 @@ function planRound(cursors: PathCursor[], known: Map<string, BoardNodeRow>) {
       const entry = deltas.get(name) ?? { boardId: cursor.boardId, ...node, delta: 0 };
       entry.delta += cursor.delta;
       deltas.set(name, entry);
-      const row = known.get(name);
-      if (!row || !row.expanded) {
-        stops.set(cursor, node);
+      if (!known.get(name)?.expanded) {
+        stops.set(cursor, d);
         lockOnly.add(name);
         break;
       }
     }
   }
-  const writes = [...deltas.entries()]
-    .filter(([name, d]) => d.delta !== 0 || lockOnly.has(name))
-    .map(([, d]) => d)
-    .sort((a, b) => a.boardId - b.boardId || compareNodes(a, b));
+  const writes = [...deltas.entries()].filter(([name, d]) => d.delta !== 0 || lockOnly.has(name)).map(([, d]) => d);
   return { writes, stops };
 }
 
-async function readPaths(db: Executor, cursors: PathCursor[]): Promise<Map<string, BoardNodeRow>> {
+/** Unlocked read of the nodes the cursors have left (one statement). */
+async function readPaths(db: Executor, cursors: PathCursor[], known: Map<string, BoardNodeRow>): Promise<void> {
   const ranges = cursors.flatMap((c) =>
     c.path.slice(c.depth).map((n) => ({ boardId: c.boardId, level: n.level, head: n.head, parent: n.parent, lo: n.prefix, hi: n.prefix })),
   );
-  const rows = await nodesInRanges(db, ranges);
-  return new Map(rows.map((r) => [boardNode(r.boardId, r), r]));
+  for (const row of await nodesInRanges(db, ranges)) known.set(boardNode(row.boardId, row), row);
 }
 
 /** Splits a node that has just grown past SPLIT_AT: its children are counted from its ≤ SPLIT_AT + 1 keys. */
@@ -122,32 +119,50 @@ async function split(db: Executor, node: BoardNodeRow): Promise<void> {
 }
 
 /**
- * Moves players' keys in the count trees, inside the transaction that changed their bests rows (which it must have
- * locked first). Writers lock nodes in one global order, so they never deadlock; a node split by a concurrent writer
- * while we waited is seen in the upsert's answer, and the walk continues below it. On SQLite (one writer at a time)
- * the first round is the only one. Usually two statements: one read of both paths, one upsert.
+ * Moves keys in one board's tree. Nodes are locked in one global order — board, then level, head, parent, prefix —
+ * so concurrent writers never deadlock: each statement locks only nodes at or above the shallowest stop, all of them
+ * after every node locked before. When a stop turns out to have been split by a concurrent writer while we waited
+ * for it, the walk goes on below it in the next statement.
  */
-export async function applyKeyChanges(db: Executor, changes: KeyChange[]): Promise<void> {
-  let cursors: PathCursor[] = changes
-    .flatMap((c): PathCursor[] => [
-      ...(c.from ? [{ boardId: c.boardId, path: pathOf(c.from), delta: -1 as const, depth: 0 }] : []),
-      { boardId: c.boardId, path: pathOf(c.to), delta: 1 as const, depth: 0 },
-    ]);
+async function moveKeysOnBoard(db: Executor, cursors: PathCursor[], known: Map<string, BoardNodeRow>): Promise<void> {
   while (cursors.length) {
-    const known = await readPaths(db, cursors);
-    const { writes, stops } = planRound(cursors, known);
-    const now = new Map((await addToNodes(db, writes)).map((r) => [boardNode(r.boardId, r), r]));
+    const { writes, stops } = plan(cursors, known);
+    const level = Math.min(...cursors.map((c) => c.path[stops.get(c)!]!.level));
+    const batch = writes.filter((w) => w.level <= level).sort(compareNodes);
+    const rows = await addToNodes(db, batch);
+    for (const row of rows) known.set(boardNode(row.boardId, row), row);
+    for (const row of rows) if (!row.expanded && row.cnt > SPLIT_AT && childrenRange(row)) await split(db, row);
+
     const next: PathCursor[] = [];
+    let splitUnderUs = false;
     for (const cursor of cursors) {
-      const stop = stops.get(cursor);
-      const row = stop && now.get(boardNode(cursor.boardId, stop));
-      if (stop && row?.expanded) next.push({ ...cursor, depth: cursor.path.findIndex((n) => compareNodes(n, stop) === 0) + 1 });
+      const stop = stops.get(cursor)!;
+      if (cursor.path[stop]!.level > level) {
+        next.push({ ...cursor, depth: cursor.path.findIndex((n) => n.level > level) });
+      } else if (known.get(boardNode(cursor.boardId, cursor.path[stop]!))?.expanded && stop + 1 < cursor.path.length) {
+        next.push({ ...cursor, depth: stop + 1 });
+        splitUnderUs = true;
+      }
     }
-    for (const row of now.values()) {
-      if (!row.expanded && row.cnt > SPLIT_AT && childrenRange(row)) await split(db, row);
-    }
+    if (splitUnderUs) await readPaths(db, next, known);
     cursors = next;
   }
+}
+
+/**
+ * Moves players' keys in the count trees, inside the transaction that changed their bests rows (which it must have
+ * locked first). Usually one unlocked read of every path, then one or two upserts per board. On SQLite (one writer
+ * at a time) nothing changes between the read and the upserts.
+ */
+export async function applyKeyChanges(db: Executor, changes: KeyChange[]): Promise<void> {
+  const cursors: PathCursor[] = changes.flatMap((c): PathCursor[] => [
+    ...(c.from ? [{ boardId: c.boardId, path: pathOf(c.from), delta: -1 as const, depth: 0 }] : []),
+    { boardId: c.boardId, path: pathOf(c.to), delta: 1 as const, depth: 0 },
+  ]);
+  const known = new Map<string, BoardNodeRow>();
+  await readPaths(db, cursors, known);
+  const boards = [...new Set(cursors.map((c) => c.boardId))].sort((a, b) => a - b);
+  for (const boardId of boards) await moveKeysOnBoard(db, cursors.filter((c) => c.boardId === boardId), known);
 }
 
 /** Rebuilds a board's tree from its bests (a new board filled from history). Reads the board's keys once. */
