@@ -1,5 +1,5 @@
 // Queries on leaderboards, leaderboard_bests and leaderboard_nodes. Each hot query names its index and its cost.
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { isPostgres, type Executor } from '../../db/connect.js';
 import type { NodeId, NodeRange, NodeRow, RankKey } from './rank-tree.js';
 
@@ -23,6 +23,37 @@ export async function findBoardId(db: Executor, ref: BoardRef): Promise<number |
     .where('sort_order', '=', ref.order)
     .executeTakeFirst();
   return row?.id;
+}
+
+export interface GameBoardRow {
+  id: number;
+  slug: string;
+  name: string;
+  leaderboard_enabled: number;
+  leaderboard_order: string;
+  leaderboard_unit: string;
+  board_id: number | null;
+}
+
+/**
+ * A listed game and its board for the period under the game's current order, in one statement: unique index on
+ * games.slug, then leaderboards_key.
+ */
+export function findGameBoard(db: Executor, slug: string, board: string, period: string, periodKey: string): Promise<GameBoardRow | undefined> {
+  return db
+    .selectFrom('games as g')
+    .leftJoin('leaderboards as l', (join) =>
+      join
+        .onRef('l.game_id', '=', 'g.id')
+        .on('l.board', '=', board)
+        .on('l.period', '=', period)
+        .on('l.period_key', '=', periodKey)
+        .onRef('l.sort_order', '=', 'g.leaderboard_order'),
+    )
+    .select(['g.id', 'g.slug', 'g.name', 'g.leaderboard_enabled', 'g.leaderboard_order', 'g.leaderboard_unit', 'l.id as board_id'])
+    .where('g.slug', '=', slug)
+    .where('g.status', 'in', ['published', 'beta'])
+    .executeTakeFirst();
 }
 
 /** Whether the board exists in this period under another order (the game's order changed since). */
@@ -106,21 +137,6 @@ export function findBest(db: Executor, boardId: number, playerId: number): Promi
 
 const keyTuple = (k: RankKey) => [k.norm, k.reachedAt, k.scoreId] as const;
 
-/**
- * Keys in [from, to) on a board. Index leaderboard_bests_rank_idx, one range scan: the ranking code calls it only
- * inside a count-tree node that is not split, so it reads at most SPLIT_AT entries.
- */
-export async function countKeysBetween(db: Executor, boardId: number, from: RankKey, to: RankKey): Promise<number> {
-  const row = await db
-    .selectFrom('leaderboard_bests')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('leaderboard_id', '=', boardId)
-    .where((eb) => eb(eb.refTuple('norm', 'reached_at', 'score_id'), '>=', eb.tuple(...keyTuple(from))))
-    .where((eb) => eb(eb.refTuple('norm', 'reached_at', 'score_id'), '<', eb.tuple(...keyTuple(to))))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /** Sorted keys in [from, to] inclusive: the keys of one node being split (bounded by SPLIT_AT + 1), or a whole board when rebuilding. */
 export async function keysBetween(db: Executor, boardId: number, from: RankKey, to: RankKey): Promise<RankKey[]> {
   const rows = await db
@@ -165,13 +181,19 @@ export interface PageRow {
   display_name: string;
   country: string | null;
   avatar_key: string | null;
+  /** players on the board (the root's count), read in the same statement */
+  total: number | string | null;
 }
+
+const rootCount = (boardId: number) =>
+  sql<number>`(select r.cnt from leaderboard_nodes r where r.leaderboard_id = ${boardId} and r.level = 0 and r.head = 0 and r.parent = 0 and r.prefix = 0)`;
 
 function pageQuery(db: Executor, boardId: number) {
   return db
     .selectFrom('leaderboard_bests as b')
     .innerJoin('players as p', 'p.id', 'b.player_id')
     .select(['b.score', 'b.entries', 'b.last_played', 'b.norm', 'b.reached_at', 'b.score_id', 'p.username', 'p.display_name', 'p.country', 'p.avatar_key'])
+    .select(rootCount(boardId).as('total'))
     .where('b.leaderboard_id', '=', boardId);
 }
 
@@ -220,6 +242,14 @@ export interface BoardNodeRow extends NodeRow {
   boardId: number;
 }
 
+/**
+ * A number in a VALUES list or a row value: PostgreSQL needs the type written out, SQLite must not have it (a CAST
+ * gives the value an affinity that keeps SQLite from using a row-value range on an index).
+ */
+function int(db: Executor, value: number): RawBuilder<number> {
+  return isPostgres(db) ? sql<number>`cast(${value} as bigint)` : sql<number>`${value}`;
+}
+
 const toNode = (r: NodeDbRow): BoardNodeRow => ({
   boardId: Number(r.leaderboard_id),
   level: Number(r.level),
@@ -240,7 +270,7 @@ export async function nodesInRanges(db: Executor, ranges: Array<NodeRange & { bo
   const values = sql.join(
     ranges.map(
       (r) =>
-        sql`(cast(${r.boardId} as integer), cast(${r.level} as integer), cast(${r.head} as bigint), cast(${r.parent} as bigint), cast(${r.lo} as bigint), cast(${r.hi} as bigint))`,
+        sql`(${int(db, r.boardId)}, ${int(db, r.level)}, ${int(db, r.head)}, ${int(db, r.parent)}, ${int(db, r.lo)}, ${int(db, r.hi)})`,
     ),
   );
   const result = await sql<NodeDbRow>`
@@ -250,6 +280,52 @@ export async function nodesInRanges(db: Executor, ranges: Array<NodeRange & { bo
       on n.leaderboard_id = q.board_id and n.level = q.lvl and n.head = q.head and n.parent = q.parent
      and n.prefix >= q.lo and n.prefix <= q.hi`.execute(db);
   return result.rows.map(toNode);
+}
+
+export interface PathLevel extends NodeRange {
+  /** lowest key of the path's own node at this level: where the direct count starts if the tree stops here */
+  from: RankKey;
+}
+
+/**
+ * The rank of `key` and the board's total in ONE statement (one snapshot, one round trip), given the key's path:
+ * for each level the range from the first sibling to the path's own node. It sums the siblings ahead down to the
+ * stop (the first level whose own node is missing or not split), then counts the keys ahead inside the stop.
+ * Cost: ≤ 25 range scans of leaderboard_nodes_pk of ≤ 16 entries (128 at the class level), one range scan of
+ * leaderboard_bests_rank_idx of ≤ SPLIT_AT entries, one primary key lookup of the root — whatever the board's size.
+ */
+export async function rankAndTotal(db: Executor, boardId: number, levels: PathLevel[], key: RankKey): Promise<{ rank: number; total: number }> {
+  const values = sql.join(
+    levels.map(
+      (l, i) =>
+        sql`(${int(db, i + 1)}, ${int(db, l.level)}, ${int(db, l.head)}, ${int(db, l.parent)}, ${int(db, l.lo)}, ${int(db, l.hi)}, ${int(db, l.from.norm)}, ${int(db, l.from.reachedAt)})`,
+    ),
+  );
+  const result = await sql<{ ahead: number | string | null; inside: number | string; total: number | string | null }>`
+    with q (i, lvl, head, parent, lo, own, from_norm, from_reached) as (values ${values}),
+    hit as (
+      select q.i, n.prefix, n.cnt, n.expanded, q.own
+      from q cross join leaderboard_nodes n
+      where n.leaderboard_id = ${boardId} and n.level = q.lvl and n.head = q.head and n.parent = q.parent
+        and n.prefix >= q.lo and n.prefix <= q.own
+    ),
+    stop as (
+      select q.i, q.from_norm, q.from_reached, h.prefix as found
+      from q left join hit h on h.i = q.i and h.prefix = q.own
+      where h.expanded is null or h.expanded = 0
+      order by q.i
+      limit 1
+    )
+    select
+      (select sum(h.cnt) from hit h cross join stop s where h.prefix < h.own and h.i <= s.i) as ahead,
+      (select count(*) from stop s cross join leaderboard_bests b
+        where s.found is not null and b.leaderboard_id = ${boardId}
+          and (b.norm, b.reached_at, b.score_id) >= (s.from_norm, s.from_reached, 0)
+          and (b.norm, b.reached_at, b.score_id) < (${int(db, key.norm)}, ${int(db, key.reachedAt)}, ${int(db, key.scoreId)})
+      ) as inside,
+      ${rootCount(boardId)} as total`.execute(db);
+  const row = result.rows[0]!;
+  return { rank: 1 + Number(row.ahead ?? 0) + Number(row.inside), total: Number(row.total ?? 0) };
 }
 
 /**

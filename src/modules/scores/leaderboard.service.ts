@@ -1,47 +1,56 @@
 // Reading leaderboards: pages, a player's standing, the bests on /me/scores and on public profiles.
 import type { AppContext } from '../../context.js';
-import type { Executor } from '../../db/connect.js';
 import type { Credential } from '../../http/auth.js';
-import { AppError, validationFailed } from '../../http/errors.js';
+import { AppError, notFound, validationFailed } from '../../http/errors.js';
 import { formatTimestamp, type Period } from '../../time.js';
 import { boardToRead } from './boards.js';
-import { countPlayers, findBest, keyOfBest, pageAtOffset, pageBefore, pageFrom, type PageRow } from './leaderboard.repository.js';
+import { countPlayers, findBest, findGameBoard, keyOfBest, pageAtOffset, pageBefore, pageFrom, type PageRow } from './leaderboard.repository.js';
 import { periodKeyFor } from './periods.js';
 import { publicPlayer } from './player-view.js';
-import { normalise } from './rank-tree.js';
-import { keyAtIndex, rankOf } from './ranking.js';
+import { normalise, type RankKey } from './rank-tree.js';
+import { keyAtIndex, rankOf, rankWithTotal } from './ranking.js';
 import type { LeaderboardQuery, LeaderboardRow, ProfileBestScore, StandingQuery } from './scores.schemas.js';
 import { allTimeBests, recentScores, type ScoringGame } from './scores.repository.js';
-import { parseMeta, scoringGame } from './scores.service.js';
+import { parseMeta } from './scores.service.js';
 
 /** Offsets up to this are read with OFFSET (cheap); deeper pages find their first key by walking the count tree. */
 const SHALLOW_OFFSET = 200;
 
-/** Runs reads on one snapshot, so a page, its total and the caller's rank agree (repeatable read on PostgreSQL). */
-function readSnapshot<T>(ctx: AppContext, fn: (db: Executor) => Promise<T>): Promise<T> {
-  const trx = ctx.db.transaction();
-  return (ctx.dialect === 'postgres' ? trx.setIsolationLevel('repeatable read') : trx).execute(fn);
-}
-
 interface OpenBoard {
   game: ScoringGame;
-  period: Period;
   /** undefined when the board has no score in the period */
   boardId: number | undefined;
 }
 
+/**
+ * The game (404 not_found, 404 leaderboard_disabled) and its board for the period: one statement. A board that
+ * exists only under the game's former order is rebuilt for the new one.
+ */
 async function openBoard(ctx: AppContext, slug: string, board: string, period: Period, at: string | undefined): Promise<OpenBoard> {
-  const game = await scoringGame(ctx, slug);
   const periodKey = periodKeyFor(period, ctx.clock.now(), ctx.config.reset_timezone, at);
+  const found = await findGameBoard(ctx.db, slug, board, period, periodKey ?? 'all');
+  if (!found) throw notFound('No such game');
+  if (!found.leaderboard_enabled) throw new AppError('leaderboard_disabled', 'This game has no leaderboard');
   if (periodKey === null) throw validationFailed({ at: 'must be a real date YYYY-MM-DD' });
-  return { game, period, boardId: await boardToRead(ctx, game, board, period, periodKey) };
+  const { board_id: boardId, ...game } = found;
+  return { game, boardId: boardId ?? (await boardToRead(ctx, game, board, period, periodKey)) };
 }
 
-async function standingOf(db: Executor, boardId: number | undefined, playerId: number, order: string) {
-  const best = boardId === undefined ? undefined : await findBest(db, boardId, playerId);
-  if (!best) return { rank: null, best: null, entries: 0, key: undefined };
+interface Standing {
+  rank: number | null;
+  best: number | null;
+  entries: number;
+  total: number;
+  key?: RankKey;
+}
+
+/** The player's best on the board and its rank: a primary key lookup, then one rank statement. */
+async function standingOf(ctx: AppContext, boardId: number | undefined, playerId: number, order: string): Promise<Standing> {
+  const best = boardId === undefined ? undefined : await findBest(ctx.db, boardId, playerId);
+  if (!best) return { rank: null, best: null, entries: 0, total: 0 };
   const key = keyOfBest(best);
-  return { rank: await rankOf(db, boardId!, key), best: normalise(key.norm, order), entries: best.entries, key };
+  const { rank, total } = await rankWithTotal(ctx.db, boardId!, key);
+  return { rank, best: normalise(key.norm, order), entries: best.entries, total, key };
 }
 
 function toRow(ctx: AppContext, row: PageRow, rank: number): LeaderboardRow {
@@ -55,13 +64,29 @@ function toRow(ctx: AppContext, row: PageRow, rank: number): LeaderboardRow {
 }
 
 /** The rows from 0-based `offset`: OFFSET when shallow, else a walk down the count tree to the first key, then a keyset scan. */
-async function pageAt(db: Executor, boardId: number, offset: number, limit: number): Promise<PageRow[]> {
-  if (offset <= SHALLOW_OFFSET) return pageAtOffset(db, boardId, offset, limit);
-  const first = await keyAtIndex(db, boardId, offset);
-  return first ? pageFrom(db, boardId, first, limit) : [];
+async function pageAt(ctx: AppContext, boardId: number, offset: number, limit: number): Promise<{ rows: PageRow[]; total: number }> {
+  let rows: PageRow[];
+  if (offset <= SHALLOW_OFFSET) rows = await pageAtOffset(ctx.db, boardId, offset, limit);
+  else {
+    const first = await keyAtIndex(ctx.db, boardId, offset);
+    rows = first ? await pageFrom(ctx.db, boardId, first, limit) : [];
+  }
+  const total = rows.length ? Number(rows[0]!.total) : await countPlayers(ctx.db, boardId);
+  return { rows, total };
 }
 
-/** GET /games/{slug}/leaderboard. `credential` adds `me` when it is a player's. */
+/** The page of `limit` rows centred on the player's rank, kept within the board: keyset reads on both sides of the key. */
+async function pageAround(ctx: AppContext, boardId: number, me: Standing, limit: number) {
+  const offset = Math.max(0, Math.min(me.rank! - 1 - Math.floor((limit - 1) / 2), me.total - limit));
+  const before = me.rank! - 1 - offset;
+  const rows = [...(await pageBefore(ctx.db, boardId, me.key!, before)), ...(await pageFrom(ctx.db, boardId, me.key!, limit - before))];
+  return { offset, rows };
+}
+
+/**
+ * GET /games/{slug}/leaderboard. `credential` adds `me` when it is a player's. Statements: the game and board, the
+ * page with its total; with a player, their best and rank; around=me reads the two keyset halves instead of OFFSET.
+ */
 export async function getLeaderboard(ctx: AppContext, slug: string, query: LeaderboardQuery, credential: Credential | null) {
   const player = credential?.kind === 'player' ? credential.playerId : undefined;
   if (query.around === 'me' && player === undefined) {
@@ -70,63 +95,46 @@ export async function getLeaderboard(ctx: AppContext, slug: string, query: Leade
   }
   const { game, boardId } = await openBoard(ctx, slug, query.board, query.period, query.at);
   const { limit } = query;
-  const read = await readSnapshot(ctx, async (db) => {
-    const total = boardId === undefined ? 0 : await countPlayers(db, boardId);
-    const me = player === undefined ? undefined : await standingOf(db, boardId, player, game.leaderboard_order);
-    let offset = query.offset;
-    let rows: PageRow[] = [];
-    if (boardId !== undefined && query.around === 'me' && me?.key) {
-      // The page centred on the player, clamped to the board; read by keyset on both sides of the player's key.
-      offset = Math.max(0, Math.min(me.rank! - 1 - Math.floor((limit - 1) / 2), total - limit));
-      const before = me.rank! - 1 - offset;
-      rows = [...(await pageBefore(db, boardId, me.key, before)), ...(await pageFrom(db, boardId, me.key, limit - before))];
-    } else if (boardId !== undefined) {
-      rows = await pageAt(db, boardId, offset, limit);
-    }
-    return { total, me, offset, rows };
-  });
+  const me = player === undefined ? undefined : await standingOf(ctx, boardId, player, game.leaderboard_order);
+  let offset = query.offset;
+  let rows: PageRow[] = [];
+  let total = me?.total ?? 0;
+  if (boardId !== undefined && query.around === 'me' && me?.key) {
+    ({ offset, rows } = await pageAround(ctx, boardId, me, limit));
+  } else if (boardId !== undefined) {
+    ({ rows, total } = await pageAt(ctx, boardId, offset, limit));
+  }
   const data: { leaderboard: LeaderboardRow[]; me?: { rank: number | null; best: number | null } } = {
-    leaderboard: read.rows.map((row, i) => toRow(ctx, row, read.offset + i + 1)),
+    leaderboard: rows.map((row, i) => toRow(ctx, row, offset + i + 1)),
   };
-  if (read.me) data.me = { rank: read.me.rank, best: read.me.best };
-  const meta = {
-    game: game.slug,
-    board: query.board,
-    period: query.period,
-    order: game.leaderboard_order,
-    unit: game.leaderboard_unit,
-    limit,
-    offset: read.offset,
-    total: read.total,
-  };
+  if (me) data.me = { rank: me.rank, best: me.best };
+  const meta = { game: game.slug, board: query.board, period: query.period, order: game.leaderboard_order, unit: game.leaderboard_unit, limit, offset, total };
   return { data, meta };
 }
 
-/** GET /games/{slug}/leaderboard/me. */
+/** GET /games/{slug}/leaderboard/me: three statements (game and board, the player's best, the rank). */
 export async function getStanding(ctx: AppContext, slug: string, playerId: number, query: StandingQuery) {
   const { game, boardId } = await openBoard(ctx, slug, query.board, query.period, query.at);
-  const standing = await readSnapshot(ctx, (db) => standingOf(db, boardId, playerId, game.leaderboard_order));
+  const standing = await standingOf(ctx, boardId, playerId, game.leaderboard_order);
   return { board: query.board, period: query.period, rank: standing.rank, best: standing.best, entries: standing.entries };
 }
 
 /** GET /me/scores: the all-time best and rank on every visible board the player has scored on, and the 20 latest submissions. */
 export async function myScores(ctx: AppContext, playerId: number) {
-  return readSnapshot(ctx, async (db) => {
-    const bests = await allTimeBests(db, playerId);
-    const best = [];
-    for (const b of bests) {
-      best.push({ game: b.slug, game_name: b.name, board: b.board, best: Number(b.score), unit: b.leaderboard_unit, rank: await rankOf(db, b.board_id, keyOfBest(b)) });
-    }
-    const recent = (await recentScores(db, playerId, 20)).map((r) => ({
-      game: r.slug,
-      game_name: r.name,
-      board: r.board,
-      score: Number(r.score),
-      meta: parseMeta(r.meta),
-      created_at: formatTimestamp(Number(r.created_at)),
-    }));
-    return { best, recent };
-  });
+  const best = [];
+  for (const b of await allTimeBests(ctx.db, playerId)) {
+    const rank = await rankOf(ctx.db, b.board_id, keyOfBest(b));
+    best.push({ game: b.slug, game_name: b.name, board: b.board, best: Number(b.score), unit: b.leaderboard_unit, rank });
+  }
+  const recent = (await recentScores(ctx.db, playerId, 20)).map((r) => ({
+    game: r.slug,
+    game_name: r.name,
+    board: r.board,
+    score: Number(r.score),
+    meta: parseMeta(r.meta),
+    created_at: formatTimestamp(Number(r.created_at)),
+  }));
+  return { best, recent };
 }
 
 /** `best_scores` of GET /players/{username}: the player's all-time best on board main of every visible leaderboard. */

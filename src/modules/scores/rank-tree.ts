@@ -210,6 +210,7 @@ export function compareNodes(a: NodeId, b: NodeId): number {
 export const sameNode = (a: NodeId, b: NodeId) => compareNodes(a, b) === 0;
 
 /**
+ * The walk that rankAndTotal (leaderboard.repository.ts) does in SQL, written out in TypeScript for the unit tests.
  * What the rows read along a key's path say: the keys ahead of it counted by the tree, and the node where the
  * tree stops (not expanded), whose keys ahead must be counted in the bests index. `stop` is null when the key's own
  * node is missing (the key is not on the board): then nothing more is ahead.

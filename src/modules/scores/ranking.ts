@@ -2,14 +2,15 @@
 import type { Executor } from '../../db/connect.js';
 import {
   addToNodes,
-  countKeysBetween,
   deleteTree,
   insertNodes,
   keyAtOffsetFrom,
   keysBetween,
   markExpanded,
   nodesInRanges,
+  rankAndTotal,
   type BoardNodeRow,
+  type PathLevel,
 } from './leaderboard.repository.js';
 import {
   ROOT,
@@ -18,7 +19,6 @@ import {
   buildTree,
   childrenRange,
   compareNodes,
-  countAhead,
   highestKeyOf,
   leadingSiblings,
   lowestKeyOf,
@@ -28,17 +28,22 @@ import {
   type RankKey,
 } from './rank-tree.js';
 
-/**
- * The 1-based rank of a key that is on the board. Two statements whatever the board's size:
- * nodesInRanges over the ≤ 25 levels of the key's path (PK range scans of ≤ 16 entries each), then
- * countKeysBetween inside the node where the tree stops (rank index range of ≤ SPLIT_AT entries).
- */
-export async function rankOf(db: Executor, boardId: number, key: RankKey): Promise<number> {
+/** The path of a key as rankAndTotal reads it. */
+function pathLevels(key: RankKey): PathLevel[] {
   const path = pathOf(key);
-  const ranges = path.slice(1).map((_, i) => ({ boardId, ...leadingSiblings(path, i + 1) }));
-  const { ahead, stop } = countAhead(path, await nodesInRanges(db, ranges));
-  const inside = stop ? await countKeysBetween(db, boardId, lowestKeyOf(stop), key) : 0;
-  return 1 + ahead + inside;
+  return path.slice(1).map((node, i) => ({ ...leadingSiblings(path, i + 1), from: lowestKeyOf(node) }));
+}
+
+/**
+ * The 1-based rank of a key that is on the board, and the board's total: one statement whatever the board's size
+ * (see rankAndTotal for the indexes and the cost).
+ */
+export function rankWithTotal(db: Executor, boardId: number, key: RankKey): Promise<{ rank: number; total: number }> {
+  return rankAndTotal(db, boardId, pathLevels(key), key);
+}
+
+export async function rankOf(db: Executor, boardId: number, key: RankKey): Promise<number> {
+  return (await rankWithTotal(db, boardId, key)).rank;
 }
 
 /**
