@@ -34,6 +34,7 @@ const { values: args } = parseArgs({
     dialects: { type: 'string' },
     writes: { type: 'string', default: '300' },
     explain: { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
   },
 });
 const sizes = args.sizes!.split(',').map(Number);
@@ -198,7 +199,8 @@ async function runOne(dialect: DialectName, n: number): Promise<Row[]> {
     return results.map((r) => ({ dialect, size: n, ...r }));
   } finally {
     await handle.destroy();
-    await scratch.drop();
+    if (args.keep) console.error(`  kept ${scratch.url}`);
+    else await scratch.drop();
   }
 }
 

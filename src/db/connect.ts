@@ -44,6 +44,28 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * better-sqlite3 compiles SQL on every prepare(), and Kysely prepares every query: for a statement with CTEs the
+ * compiling costs several times the running. Keep the compiled statements of the most recently used SQL texts
+ * (queries are parameterised, so hot queries repeat exactly). Safe because Kysely holds its one SQLite connection for
+ * one query or stream at a time, so a cached statement is never running twice; SQLite recompiles a cached statement
+ * itself when the schema changes.
+ */
+export function cacheStatements(sqlite: SqliteDatabase.Database, size = STATEMENT_CACHE_SIZE): SqliteDatabase.Database {
+  const prepare = sqlite.prepare.bind(sqlite);
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  sqlite.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (statement) cache.delete(source);
+    else statement = prepare(source);
+    cache.set(source, statement);
+    if (cache.size > size) cache.delete(cache.keys().next().value!);
+    return statement;
+  }) as typeof sqlite.prepare;
+  return sqlite;
+}
 
 function openSqlite(file: string): DatabaseHandle {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
@@ -52,7 +74,7 @@ function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: cacheStatements(sqlite) }) });
   return { db, dialect: 'sqlite', destroy: () => db.destroy() };
 }
 

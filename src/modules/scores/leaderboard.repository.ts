@@ -33,13 +33,19 @@ export interface GameBoardRow {
   leaderboard_order: string;
   leaderboard_unit: string;
   board_id: number | null;
+  /** the player's best on the board, when a player was named and has one */
+  best_score: number | null;
+  best_norm: number | null;
+  best_reached_at: number | null;
+  best_score_id: number | null;
+  best_entries: number | null;
 }
 
 /**
- * A listed game and its board for the period under the game's current order, in one statement: unique index on
- * games.slug, then leaderboards_key.
+ * A listed game, its board for the period under the game's current order and (for `playerId`) the player's best
+ * there, in one statement: unique index on games.slug, then leaderboards_key, then leaderboard_bests_pk.
  */
-export function findGameBoard(db: Executor, slug: string, board: string, period: string, periodKey: string): Promise<GameBoardRow | undefined> {
+export function findGameBoard(db: Executor, slug: string, board: string, period: string, periodKey: string, playerId = 0): Promise<GameBoardRow | undefined> {
   return db
     .selectFrom('games as g')
     .leftJoin('leaderboards as l', (join) =>
@@ -50,7 +56,9 @@ export function findGameBoard(db: Executor, slug: string, board: string, period:
         .on('l.period_key', '=', periodKey)
         .onRef('l.sort_order', '=', 'g.leaderboard_order'),
     )
+    .leftJoin('leaderboard_bests as b', (join) => join.onRef('b.leaderboard_id', '=', 'l.id').on('b.player_id', '=', playerId))
     .select(['g.id', 'g.slug', 'g.name', 'g.leaderboard_enabled', 'g.leaderboard_order', 'g.leaderboard_unit', 'l.id as board_id'])
+    .select(['b.score as best_score', 'b.norm as best_norm', 'b.reached_at as best_reached_at', 'b.score_id as best_score_id', 'b.entries as best_entries'])
     .where('g.slug', '=', slug)
     .where('g.status', 'in', ['published', 'beta'])
     .executeTakeFirst();

@@ -4,7 +4,7 @@ import type { Credential } from '../../http/auth.js';
 import { AppError, notFound, validationFailed } from '../../http/errors.js';
 import { formatTimestamp, type Period } from '../../time.js';
 import { boardToRead } from './boards.js';
-import { countPlayers, findBest, findGameBoard, keyOfBest, pageAtOffset, pageBefore, pageFrom, type PageRow } from './leaderboard.repository.js';
+import { countPlayers, findBest, findGameBoard, keyOfBest, pageAtOffset, pageBefore, pageFrom, type BestRow, type PageRow } from './leaderboard.repository.js';
 import { periodKeyFor } from './periods.js';
 import { publicPlayer } from './player-view.js';
 import { normalise, type RankKey } from './rank-tree.js';
@@ -20,20 +20,28 @@ interface OpenBoard {
   game: ScoringGame;
   /** undefined when the board has no score in the period */
   boardId: number | undefined;
+  /** the player's best there, when a player was named */
+  best: Pick<BestRow, 'norm' | 'reached_at' | 'score_id' | 'entries'> | undefined;
 }
 
 /**
- * The game (404 not_found, 404 leaderboard_disabled) and its board for the period: one statement. A board that
- * exists only under the game's former order is rebuilt for the new one.
+ * The game (404 not_found, 404 leaderboard_disabled), its board for the period and the player's best there: one
+ * statement. A board that exists only under the game's former order is rebuilt for the new one first.
  */
-async function openBoard(ctx: AppContext, slug: string, board: string, period: Period, at: string | undefined): Promise<OpenBoard> {
+async function openBoard(ctx: AppContext, slug: string, board: string, period: Period, at: string | undefined, playerId?: number): Promise<OpenBoard> {
   const periodKey = periodKeyFor(period, ctx.clock.now(), ctx.config.reset_timezone, at);
-  const found = await findGameBoard(ctx.db, slug, board, period, periodKey ?? 'all');
+  const found = await findGameBoard(ctx.db, slug, board, period, periodKey ?? 'all', playerId);
   if (!found) throw notFound('No such game');
   if (!found.leaderboard_enabled) throw new AppError('leaderboard_disabled', 'This game has no leaderboard');
   if (periodKey === null) throw validationFailed({ at: 'must be a real date YYYY-MM-DD' });
-  const { board_id: boardId, ...game } = found;
-  return { game, boardId: boardId ?? (await boardToRead(ctx, game, board, period, periodKey)) };
+  const { board_id, best_score, best_norm, best_reached_at, best_score_id, best_entries, ...game } = found;
+  if (board_id !== null) {
+    const best = best_norm === null ? undefined : { norm: best_norm, reached_at: best_reached_at!, score_id: best_score_id!, entries: best_entries! };
+    return { game, boardId: board_id, best };
+  }
+  const boardId = await boardToRead(ctx, game, board, period, periodKey);
+  const best = boardId !== undefined && playerId !== undefined ? await findBest(ctx.db, boardId, playerId) : undefined;
+  return { game, boardId, best };
 }
 
 interface Standing {
@@ -44,13 +52,13 @@ interface Standing {
   key?: RankKey;
 }
 
-/** The player's best on the board and its rank: a primary key lookup, then one rank statement. */
-async function standingOf(ctx: AppContext, boardId: number | undefined, playerId: number, order: string): Promise<Standing> {
-  const best = boardId === undefined ? undefined : await findBest(ctx.db, boardId, playerId);
-  if (!best) return { rank: null, best: null, entries: 0, total: 0 };
+/** The standing of the best openBoard found: one rank statement. */
+async function standingOf(ctx: AppContext, opened: OpenBoard): Promise<Standing> {
+  const { best, boardId, game } = opened;
+  if (!best || boardId === undefined) return { rank: null, best: null, entries: 0, total: 0 };
   const key = keyOfBest(best);
-  const { rank, total } = await rankWithTotal(ctx.db, boardId!, key);
-  return { rank, best: normalise(key.norm, order), entries: best.entries, total, key };
+  const { rank, total } = await rankWithTotal(ctx.db, boardId, key);
+  return { rank, best: normalise(key.norm, game.leaderboard_order), entries: best.entries, total, key };
 }
 
 function toRow(ctx: AppContext, row: PageRow, rank: number): LeaderboardRow {
@@ -84,8 +92,9 @@ async function pageAround(ctx: AppContext, boardId: number, me: Standing, limit:
 }
 
 /**
- * GET /games/{slug}/leaderboard. `credential` adds `me` when it is a player's. Statements: the game and board, the
- * page with its total; with a player, their best and rank; around=me reads the two keyset halves instead of OFFSET.
+ * GET /games/{slug}/leaderboard. `credential` adds `me` when it is a player's. Statements: the game, board (and the
+ * player's best), the page with its total; with a player, one rank statement; around=me reads the two keyset halves
+ * instead of OFFSET.
  */
 export async function getLeaderboard(ctx: AppContext, slug: string, query: LeaderboardQuery, credential: Credential | null) {
   const player = credential?.kind === 'player' ? credential.playerId : undefined;
@@ -93,9 +102,10 @@ export async function getLeaderboard(ctx: AppContext, slug: string, query: Leade
     if (!credential) throw new AppError('unauthenticated', 'around=me needs a player token or a portal session');
     throw new AppError('forbidden', 'around=me needs a player credential, not a developer key');
   }
-  const { game, boardId } = await openBoard(ctx, slug, query.board, query.period, query.at);
+  const opened = await openBoard(ctx, slug, query.board, query.period, query.at, player);
+  const { game, boardId } = opened;
   const { limit } = query;
-  const me = player === undefined ? undefined : await standingOf(ctx, boardId, player, game.leaderboard_order);
+  const me = player === undefined ? undefined : await standingOf(ctx, opened);
   let offset = query.offset;
   let rows: PageRow[] = [];
   let total = me?.total ?? 0;
@@ -112,10 +122,9 @@ export async function getLeaderboard(ctx: AppContext, slug: string, query: Leade
   return { data, meta };
 }
 
-/** GET /games/{slug}/leaderboard/me: three statements (game and board, the player's best, the rank). */
+/** GET /games/{slug}/leaderboard/me: two statements (game, board and the player's best; the rank). */
 export async function getStanding(ctx: AppContext, slug: string, playerId: number, query: StandingQuery) {
-  const { game, boardId } = await openBoard(ctx, slug, query.board, query.period, query.at);
-  const standing = await standingOf(ctx, boardId, playerId, game.leaderboard_order);
+  const standing = await standingOf(ctx, await openBoard(ctx, slug, query.board, query.period, query.at, playerId));
   return { board: query.board, period: query.period, rank: standing.rank, best: standing.best, entries: standing.entries };
 }
 
