@@ -28,6 +28,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('score_requests_pk', ['caller', 'idem_key'])
     .execute();
+  // Forgetting keys older than 24 hours.
+  await db.schema.createIndex('score_requests_created_idx').on('score_requests').column('created_at').execute();
 
   // One row per game, board, period (all, month, week, day), period key (its first date) and the order it ranks by.
   await withId(db, db.schema.createTable('leaderboards'))

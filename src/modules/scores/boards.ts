@@ -1,7 +1,7 @@
 // Finding and creating the leaderboard rows a request reads or writes: one per game, board, period and order.
 import type { AppContext } from '../../context.js';
 import type { Period } from '../../time.js';
-import { boardExistsInAnyOrder, fillBestsFromScores, findBoardId, insertBoard, type BoardRef } from './leaderboard.repository.js';
+import { boardExistsInAnyOrder, fillBestsFromScores, findBoardId, findBoardIds, insertBoard, type BoardRef } from './leaderboard.repository.js';
 import { periodKeysAt, windowOfKey } from './periods.js';
 import { rebuildTree } from './ranking.js';
 import type { ScoringGame } from './scores.repository.js';
@@ -38,12 +38,14 @@ export async function boardToRead(ctx: AppContext, game: ScoringGame, board: str
   return (await boardExistsInAnyOrder(ctx.db, ref)) ? createBoard(ctx, ref) : undefined;
 }
 
-/** The four boards (all, month, week, day) a score submitted at `now` counts on, created in that order when missing. */
+/** The four boards (all, month, week, day) a score submitted at `now` counts on: one lookup, creating the missing in that order. */
 export async function boardsToWrite(ctx: AppContext, game: ScoringGame, board: string, now: number) {
+  const periods = periodKeysAt(now, ctx.config.reset_timezone);
+  const found = await findBoardIds(ctx.db, game.id, board, game.leaderboard_order, periods);
   const boards: Array<{ period: Period; id: number }> = [];
-  for (const { period, key } of periodKeysAt(now, ctx.config.reset_timezone)) {
-    const ref = refOf(game, board, period, key);
-    boards.push({ period, id: (await findBoardId(ctx.db, ref)) ?? (await createBoard(ctx, ref)) });
+  for (const { period, key } of periods) {
+    const id = found.find((f) => f.period === period && f.period_key === key)?.id;
+    boards.push({ period, id: id ?? (await createBoard(ctx, refOf(game, board, period, key))) });
   }
   return boards;
 }

@@ -64,6 +64,18 @@ export function findGameBoard(db: Executor, slug: string, board: string, period:
     .executeTakeFirst();
 }
 
+/** The boards of several periods of one game board under one order (leaderboards_key: one lookup per period). */
+export function findBoardIds(db: Executor, gameId: number, board: string, order: string, periods: Array<{ period: string; key: string }>) {
+  return db
+    .selectFrom('leaderboards')
+    .select(['id', 'period', 'period_key'])
+    .where('game_id', '=', gameId)
+    .where('board', '=', board)
+    .where('sort_order', '=', order)
+    .where((eb) => eb.or(periods.map((p) => eb.and([eb('period', '=', p.period), eb('period_key', '=', p.key)]))))
+    .execute();
+}
+
 /** Whether the board exists in this period under another order (the game's order changed since). */
 export async function boardExistsInAnyOrder(db: Executor, ref: BoardRef): Promise<boolean> {
   const row = await db
@@ -133,9 +145,24 @@ export async function insertBests(db: Executor, rows: BestRow[]): Promise<number
   return inserted.map((r) => r.leaderboard_id);
 }
 
-export async function updateBest(db: Executor, row: BestRow): Promise<void> {
-  const { leaderboard_id, player_id, ...fields } = row;
-  await db.updateTable('leaderboard_bests').set(fields).where('leaderboard_id', '=', leaderboard_id).where('player_id', '=', player_id).execute();
+/** Counts one more entry on these boards (primary key lookups). */
+export async function countEntry(db: Executor, boardIds: number[], playerId: number, now: number): Promise<void> {
+  if (!boardIds.length) return;
+  await db
+    .updateTable('leaderboard_bests')
+    .set((eb) => ({
+      entries: eb('entries', '+', 1),
+      last_played: eb.case().when('last_played', '>', now).then(eb.ref('last_played')).else(now).end(),
+    }))
+    .where('leaderboard_id', 'in', boardIds)
+    .where('player_id', '=', playerId)
+    .execute();
+}
+
+/** Moves the player's best on these boards to a new key (primary key lookups). */
+export async function setBest(db: Executor, boardIds: number[], playerId: number, best: Pick<BestRow, 'score' | 'norm' | 'reached_at' | 'score_id'>): Promise<void> {
+  if (!boardIds.length) return;
+  await db.updateTable('leaderboard_bests').set(best).where('leaderboard_id', 'in', boardIds).where('player_id', '=', playerId).execute();
 }
 
 /** Primary key lookup. */

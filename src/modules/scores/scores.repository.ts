@@ -144,7 +144,7 @@ export async function saveRequestResponse(db: Executor, caller: string, key: str
   await db.updateTable('score_requests').set({ response }).where('caller', '=', caller).where('idem_key', '=', key).execute();
 }
 
-/** Forgets this caller's expired keys (primary key prefix range). */
-export async function deleteExpiredRequestKeys(db: Executor, caller: string, expiredBefore: number): Promise<void> {
-  await db.deleteFrom('score_requests').where('caller', '=', caller).where('created_at', '<', expiredBefore).execute();
+/** Forgets keys older than the window: index score_requests_created_idx, a range of exactly the expired rows. */
+export async function deleteExpiredRequestKeys(db: Executor, expiredBefore: number): Promise<void> {
+  await db.deleteFrom('score_requests').where('created_at', '<', expiredBefore).execute();
 }

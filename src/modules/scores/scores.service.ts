@@ -7,7 +7,7 @@ import { sha256 } from '../../lib/secrets.js';
 import { formatTimestamp } from '../../time.js';
 import { boardsToWrite } from './boards.js';
 import { IDEMPOTENCY_TTL_MS, callerOf, requestFingerprint } from './idempotency.js';
-import { insertBests, keyOfBest, lockBests, updateBest, type BestRow } from './leaderboard.repository.js';
+import { countEntry, insertBests, keyOfBest, lockBests, setBest, type BestRow } from './leaderboard.repository.js';
 import { clampReachedAt, normalise, type RankKey } from './rank-tree.js';
 import { applyKeyChanges, rankOf, type KeyChange } from './ranking.js';
 import { META_MAX_CHARS, type SubmitBody, type SubmitResult } from './scores.schemas.js';
@@ -71,19 +71,25 @@ async function fileOnBoards(db: Executor, boardIds: number[], playerId: number, 
   if (raced.length) existing = [...existing, ...(await lockBests(db, raced, playerId))];
 
   const changes: KeyChange[] = inserted.map((boardId) => ({ boardId, to: key }));
-  for (const row of existing.sort((a, b) => a.leaderboard_id - b.leaderboard_id)) {
-    const old = keyOfBest(row);
-    const better = beats(key, old);
-    await updateBest(db, {
-      ...(better ? newRow(row.leaderboard_id) : row),
-      entries: row.entries + 1,
-      last_played: Math.max(row.last_played, now),
-    });
-    if (better) changes.push({ boardId: row.leaderboard_id, from: old, to: key });
-  }
+  const improved = existing.filter((row) => beats(key, keyOfBest(row)));
+  await countEntry(db, existing.map((r) => r.leaderboard_id), playerId, now);
+  await setBest(db, improved.map((r) => r.leaderboard_id), playerId, { score, norm: key.norm, reached_at: key.reachedAt, score_id: key.scoreId });
+  for (const row of improved) changes.push({ boardId: row.leaderboard_id, from: keyOfBest(row), to: key });
   await applyKeyChanges(db, changes.sort((a, b) => a.boardId - b.boardId));
   const before = existing.find((r) => r.leaderboard_id === boardIds[0]);
   return before ? keyOfBest(before) : undefined;
+}
+
+const lastCleanup = new WeakMap<AppContext, number>();
+
+/**
+ * Deletes expired Idempotency-Key rows at most once a minute per process, in its own statement: expired rows are
+ * never replayed anyway (a claim takes them over), this only keeps the table small.
+ */
+async function forgetExpiredKeys(ctx: AppContext, now: number): Promise<void> {
+  if (now - (lastCleanup.get(ctx) ?? -Infinity) < 60_000) return;
+  lastCleanup.set(ctx, now);
+  await deleteExpiredRequestKeys(ctx.db, now - IDEMPOTENCY_TTL_MS);
 }
 
 export interface SubmitInput {
@@ -121,6 +127,7 @@ export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<
   const fingerprint = requestFingerprint(game.slug, { ...body, board });
   const idemKey = input.idempotencyKey;
 
+  if (idemKey !== undefined) await forgetExpiredKeys(ctx, now);
   return ctx.db.transaction().execute(async (trx): Promise<SubmitOutcome> => {
     if (idemKey !== undefined) {
       const expiredBefore = now - IDEMPOTENCY_TTL_MS;
@@ -131,7 +138,6 @@ export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<
         }
         return { result: JSON.parse(first.response) as SubmitResult, replayed: true };
       }
-      await deleteExpiredRequestKeys(trx, caller, expiredBefore);
     }
     const scoreId = await insertScore(trx, { game_id: game.id, player_id: playerId, board, score: body.score, meta, play_session_id: playSessionId, created_at: now });
     const key: RankKey = { norm: normalise(body.score, game.leaderboard_order), reachedAt: clampReachedAt(now), scoreId };
