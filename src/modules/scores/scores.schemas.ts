@@ -1,6 +1,6 @@
 // TypeBox schemas of the score and leaderboard routes: validation, response serialisation and the OpenAPI document.
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Timestamp } from '../../http/envelope.js';
+import { Nullable } from '../../http/envelope.js';
 
 export const BOARD_PATTERN = '^[a-z0-9_-]{1,40}$';
 export const META_MAX_CHARS = 500;
@@ -13,6 +13,7 @@ const Period = Type.Union([Type.Literal('all'), Type.Literal('month'), Type.Lite
   description: 'all time, or the calendar month, ISO week (Monday first) or day in reset_timezone',
 });
 const Slug = Type.String({ description: 'the game slug', examples: ['star-hopper'] });
+const CreatedAt = Type.String({ description: 'when it was submitted: timestamp YYYY-MM-DD HH:MM:SS (UTC)' });
 const Meta = Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'the JSON object sent with the score' }));
 
 export const SlugParams = Type.Object({ slug: Type.String({ maxLength: 200, description: 'game slug' }) });
@@ -88,8 +89,8 @@ export const StandingQuery = Type.Object({
 export type StandingQuery = Static<typeof StandingQuery>;
 
 export const PublicPlayer = Type.Object({
-  username: Type.String(),
-  display_name: Type.String(),
+  username: Type.String({ description: 'the player\'s unique username' }),
+  display_name: Type.String({ description: 'the name the player shows' }),
   country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2' })),
   avatar_url: Type.String({ description: 'URL of the avatar, or of the generated initials avatar' }),
 });
@@ -98,29 +99,29 @@ export const LeaderboardRow = Type.Object({
   rank: Type.Integer({ minimum: 1, description: 'unique, 1..total: best first in the game\'s order, a tie to whoever reached that best first' }),
   score: Type.Integer({ description: 'the player\'s best on the board in the period' }),
   entries: Type.Integer({ description: 'the player\'s submissions on the board in the period' }),
-  last_played: Timestamp,
-  player: PublicPlayer,
+  last_played: Type.String({ description: 'time of the player\'s latest submission on the board in the period: timestamp YYYY-MM-DD HH:MM:SS (UTC)' }),
+  player: Type.Object(PublicPlayer.properties, { description: 'public fields of the player' }),
 });
 export type LeaderboardRow = Static<typeof LeaderboardRow>;
 
 export const LeaderboardData = Type.Object({
-  leaderboard: Type.Array(LeaderboardRow),
+  leaderboard: Type.Array(LeaderboardRow, { description: 'the page of rows, best first' }),
   me: Type.Optional(Standing),
 });
 
 export const LeaderboardMeta = Type.Object({
   game: Slug,
-  board: Type.String(),
+  board: Type.String({ description: 'the board read' }),
   period: Type.String({ description: 'all, month, week or day' }),
   order: Type.String({ description: 'desc (higher is better) or asc (lower is better)' }),
   unit: Type.String({ description: 'unit of the scores, e.g. points or ms' }),
-  limit: Type.Integer(),
+  limit: Type.Integer({ description: 'rows asked for' }),
   offset: Type.Integer({ description: 'offset of the first row (with around=me, the offset that centres the player)' }),
   total: Type.Integer({ description: 'ranked players on the board in the period' }),
 });
 
 export const StandingResult = Type.Object({
-  board: Type.String(),
+  board: Type.String({ description: 'the board read' }),
   period: Type.String({ description: 'all, month, week or day' }),
   rank: Nullable(Type.Integer({ minimum: 1, description: 'null without a score in the period' })),
   best: Nullable(Type.Integer({ description: 'null without a score in the period' })),
@@ -129,30 +130,30 @@ export const StandingResult = Type.Object({
 
 export const GameScore = Type.Object({
   id: Type.Integer({ description: 'id of the submission' }),
-  board: Type.String(),
-  score: Type.Integer(),
+  board: Type.String({ description: 'the board it was filed on' }),
+  score: Type.Integer({ description: 'the score submitted' }),
   meta: Meta,
-  created_at: Timestamp,
+  created_at: CreatedAt,
 });
 
 export const GameScores = Type.Object({ scores: Type.Array(GameScore, { description: 'the player\'s last 50 submissions for the game, all boards, newest first' }) });
 
 export const BestEntry = Type.Object({
   game: Slug,
-  game_name: Type.String(),
-  board: Type.String(),
+  game_name: Type.String({ description: 'the game\'s name' }),
+  board: Type.String({ description: 'the board' }),
   best: Type.Integer({ description: 'all-time best on the board' }),
-  unit: Type.String(),
+  unit: Type.String({ description: 'unit of the game\'s scores' }),
   rank: Type.Integer({ minimum: 1, description: 'all-time rank on the board' }),
 });
 
 export const RecentEntry = Type.Object({
   game: Slug,
-  game_name: Type.String(),
-  board: Type.String(),
-  score: Type.Integer(),
+  game_name: Type.String({ description: 'the game\'s name' }),
+  board: Type.String({ description: 'the board it was filed on' }),
+  score: Type.Integer({ description: 'the score submitted' }),
   meta: Meta,
-  created_at: Timestamp,
+  created_at: CreatedAt,
 });
 
 export const MyScores = Type.Object({
@@ -163,8 +164,8 @@ export const MyScores = Type.Object({
 /** A best-score entry of a public profile (board main, all time). */
 export const ProfileBestScore = Type.Object({
   game: Slug,
-  game_name: Type.String(),
+  game_name: Type.String({ description: 'the game\'s name' }),
   best: Type.Integer({ description: 'all-time best on the board main' }),
-  unit: Type.String(),
+  unit: Type.String({ description: 'unit of the game\'s scores' }),
 });
 export type ProfileBestScore = Static<typeof ProfileBestScore>;
