@@ -3,11 +3,18 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
+import pino from 'pino';
+import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import type { AppContext } from './context.js';
 import { openDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrateAllDown, migrateDown, migrateToLatest } from './db/migrate.js';
+import { AppError } from './http/errors.js';
 import { serviceVersion } from './lib/version.js';
-import { startServer } from './server.js';
+import { registerPlayerCommands } from './modules/accounts/accounts.cli.js';
+import { registerGameCommands } from './modules/games/games.cli.js';
+import { createMailer } from './modules/mail/mailer.js';
+import { registerMailCommands } from './modules/mail/mail.cli.js';
 
 /** Runs `fn` with the settings and a migrated database, closing the database afterwards. */
 export async function withDatabase<T>(fn: (config: Config, database: DatabaseHandle) => Promise<T>): Promise<T> {
@@ -21,6 +28,19 @@ export async function withDatabase<T>(fn: (config: Config, database: DatabaseHan
   }
 }
 
+/** Runs `fn` with an AppContext like the server's (system clock, log on stderr, mailer) over a migrated database. */
+export async function withContext<T>(fn: (ctx: AppContext) => Promise<T>): Promise<T> {
+  return withDatabase(async (config, database) => {
+    const log = pino({ level: config.log_level }, pino.destination(2));
+    const mailer = createMailer({ config, db: database.db, clock: systemClock, log });
+    try {
+      return await fn({ config, db: database.db, dialect: database.dialect, clock: systemClock, log, mailer });
+    } finally {
+      await mailer.close();
+    }
+  });
+}
+
 export function buildProgram(): Command {
   const program = new Command('gameplatform').description('The game platform service').version(serviceVersion());
 
@@ -28,6 +48,8 @@ export function buildProgram(): Command {
     .command('serve')
     .description('serve the API, the portal and the game files')
     .action(async () => {
+      // Loaded only here: the other commands start without the whole web stack.
+      const { startServer } = await import('./server.js');
       await startServer(loadConfig());
     });
 
@@ -48,6 +70,10 @@ export function buildProgram(): Command {
       }
     });
 
+  registerGameCommands(program, withContext);
+  registerPlayerCommands(program, withContext);
+  registerMailCommands(program, withContext);
+
   return program;
 }
 
@@ -57,6 +83,13 @@ export async function runCli(argv: string[] = process.argv): Promise<void> {
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`gameplatform: ${error.message}`);
+      process.exit(1);
+    }
+    // A refusal the operator can act on (bad input, unknown name): the message and each field, no stack.
+    if (error instanceof AppError) {
+      console.error(`gameplatform: ${error.message}`);
+      const fields = (error.extra.fields ?? {}) as Record<string, string>;
+      for (const [field, message] of Object.entries(fields)) console.error(`  ${field}: ${message}`);
       process.exit(1);
     }
     throw error;

@@ -14,9 +14,6 @@ export async function startServer(config: Config): Promise<App> {
   for (const line of await migrateToLatest(database.db)) logger.info(line);
 
   const app = await buildApp({ config, database, logger });
-  app.addHook('onClose', async () => {
-    await database.destroy();
-  });
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`serving ${config.public_url} (database: ${database.dialect})`);
@@ -25,6 +22,8 @@ export async function startServer(config: Config): Promise<App> {
     if (err) app.log.error({ err }, 'closing after an uncaught error');
     else app.log.info(`${signal} received: finishing in-flight requests`);
     await app.close();
+    // After app.close(): its onClose hooks still write (mail being delivered goes to the outbox).
+    await database.destroy();
   });
   return app;
 }

@@ -69,6 +69,11 @@ export interface GamesTable {
   plays: Generated<number>;
   /** credited seconds over all sessions (stats.playtime_hours) */
   playtime_seconds: Generated<number>;
+  /** name, tagline, description, tags and author, case-folded (games/search.ts), for `q` */
+  search_text: Generated<string>;
+  /** the file set the last publish replaced (still served under its versioned URL), and its entry */
+  previous_files_dir: string | null;
+  previous_entry: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -113,6 +118,51 @@ export interface DailyUsageTable {
   seconds: Generated<number>;
   /** play sessions started that day */
   sessions: Generated<number>;
+}
+
+export interface MailTokensTable {
+  id: Generated<number>;
+  player_id: number;
+  /** verify_email | reset_password */
+  purpose: string;
+  /** SHA-256 of the token (`mt_…`) sent in the mail link */
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  /** set when the token is used: each token works once */
+  used_at: number | null;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  created_at: number;
+}
+
+/** One row per (player, game, slot); `state` NULL means the slot is empty (the row keeps the last version). */
+export interface SaveStatesTable {
+  player_id: number;
+  game_id: number;
+  slot: number;
+  /** last version assigned to the slot; never goes back, not even when the slot is emptied */
+  version: number;
+  label: string | null;
+  /** canonical JSON text (JSON.stringify of the value); NULL while the slot is empty */
+  state: string | null;
+  /** UTF-8 length of `state` */
+  size_bytes: Generated<number>;
+  /** when the current state was first saved into the empty slot */
+  created_at: number;
+  updated_at: number;
+}
+
+export interface FavoritesTable {
+  player_id: number;
+  game_id: number;
+  created_at: number;
 }
 
 export interface ScoresTable {
@@ -188,6 +238,10 @@ export interface Database {
   developer_keys: DeveloperKeysTable;
   play_sessions: PlaySessionsTable;
   daily_usage: DailyUsageTable;
+  mail_tokens: MailTokensTable;
+  mail_outbox: MailOutboxTable;
+  favorites: FavoritesTable;
+  save_states: SaveStatesTable;
   scores: ScoresTable;
   score_requests: ScoreRequestsTable;
   leaderboards: LeaderboardsTable;
@@ -203,3 +257,5 @@ export type GameRow = Selectable<GamesTable>;
 export type NewGame = Insertable<GamesTable>;
 export type DeveloperKeyRow = Selectable<DeveloperKeysTable>;
 export type PlaySessionRow = Selectable<PlaySessionsTable>;
+export type MailOutboxRow = Selectable<MailOutboxTable>;
+export type SaveStateRow = Selectable<SaveStatesTable>;

@@ -84,5 +84,11 @@ eachDialect('scores: history and bests', (h) => {
     ]);
     const nobody = await createPlayerWithToken(h.ctx);
     expect(await bestScoresForProfile(h.ctx, nobody.player.id)).toEqual([]);
+    const profile = await h.http.get(`/v1/players/${player.username}`);
+    expect(profile.status).toBe(200);
+    expect(profile.body.data.best_scores).toEqual([
+      { game: alpha.slug, game_name: 'Alpha Profile', best: 30, unit: 'points' },
+      { game: beta.slug, game_name: 'Beta Profile', best: 650, unit: 'ms' },
+    ]);
   });
 });

@@ -1,17 +1,12 @@
-// The public player fields a leaderboard row shows. The avatar URL follows DESIGN §4: an uploaded avatar is served
-// from /avatars/…, otherwise the generated initials SVG. (Kept in this one place until the accounts helper exists.)
+// The public player fields a leaderboard row shows (the avatar URL as the accounts capability builds it).
 import type { Config } from '../../config.js';
+import { avatarUrl } from '../accounts/avatar-url.js';
 
 export interface PlayerFields {
   username: string;
   display_name: string;
   country: string | null;
   avatar_key: string | null;
-}
-
-export function avatarUrl(config: Config, player: Pick<PlayerFields, 'username' | 'avatar_key'>): string {
-  const base = config.public_url.replace(/\/+$/, '');
-  return player.avatar_key ? `${base}/avatars/${player.avatar_key}` : `${base}/avatars/initials/${encodeURIComponent(player.username)}.svg`;
 }
 
 export function publicPlayer(config: Config, player: PlayerFields) {
