@@ -1,6 +1,6 @@
 // Queries on leaderboards, leaderboard_bests and leaderboard_nodes. Each hot query names its index and its cost.
 import { sql, type RawBuilder } from 'kysely';
-import { isPostgres, type Executor } from '../../db/connect.js';
+import { PREPARED, isPostgres, type Executor } from '../../db/connect.js';
 import type { NodeId, NodeRange, NodeRow, RankKey } from './rank-tree.js';
 
 export interface BoardRef {
@@ -61,6 +61,7 @@ export function findGameBoard(db: Executor, slug: string, board: string, period:
     .select(['b.score as best_score', 'b.norm as best_norm', 'b.reached_at as best_reached_at', 'b.score_id as best_score_id', 'b.entries as best_entries'])
     .where('g.slug', '=', slug)
     .where('g.status', 'in', ['published', 'beta'])
+    .modifyEnd(sql.raw(PREPARED))
     .executeTakeFirst();
 }
 
@@ -229,7 +230,8 @@ function pageQuery(db: Executor, boardId: number) {
     .innerJoin('players as p', 'p.id', 'b.player_id')
     .select(['b.score', 'b.entries', 'b.last_played', 'b.norm', 'b.reached_at', 'b.score_id', 'p.username', 'p.display_name', 'p.country', 'p.avatar_key'])
     .select(rootCount(boardId).as('total'))
-    .where('b.leaderboard_id', '=', boardId);
+    .where('b.leaderboard_id', '=', boardId)
+    .modifyEnd(sql.raw(PREPARED));
 }
 
 /** Rows at offset..offset+limit. Rank index scan of offset + limit entries: used only for shallow offsets. */
@@ -336,7 +338,7 @@ export async function rankAndTotal(db: Executor, boardId: number, levels: PathLe
         sql`(${int(db, i + 1)}, ${int(db, l.level)}, ${int(db, l.head)}, ${int(db, l.parent)}, ${int(db, l.lo)}, ${int(db, l.hi)}, ${int(db, l.from.norm)}, ${int(db, l.from.reachedAt)})`,
     ),
   );
-  const result = await sql<{ ahead: number | string | null; inside: number | string; total: number | string | null }>`
+  const result = await sql<{ ahead: number | string | null; inside: number | string; total: number | string | null }>`${sql.raw(PREPARED)}
     with q (i, lvl, head, parent, lo, own, from_norm, from_reached) as (values ${values}),
     hit as (
       select q.i, n.prefix, n.cnt, n.expanded, q.own

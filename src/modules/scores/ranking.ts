@@ -48,7 +48,8 @@ export async function rankOf(db: Executor, boardId: number, key: RankKey): Promi
 
 /**
  * The key at 0-based position `index`, walking down the tree: one statement per level (≤ 16 sibling rows, 128 at
- * the class level), then an offset of < SPLIT_AT inside the last node. Used for deep pages instead of OFFSET.
+ * the class level; about 6 levels for a million players), then an offset of < SPLIT_AT inside the last node.
+ * Used for deep pages instead of an O(offset) OFFSET.
  */
 export async function keyAtIndex(db: Executor, boardId: number, index: number): Promise<RankKey | undefined> {
   let node: NodeId = ROOT;
@@ -56,7 +57,14 @@ export async function keyAtIndex(db: Executor, boardId: number, index: number): 
   for (;;) {
     const range = childrenRange(node)!;
     const children = (await nodesInRanges(db, [{ boardId, ...range }])).sort((a, b) => a.prefix - b.prefix);
-    const child = children.find((c) => (remaining < c.cnt ? true : ((remaining -= c.cnt), false)));
+    let child: BoardNodeRow | undefined;
+    for (const c of children) {
+      if (remaining < c.cnt) {
+        child = c;
+        break;
+      }
+      remaining -= c.cnt;
+    }
     if (!child) return undefined;
     if (!child.expanded) return keyAtOffsetFrom(db, boardId, lowestKeyOf(child), remaining);
     node = child;
