@@ -119,6 +119,10 @@ eachDialect('scores: ranking', (h) => {
       // Pages past the shallow-offset limit are found through the tree: they must match too.
       const deep = await h.http.get(`/v1/games/${game.slug}/leaderboard`, { query: { limit: '7', offset: '290' } });
       expect(deep.body.data.leaderboard.map((r: { player: { username: string } }) => r.player.username)).toEqual(expected.slice(290, 297));
+      expect(deep.body.data.leaderboard[0].rank).toBe(291);
+      const past = await h.http.get(`/v1/games/${game.slug}/leaderboard`, { query: { offset: '400' } });
+      expect(past.body.data.leaderboard).toEqual([]);
+      expect(past.body.meta).toMatchObject({ offset: 400, total: expected.length });
       const { byUsername } = await standingsOf(h, game, players.filter((_, i) => i % 9 === 0));
       for (const [username, rank] of byUsername) expect(rank).toBe(expected.indexOf(username) + 1);
     });

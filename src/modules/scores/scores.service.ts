@@ -105,59 +105,83 @@ export interface SubmitOutcome {
   replayed: boolean;
 }
 
-/** POST /games/{slug}/scores: stores the submission and updates the boards in one transaction. */
-export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<SubmitOutcome> {
-  const { body, credential } = input;
-  const game = await findListedGame(ctx.db, input.slug);
+interface CheckedSubmission {
+  game: ScoringGame;
+  playerId: number;
+  board: string;
+  meta: string | null;
+  playSessionId: number | null;
+}
+
+/** The checks of DESIGN §8 in the order the README gives; nothing is written. */
+async function checkSubmission(ctx: AppContext, { slug, credential, body }: SubmitInput): Promise<CheckedSubmission> {
+  const game = await findListedGame(ctx.db, slug);
   if (!game) throw notFound('No such game');
   if (credential.kind === 'key' && credential.gameId !== game.id) throw new AppError('forbidden', 'This developer key belongs to another game');
   if (!game.leaderboard_enabled) throw new AppError('leaderboard_disabled', 'This game has no leaderboard');
   const playerId = await playerFor(ctx, game, credential, body.player_id);
   const meta = metaText(body.meta);
-  const board = body.board ?? 'main';
   let playSessionId: number | null = null;
   if (body.play_session !== undefined) {
     playSessionId = (await findOwnPlaySession(ctx.db, sha256(body.play_session), playerId, game.id)) ?? null;
     if (playSessionId === null) throw new AppError('invalid_play_session', 'play_session is not a session of this player for this game');
   }
+  return { game, playerId, board: body.board ?? 'main', meta, playSessionId };
+}
 
+interface RequestKey {
+  caller: string;
+  key: string;
+  fingerprint: string;
+}
+
+/**
+ * Claims an Idempotency-Key for this request, or returns the first response to it (422 when the body differs).
+ * On PostgreSQL a concurrent duplicate waits in the claim until the first commits, then replays its response.
+ */
+async function claimOrReplay(db: Executor, request: RequestKey, now: number): Promise<SubmitResult | undefined> {
+  if (await claimRequestKey(db, request.caller, request.key, request.fingerprint, now, now - IDEMPOTENCY_TTL_MS)) return undefined;
+  const first = (await findRequestKey(db, request.caller, request.key))!;
+  if (first.fingerprint !== request.fingerprint) {
+    throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with another request in the last 24 hours');
+  }
+  return JSON.parse(first.response) as SubmitResult;
+}
+
+/** POST /games/{slug}/scores: stores the submission and updates its four boards in one transaction. */
+export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<SubmitOutcome> {
+  const { game, playerId, board, meta, playSessionId } = await checkSubmission(ctx, input);
+  const { score } = input.body;
   const now = ctx.clock.now();
-  const boards = await boardsToWrite(ctx, game, board, now);
-  const caller = callerOf(credential);
-  const fingerprint = requestFingerprint(game.slug, { ...body, board });
-  const idemKey = input.idempotencyKey;
+  const boardIds = (await boardsToWrite(ctx, game, board, now)).map((b) => b.id);
+  const request: RequestKey | undefined = input.idempotencyKey === undefined ? undefined : {
+    caller: callerOf(input.credential),
+    key: input.idempotencyKey,
+    fingerprint: requestFingerprint(game.slug, { ...input.body, board }),
+  };
+  if (request) await forgetExpiredKeys(ctx, now);
 
-  if (idemKey !== undefined) await forgetExpiredKeys(ctx, now);
   return ctx.db.transaction().execute(async (trx): Promise<SubmitOutcome> => {
-    if (idemKey !== undefined) {
-      const expiredBefore = now - IDEMPOTENCY_TTL_MS;
-      if (!(await claimRequestKey(trx, caller, idemKey, fingerprint, now, expiredBefore))) {
-        const first = (await findRequestKey(trx, caller, idemKey))!;
-        if (first.fingerprint !== fingerprint) {
-          throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with another request in the last 24 hours');
-        }
-        return { result: JSON.parse(first.response) as SubmitResult, replayed: true };
-      }
-    }
-    const scoreId = await insertScore(trx, { game_id: game.id, player_id: playerId, board, score: body.score, meta, play_session_id: playSessionId, created_at: now });
-    const key: RankKey = { norm: normalise(body.score, game.leaderboard_order), reachedAt: clampReachedAt(now), scoreId };
-    const allTime = boards[0]!.id;
-    const before = await fileOnBoards(trx, boards.map((b) => b.id), playerId, body.score, key, now);
+    const replay = request && (await claimOrReplay(trx, request, now));
+    if (replay) return { result: replay, replayed: true };
+    const scoreId = await insertScore(trx, { game_id: game.id, player_id: playerId, board, score, meta, play_session_id: playSessionId, created_at: now });
+    const key: RankKey = { norm: normalise(score, game.leaderboard_order), reachedAt: clampReachedAt(now), scoreId };
+    const before = await fileOnBoards(trx, boardIds, playerId, score, key, now);
     const personalBest = !before || beats(key, before);
     const bestKey = personalBest ? key : before!;
     const result: SubmitResult = {
       accepted: true,
-      score: body.score,
+      score,
       board,
-      rank: { rank: await rankOf(trx, allTime, bestKey), best: normalise(bestKey.norm, game.leaderboard_order) },
+      rank: { rank: await rankOf(trx, boardIds[0]!, bestKey), best: normalise(bestKey.norm, game.leaderboard_order) },
       personal_best: personalBest,
     };
-    if (idemKey !== undefined) await saveRequestResponse(trx, caller, idemKey, JSON.stringify(result));
+    if (request) await saveRequestResponse(trx, request.caller, request.key, JSON.stringify(result));
     return { result, replayed: false };
   });
 }
 
-const parseMeta = (text: string | null) => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));
+export const parseMeta = (text: string | null) => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));
 
 /** GET /games/{slug}/scores/me: the player's last 50 submissions for the game, all boards, newest first. */
 export async function myScoresForGame(ctx: AppContext, slug: string, playerId: number) {
@@ -168,4 +192,3 @@ export async function myScoresForGame(ctx: AppContext, slug: string, playerId: n
   };
 }
 
-export { parseMeta };
