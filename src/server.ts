@@ -5,6 +5,7 @@ import { buildApp, type App } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { startIdleSweep } from './modules/play/play.sweeper.js';
 
 export async function startServer(config: Config): Promise<App> {
   const logger = pino({ level: config.log_level });
@@ -14,6 +15,9 @@ export async function startServer(config: Config): Promise<App> {
   for (const line of await migrateToLatest(database.db)) logger.info(line);
 
   const app = await buildApp({ config, database, logger });
+  // Every process sweeps idle play sessions (the sweep is safe to run concurrently); the timer stops before the database closes.
+  const sweeper = startIdleSweep(app.ctx);
+  app.addHook('onClose', async () => sweeper.stop());
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`serving ${config.public_url} (database: ${database.dialect})`);

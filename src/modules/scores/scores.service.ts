@@ -105,6 +105,22 @@ export interface SubmitOutcome {
   replayed: boolean;
 }
 
+/**
+ * Runs a submission's transaction again (up to three times) if PostgreSQL picked it as a deadlock victim. Score
+ * writers lock in one order (bests rows, then tree nodes by board and level), so they cannot deadlock each other;
+ * this covers whatever else may share those rows one day. The whole transaction is redone, the Idempotency-Key claim
+ * included.
+ */
+async function retryOnDeadlock<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (attempt >= 3 || (error as { code?: string }).code !== '40P01') throw error;
+    }
+  }
+}
+
 interface CheckedSubmission {
   game: ScoringGame;
   playerId: number;
@@ -161,7 +177,7 @@ export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<
   };
   if (request) await forgetExpiredKeys(ctx, now);
 
-  return ctx.db.transaction().execute(async (trx): Promise<SubmitOutcome> => {
+  return retryOnDeadlock(() => ctx.db.transaction().execute(async (trx): Promise<SubmitOutcome> => {
     const replay = request && (await claimOrReplay(trx, request, now));
     if (replay) return { result: replay, replayed: true };
     const scoreId = await insertScore(trx, { game_id: game.id, player_id: playerId, board, score, meta, play_session_id: playSessionId, created_at: now });
@@ -178,7 +194,7 @@ export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<
     };
     if (request) await saveRequestResponse(trx, request.caller, request.key, JSON.stringify(result));
     return { result, replayed: false };
-  });
+  }));
 }
 
 export const parseMeta = (text: string | null) => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));
