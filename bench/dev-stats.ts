@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase, type Db, type DialectName } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { newSecret, secretPrefix, sha256 } from '../src/lib/secrets.js';
-import { countLiveSessions, countPlayersEver, countSavedSlots, playsPerWindow } from '../src/modules/dev/stats.repository.js';
+import { countBoards, countLiveSessions, countPlayersEver, countSavedSlots, playsPerWindow } from '../src/modules/dev/stats.repository.js';
 import { recentDays } from '../src/time.js';
 import { createTestDatabase } from '../test/helpers/database.js';
 
@@ -45,7 +45,7 @@ async function insertBatches<T>(rows: T[], size: number, insert: (batch: T[]) =>
   for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
 }
 
-/** Two games' worth of history: `SESSIONS` sessions of the measured game over 90 days, `NOISE` on another, saves, live sessions. */
+/** Two games' worth of history: `SESSIONS` sessions of the measured game over 90 days, `NOISE` on another, saves, live sessions, a board. */
 async function seed(db: Db): Promise<{ gameId: number; slug: string; key: string }> {
   const rnd = random(42);
   const game = (slug: string) => ({
@@ -80,6 +80,20 @@ async function seed(db: Db): Promise<{ gameId: number; slug: string; key: string
   );
   await insertBatches(saves, 1000, (batch) => db.insertInto('save_states').values(batch).execute());
 
+  // The all-time main board of the measured game, every player ranked once with a number of submissions, beside the
+  // boards that share the tables: the same players on the other game's board and on 60 day boards of the measured game.
+  const addBoard = async (gameId: number, period: string, periodKey: string, ranked: number) => {
+    const id = (await db.insertInto('leaderboards').values({ game_id: gameId, board: 'main', period, period_key: periodKey, sort_order: 'desc', created_at: NOW }).returning('id').executeTakeFirstOrThrow()).id;
+    const bests = Array.from({ length: ranked }, (_, i) => {
+      const score = Math.floor(rnd() * 100_000);
+      return { leaderboard_id: id, player_id: firstId + i, score, norm: -score, reached_at: NOW - i, score_id: i + 1, entries: 1 + Math.floor(rnd() * 20), last_played: NOW };
+    });
+    await insertBatches(bests, 1000, (batch) => db.insertInto('leaderboard_bests').values(batch).execute());
+  };
+  await addBoard(measured, 'all', 'all', PLAYERS);
+  await addBoard(noise, 'all', 'all', PLAYERS);
+  for (let day = 0; day < 60; day++) await addBoard(measured, 'day', new Date(NOW - day * DAY).toISOString().slice(0, 10), Math.floor(PLAYERS / 20));
+
   const key = newSecret('agk_');
   await db.insertInto('developer_keys').values({ game_id: measured, name: 'bench', key_hash: sha256(key), prefix: secretPrefix(key), scopes: 'stats:read', created_at: NOW }).execute();
   return { gameId: measured, slug: 'measured', key };
@@ -108,6 +122,7 @@ async function explain(db: Db, dialect: DialectName, gameId: number) {
   await countLiveSessions(spy, gameId, NOW - 300_000);
   await playsPerWindow(spy, gameId, recentDays(NOW, 'Europe/Berlin', 7));
   await countSavedSlots(spy, gameId, 3);
+  await countBoards(spy, gameId);
   for (const q of queries) {
     const prefix = dialect === 'sqlite' ? 'explain query plan ' : 'explain (analyze, buffers, costs off, timing off) ';
     const plan = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(prefix + q.sql, [...q.parameters]));
@@ -144,7 +159,7 @@ async function run(dialect: DialectName) {
     await app.ready();
     const r = await measure(app, slug, key);
     console.log(`${dialect}: GET /dev/games/{slug}/stats  p50 ${r.p50.toFixed(1)} ms  max ${r.max.toFixed(1)} ms over ${RUNS} calls`);
-    console.log(`${dialect}: players ${r.data.players}, plays ${r.data.plays}, live ${r.data.active_sessions}, 7 days ${r.data.last_7_days.plays} plays / ${r.data.last_7_days.players} players, slots ${r.data.saves.slots_in_use}`);
+    console.log(`${dialect}: players ${r.data.players}, plays ${r.data.plays}, live ${r.data.active_sessions}, 7 days ${r.data.last_7_days.plays} plays / ${r.data.last_7_days.players} players, slots ${r.data.saves.slots_in_use}, scores ${r.data.scores.submitted} by ${r.data.scores.boards[0]?.players} players`);
     if (args.explain) await explain(database.db, dialect, gameId);
     await app.close();
   } finally {

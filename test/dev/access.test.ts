@@ -23,6 +23,7 @@ const ROUTES: RouteCase[] = [
   { route: 'GET /dev/players/{id}/entitlement', scope: 'players:read', status: 200, namesGame: false, namesPlayer: true, call: (h, a, _s, id) => h.http.get(devUrl.entitlement(id), a) },
   { route: 'GET /dev/games/{slug}/players/{id}/states', scope: 'states:read', status: 200, namesGame: true, namesPlayer: true, call: (h, a, s, id) => h.http.get(devUrl.states(s, id), { ...a, query: { include_state: true } }) },
   { route: 'PUT /dev/games/{slug}/players/{id}/states/{slot}', scope: 'states:write', status: 201, namesGame: true, namesPlayer: true, call: (h, a, s, id) => h.http.put(devUrl.state(s, id, 0), { ...a, body: { state: { level: 1 } } }) },
+  { route: 'POST /dev/games/{slug}/players/{id}/scores', scope: 'scores:write', status: 201, namesGame: true, namesPlayer: true, call: (h, a, s, id) => h.http.post(devUrl.scores(s, id), { ...a, body: { score: 10 } }) },
   { route: 'GET /dev/games/{slug}/stats', scope: 'stats:read', status: 200, namesGame: true, namesPlayer: false, call: (h, a, s) => h.http.get(devUrl.stats(s), a) },
 ];
 
@@ -32,7 +33,11 @@ eachDialect('dev: authorization', (h) => {
   describe.each(ROUTES)('$route', (r) => {
     let w: Awaited<ReturnType<typeof gameWithPlayer>>;
     const call = (auth: CallOptions, id: number | string = w.player.id, slug = w.game.slug) => r.call(h, auth, slug, id);
-    const savedStates = () => h.ctx.db.selectFrom('save_states').selectAll().where('game_id', '=', w.game.id).execute();
+    /** What a refused call must leave as it was: the game's save states and scores. */
+    const stored = async () => ({
+      states: await h.ctx.db.selectFrom('save_states').selectAll().where('game_id', '=', w.game.id).execute(),
+      scores: await h.ctx.db.selectFrom('scores').selectAll().where('game_id', '=', w.game.id).execute(),
+    });
 
     beforeAll(async () => {
       w = await gameWithPlayer(h);
@@ -113,12 +118,12 @@ eachDialect('dev: authorization', (h) => {
       });
     }
 
-    it('changes no save state when it refuses', async () => {
-      const before = await savedStates();
+    it('stores nothing when it refuses', async () => {
+      const before = await stored();
       const other = await createGame(h.ctx);
       const refused = [{}, { token: w.token }, { token: await keyWith(h, w.game.id, SCOPES.filter((s) => s !== r.scope)) }, { token: await keyWith(h, other.id, [...SCOPES]) }];
       for (const auth of refused) expect((await call(auth)).status).toBeGreaterThanOrEqual(400);
-      expect(await savedStates()).toEqual(before);
+      expect(await stored()).toEqual(before);
     });
   });
 });

@@ -30,6 +30,7 @@ const ROUTES: Array<[string, string, string, string]> = [
   ['/v1/dev/players/{id}/entitlement', 'get', '200', 'players:read'],
   ['/v1/dev/games/{slug}/players/{id}/states', 'get', '200', 'states:read'],
   ['/v1/dev/games/{slug}/players/{id}/states/{slot}', 'put', '201', 'states:write'],
+  ['/v1/dev/games/{slug}/players/{id}/scores', 'post', '201', 'scores:write'],
   ['/v1/dev/games/{slug}/stats', 'get', '200', 'stats:read'],
 ];
 

@@ -91,6 +91,18 @@ eachDialect('dev: stats', (h) => {
       await h.http.delete(slotUrl(game.slug, 0), { token: b.token });
       await h.http.put(slotUrl(other.slug, 0), { token: d.token, body: { state: 'another game' } });
 
+      // Scores: A twice on main (once through /dev, once replayed), B once on main, C on main and speed; D elsewhere.
+      const scoresKey = (await createKey(h.ctx, game.id, ['scores:write'])).key;
+      const post = (token: string, body: object, headers?: Record<string, string>) => h.http.post(`/v1/games/${game.slug}/scores`, { token, body, headers });
+      expect((await post(a.token, { score: 10 })).status).toBe(201);
+      const retry = { 'idempotency-key': 'a-20' };
+      expect((await h.http.post(devUrl.scores(game.slug, a.player.id), { token: scoresKey, body: { score: 20 }, headers: retry })).status).toBe(201);
+      expect((await h.http.post(devUrl.scores(game.slug, a.player.id), { token: scoresKey, body: { score: 20 }, headers: retry })).headers['idempotent-replayed']).toBe('true');
+      await post(b.token, { score: 5 });
+      await post(c.token, { score: 7 });
+      await post(c.token, { score: 3, board: 'speed' });
+      await h.http.post(`/v1/games/${other.slug}/scores`, { token: d.token, body: { score: 99 } });
+
       h.clock.set('2026-11-21T12:00:00Z');
       const stats = await statsOf(h, game.slug, key);
       expect(stats).toEqual({
@@ -113,6 +125,14 @@ eachDialect('dev: stats', (h) => {
           { day: '2026-11-16', plays: 0, players: 0 },
           { day: '2026-11-15', plays: 1, players: 1 },
         ],
+        scores: {
+          leaderboard_enabled: true,
+          submitted: 5,
+          boards: [
+            { board: 'main', entries: 4, players: 3 },
+            { board: 'speed', entries: 1, players: 1 },
+          ],
+        },
         saves: { save_slots: 3, slots_in_use: 3, players: 2, size_bytes: sizes[0] + sizes[1] + sizes[2] },
       });
       // The catalogue shows the same plays and hours.
@@ -142,7 +162,7 @@ eachDialect('dev: stats', (h) => {
       // The other game's key sees only its own game.
       const { key: otherKey } = await createKey(h.ctx, other.id, ['stats:read']);
       const theirs = await statsOf(h, other.slug, otherKey);
-      expect(theirs).toMatchObject({ players: 1, plays: 1, saves: { slots_in_use: 1, players: 1 } });
+      expect(theirs).toMatchObject({ players: 1, plays: 1, saves: { slots_in_use: 1, players: 1 }, scores: { submitted: 1, boards: [{ board: 'main', entries: 1, players: 1 }] } });
       expectError(await h.http.get(devUrl.stats(game.slug), { token: otherKey }), 403, 'forbidden');
     });
 
@@ -194,11 +214,41 @@ eachDialect('dev: stats', (h) => {
       expect((await statsOf(h, game.slug, key)).saves).toEqual({ save_slots: 2, slots_in_use: 1, players: 1, size_bytes: 4 });
     });
 
+    it('counts the scores of every board once when the ranking order changes, and keeps them when the leaderboard is switched off', async () => {
+      h.clock.set('2026-11-21T10:00:00Z');
+      const { game, key } = await gameWithStatsKey(h);
+      const [p, q] = [await createPlayerWithToken(h.ctx), await createPlayerWithToken(h.ctx)];
+      const post = (token: string, body: object) => h.http.post(`/v1/games/${game.slug}/scores`, { token, body });
+      for (const score of [3, 9, 4]) await post(p.token, { score });
+      await post(q.token, { score: 8 });
+      await post(q.token, { score: 1, board: 'daily-run' });
+      const expected = { leaderboard_enabled: true, submitted: 5, boards: [{ board: 'daily-run', entries: 1, players: 1 }, { board: 'main', entries: 4, players: 2 }] };
+      expect((await statsOf(h, game.slug, key)).scores).toEqual(expected);
+
+      // A republish turns the order round: the old boards still count until the new ones are built from the history.
+      await h.ctx.db.updateTable('games').set({ leaderboard_order: 'asc' }).where('id', '=', game.id).execute();
+      expect((await statsOf(h, game.slug, key)).scores).toEqual(expected);
+      await post(p.token, { score: 2 });
+      expect((await statsOf(h, game.slug, key)).scores).toEqual({ ...expected, submitted: 6, boards: [expected.boards[0], { board: 'main', entries: 5, players: 2 }] });
+
+      await h.ctx.db.updateTable('games').set({ leaderboard_enabled: 0 }).where('id', '=', game.id).execute();
+      expect((await post(p.token, { score: 1 })).status).toBe(404);
+      expect((await statsOf(h, game.slug, key)).scores).toMatchObject({ leaderboard_enabled: false, submitted: 6 });
+    });
+
     it('answers zeros for a game nobody has played', async () => {
       h.clock.set('2026-11-21T10:00:00Z');
       const { game, key } = await gameWithStatsKey(h, 0);
       const stats = await statsOf(h, game.slug, key);
-      expect(stats).toMatchObject({ players: 0, plays: 0, playtime_seconds: 0, playtime_hours: 0, active_sessions: 0, saves: { save_slots: 0, slots_in_use: 0, players: 0, size_bytes: 0 } });
+      expect(stats).toMatchObject({
+        players: 0,
+        plays: 0,
+        playtime_seconds: 0,
+        playtime_hours: 0,
+        active_sessions: 0,
+        scores: { leaderboard_enabled: true, submitted: 0, boards: [] },
+        saves: { save_slots: 0, slots_in_use: 0, players: 0, size_bytes: 0 },
+      });
       expect(stats.days).toHaveLength(7);
       expect(stats.days.every((d: { plays: number; players: number }) => d.plays === 0 && d.players === 0)).toBe(true);
     });

@@ -33,6 +33,7 @@ export interface StatsGameRow {
   status: string;
   save_slots: number;
   leaderboard_enabled: number;
+  leaderboard_order: string;
   plays: number;
   playtime_seconds: number;
 }
@@ -41,7 +42,7 @@ export interface StatsGameRow {
 export function findGameBySlug(db: Executor, slug: string): Promise<StatsGameRow | undefined> {
   return db
     .selectFrom('games')
-    .select(['id', 'slug', 'status', 'save_slots', 'leaderboard_enabled', 'plays', 'playtime_seconds'])
+    .select(['id', 'slug', 'status', 'save_slots', 'leaderboard_enabled', 'leaderboard_order', 'plays', 'playtime_seconds'])
     .where('slug', '=', slug)
     .executeTakeFirst();
 }

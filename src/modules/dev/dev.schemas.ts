@@ -3,6 +3,7 @@
 // serialised through these schemas, so an email address or an account setting cannot reach a game backend.
 import { Type, type Static } from '@sinclair/typebox';
 import { ProfileSchema } from '../accounts/accounts.schemas.js';
+import { SubmitBody } from '../scores/scores.schemas.js';
 import { PutStateBody, PutStateResult, StateSummary } from '../states/states.schemas.js';
 
 const PlayerId = Type.Integer({
@@ -75,3 +76,15 @@ export const DevPutStateResult = Type.Object({
   size_bytes: PutStateResult.properties.size_bytes,
   created: PutStateResult.properties.created,
 });
+
+/** POST scores' body without `player_id`: the player is in the path. */
+export const DevSubmitBody = Type.Object(
+  {
+    score: SubmitBody.properties.score,
+    board: SubmitBody.properties.board,
+    meta: SubmitBody.properties.meta,
+    play_session: SubmitBody.properties.play_session,
+  },
+  { additionalProperties: false },
+);
+export type DevSubmitBody = Static<typeof DevSubmitBody>;

@@ -106,3 +106,38 @@ export async function countSavedSlots(db: Executor, gameId: number, slotCount: n
     .executeTakeFirstOrThrow();
   return { slots: Number(row.slots), players: Number(row.players), bytes: Number(row.bytes) };
 }
+
+export interface BoardCounts {
+  board: string;
+  /** the order the board ranks by (a board is kept per order: see scores/boards.ts) */
+  order: string;
+  /** submissions on the board */
+  entries: number;
+  /** players with a score on the board */
+  players: number;
+}
+
+/**
+ * Submissions and players per board, from the scores module's all-time boards: leaderboard_bests keeps one row per
+ * player and board with the player's number of submissions (`entries`), so nothing reads the submissions themselves.
+ * Index leaderboards_key (game_id, board, period, …) for the game's boards, then leaderboard_bests_pk
+ * (leaderboard_id, player_id) for each all-time board's rows, one row read each for `entries`.
+ * Cost O(players on the game's boards), however many scores they submitted.
+ */
+export function countBoards(db: Executor, gameId: number): Promise<BoardCounts[]> {
+  return db
+    .selectFrom('leaderboards as l')
+    .innerJoin('leaderboard_bests as b', 'b.leaderboard_id', 'l.id')
+    .select((eb) => [
+      'l.board',
+      'l.sort_order as order',
+      eb.fn.coalesce(eb.fn.sum<number>('b.entries'), sql<number>`0`).as('entries'),
+      eb.fn.countAll<number>().as('players'),
+    ])
+    .where('l.game_id', '=', gameId)
+    .where('l.period', '=', 'all')
+    .groupBy(['l.board', 'l.sort_order'])
+    .orderBy('l.board')
+    .execute()
+    .then((rows) => rows.map((r) => ({ board: r.board, order: r.order, entries: Number(r.entries), players: Number(r.players) })));
+}

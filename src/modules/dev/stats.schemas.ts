@@ -44,6 +44,26 @@ export const GameStats = Type.Object(
       { description: 'today and the six calendar days before it, in reset_timezone' },
     ),
     days: Type.Array(DayStats, { minItems: 7, maxItems: 7, description: 'the seven days of last_7_days one by one, newest (today) first, days without play included' }),
+    scores: Type.Object(
+      {
+        leaderboard_enabled: Type.Boolean({
+          description: "the game's leaderboard.enabled; when false, new scores are refused (404 leaderboard_disabled) and the boards below hold the scores sent before",
+        }),
+        submitted: count('scores ever submitted, all boards and players (a replay of an Idempotency-Key stores nothing and is not counted)'),
+        boards: Type.Array(
+          Type.Object(
+            {
+              board: Type.String({ description: 'board name (`main` unless the game sends others)' }),
+              entries: count('scores submitted on the board'),
+              players: count('distinct players with a score on the board (the ranked players of its all-time leaderboard)'),
+            },
+            { description: 'one board of the game' },
+          ),
+          { description: 'every board that has a score, by name' },
+        ),
+      },
+      { description: 'scores and leaderboards of the game, all time' },
+    ),
     saves: Type.Object(
       {
         save_slots: count('slots each player has in this game (the game\'s save_slots)'),
