@@ -39,6 +39,15 @@ eachDialect('dev: players', (h) => {
       expect(res.body.data).toEqual((await h.http.get('/v1/players/dev_profile')).body.data);
     });
 
+    it("carries the player's best scores as the public profile does", async () => {
+      const w = await gameWithPlayer(h, { name: 'Best Game', leaderboard_unit: 'points' });
+      await h.http.post(`/v1/games/${w.game.slug}/scores`, { token: w.token, body: { score: 70 } });
+      await h.http.post(devUrl.scores(w.game.slug, w.player.id), { token: w.key, body: { score: 90 } });
+      const res = await h.http.get(devUrl.player(w.player.id), { token: w.key });
+      expect(res.body.data.best_scores).toEqual([{ game: w.game.slug, game_name: 'Best Game', best: 90, unit: 'points' }]);
+      expect(res.body.data).toEqual((await h.http.get(`/v1/players/${w.player.username}`)).body.data);
+    });
+
     it('never carries the email address or an account setting', async () => {
       const w = await gameWithPlayer(h, {}, { email: 'never.shown@example.com', role: 'admin', membership_plan: 'unlimited', membership_status: 'active' });
       await h.http.patch('/v1/me', { token: w.token, body: { newsletter: true } });
