@@ -18,6 +18,7 @@ import { registerOpenApi } from './http/openapi.js';
 import './http/route-config.js';
 import { registerRouteDocs } from './http/route-docs.js';
 import { registerSecurity } from './http/security.js';
+import { loadPortalAssets, notFoundPage, portalRoutes, registerPageSecurity } from './modules/portal/portal.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 
 export type App = FastifyInstance & { ctx: AppContext };
@@ -76,7 +77,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler());
   app.setErrorHandler(errorHandler);
   registerJsonParser(app);
-  registerNotFound(app);
+  const portal = loadPortalAssets();
+  registerNotFound(app, { htmlPage: notFoundPage(portal) });
   registerRouteDocs(app);
   await registerSecurity(app, config);
   await app.register(cookie, { secret: config.secret });
@@ -84,6 +86,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await registerOpenApi(app, config);
 
   await app.register(statusRoutes);
+
+  registerPageSecurity(app);
+  await app.register(portalRoutes(portal));
 
   return app as unknown as App;
 }
