@@ -152,7 +152,7 @@
     return b;
   }
 
-  async function save(slot, label = `${score} points, ${moves} moves`) {
+  async function save(slot, label = `${score} points, ${moves} ${moves === 1 ? "move" : "moves"}`) {
     const known = saved.get(slot);
     try {
       // Saved only over the version this page last saw: another device's newer save is not silently lost.

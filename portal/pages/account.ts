@@ -5,6 +5,7 @@ import { countryOptions } from '../lib/countries.js';
 import { h, mount, setTitle, uid } from '../lib/dom.js';
 import { createForm, field } from '../lib/forms.js';
 import { me, requireLogin, type Me, type OwnPlayer } from '../lib/session.js';
+import { formatDuration } from '../shell/schedule.js';
 
 const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 const AVATAR_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
@@ -128,7 +129,7 @@ function accountSection(who: Me): HTMLElement {
       h('dt', null, 'Plan'),
       h('dd', null, plan, membership.ends_at ? ` (ends ${formatTimestamp(membership.ends_at)})` : membership.renews_at ? ` (renews ${formatTimestamp(membership.renews_at)})` : ''),
       h('dt', null, 'Daily play time'),
-      h('dd', null, entitlement.unlimited ? 'No limit' : `${Math.round(entitlement.allowance_seconds / 60)} minutes a day`, ' · ', h('a', { href: '/playtime' }, 'See your playtime')),
+      h('dd', null, entitlement.unlimited ? 'No limit' : `${formatDuration(entitlement.allowance_seconds)} a day`, ' · ', h('a', { href: '/playtime' }, 'See your playtime')),
       h('dt', null, 'Member since'),
       h('dd', null, formatTimestamp(player.member_since)),
     ),

@@ -76,7 +76,7 @@ function barChart(history: Day[], allowanceSeconds: number | null): SVGSVGElemen
   const height = 220;
   const pad = { top: 12, right: 8, bottom: 28, left: 40 };
   const maxMinutes = Math.max(1, ...history.map((d) => d.seconds / 60), allowanceSeconds ? allowanceSeconds / 60 : 0);
-  const niceMax = Math.ceil(maxMinutes / 5) * 5 || 5;
+  const niceMax = [1, 2, 5, 10, 15, 30, 60, 120, 180, 240, 360, 720, 1440].find((m) => m >= maxMinutes) ?? Math.ceil(maxMinutes);
   const innerW = width - pad.left - pad.right;
   const innerH = height - pad.top - pad.bottom;
   const step = innerW / Math.max(1, history.length);
@@ -91,7 +91,7 @@ function barChart(history: Day[], allowanceSeconds: number | null): SVGSVGElemen
     { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label, class: 'bars', preserveAspectRatio: 'xMidYMid meet' },
     [0, niceMax / 2, niceMax].map((m) => [
       svg('line', { x1: pad.left, x2: width - pad.right, y1: y(m), y2: y(m), class: 'grid' }),
-      svg('text', { x: pad.left - 6, y: y(m) + 4, 'text-anchor': 'end', class: 'axis' }, `${Math.round(m)}m`),
+      svg('text', { x: pad.left - 6, y: y(m) + 4, 'text-anchor': 'end', class: 'axis' }, `${Number.isInteger(m) ? m : m.toFixed(1)}m`),
     ]),
     history.map((d, i) => {
       const minutes = d.seconds / 60;

@@ -139,7 +139,6 @@ class ShellSession {
       title: this.game.name,
       // Scripts only: never allow-same-origin, so the game cannot reach the portal's cookie, storage or DOM.
       sandbox: 'allow-scripts',
-      referrerpolicy: 'no-referrer',
       class: 'game-frame',
     });
     this.frame.addEventListener('load', () => this.frame?.focus());

@@ -90,3 +90,17 @@ eachDialect('portal: pages', (h) => {
     expect(String(res.headers['content-security-policy'])).toContain("style-src 'self' 'unsafe-inline'");
   });
 });
+
+eachDialect('portal: what a sandboxed game frame may load', (h) => {
+  it('lets Origin "null" GET the SDK and game files, and nothing else', async () => {
+    const sdk = await h.http.get('/sdk/v1.js', { headers: { origin: 'null' } });
+    expect(sdk.status).toBe(200);
+    expect((await h.http.head('/sdk/v1.js', { headers: { origin: 'null' } })).status).toBe(200);
+    for (const [method, url] of [['get', '/v1/status'], ['get', '/'], ['get', '/play/x'], ['post', '/sdk/v1.js'], ['get', '/gx/a']] as const) {
+      const res = await h.http[method](url, { headers: { origin: 'null' } });
+      expect(res.status, `${method} ${url}`).toBe(403);
+      expect(res.body.error.code).toBe('cross_origin_forbidden');
+    }
+    expect((await h.http.get('/sdk/v1.js', { headers: { origin: 'https://evil.example' } })).status).toBe(403);
+  });
+});
