@@ -19,6 +19,7 @@ import './http/route-config.js';
 import { registerRouteDocs } from './http/route-docs.js';
 import { registerSecurity } from './http/security.js';
 import { loadPortalAssets, notFoundPage, portalRoutes, registerPageSecurity } from './modules/portal/portal.routes.js';
+import { statesRoutes } from './modules/states/states.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 
 export type App = FastifyInstance & { ctx: AppContext };
@@ -86,6 +87,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await registerOpenApi(app, config);
 
   await app.register(statusRoutes);
+  await app.register(statesRoutes);
 
   registerPageSecurity(app);
   await app.register(portalRoutes(portal));

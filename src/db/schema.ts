@@ -115,6 +115,23 @@ export interface DailyUsageTable {
   sessions: Generated<number>;
 }
 
+/** One row per (player, game, slot); `state` NULL means the slot is empty (the row keeps the last version). */
+export interface SaveStatesTable {
+  player_id: number;
+  game_id: number;
+  slot: number;
+  /** last version assigned to the slot; never goes back, not even when the slot is emptied */
+  version: number;
+  label: string | null;
+  /** canonical JSON text (JSON.stringify of the value); NULL while the slot is empty */
+  state: string | null;
+  /** UTF-8 length of `state` */
+  size_bytes: Generated<number>;
+  /** when the current state was first saved into the empty slot */
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   players: PlayersTable;
   player_tokens: PlayerTokensTable;
@@ -122,6 +139,7 @@ export interface Database {
   developer_keys: DeveloperKeysTable;
   play_sessions: PlaySessionsTable;
   daily_usage: DailyUsageTable;
+  save_states: SaveStatesTable;
 }
 
 export type PlayerRow = Selectable<PlayersTable>;
@@ -132,3 +150,4 @@ export type GameRow = Selectable<GamesTable>;
 export type NewGame = Insertable<GamesTable>;
 export type DeveloperKeyRow = Selectable<DeveloperKeysTable>;
 export type PlaySessionRow = Selectable<PlaySessionsTable>;
+export type SaveStateRow = Selectable<SaveStatesTable>;

@@ -64,7 +64,8 @@ export function validationFields(errors: FastifySchemaValidationError[], context
       name = context === 'body' ? 'body' : (context ?? 'request');
       if (context === 'body' && e.keyword === 'type') message = 'must be a JSON object';
     }
-    fields[name] ??= message;
+    // defineProperty, not assignment: a field named __proto__ (an unknown field of a state body) must stay a field
+    if (!Object.hasOwn(fields, name)) Object.defineProperty(fields, name, { value: message, enumerable: true, writable: true, configurable: true });
   }
   return fields;
 }

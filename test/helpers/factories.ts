@@ -134,3 +134,26 @@ export async function createKey(ctx: AppContext, gameId: number, scopes: Scope[]
     .executeTakeFirstOrThrow();
   return { key, id: row.id };
 }
+
+/** A play session of a player for a game (closed unless told otherwise): makes the player "a player of the game". */
+export async function createPlaySession(ctx: AppContext, playerId: number, gameId: number, options: { status?: 'active' | 'closed' } = {}) {
+  const now = ctx.clock.now();
+  const token = newSecret('ps_');
+  const status = options.status ?? 'closed';
+  const row = await ctx.db
+    .insertInto('play_sessions')
+    .values({
+      token_hash: sha256(token),
+      player_id: playerId,
+      game_id: gameId,
+      status,
+      started_at: now,
+      last_heartbeat_at: now,
+      credited_until: now,
+      ended_at: status === 'closed' ? now : null,
+      end_reason: status === 'closed' ? 'quit' : null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { token, id: row.id };
+}

@@ -1,0 +1,173 @@
+// Every query on save_states, and the two lookups the state routes need (listed game, player of a game).
+// Each write is one conditional statement: the version check and the write cannot be split by another request.
+import type { ExpressionBuilder } from 'kysely';
+import type { Executor } from '../../db/connect.js';
+import type { Database } from '../../db/schema.js';
+
+/** The row of one slot: primary key (player_id, game_id, slot). */
+export interface SlotKey {
+  playerId: number;
+  gameId: number;
+  slot: number;
+}
+
+export interface StateWrite {
+  /** canonical JSON text */
+  text: string;
+  sizeBytes: number;
+  /** undefined: keep the stored label (a replace) or none (a first save); null: clear it */
+  label: string | null | undefined;
+  now: number;
+}
+
+export interface ListedGameRow {
+  id: number;
+  slug: string;
+  save_slots: number;
+}
+
+export interface StoredStateRow {
+  slot: number;
+  label: string | null;
+  version: number;
+  size_bytes: number;
+  created_at: number;
+  updated_at: number;
+  state?: string;
+}
+
+/** A game clients can see (published or beta). Uses the unique index on slug. */
+export function findListedGame(db: Executor, slug: string): Promise<ListedGameRow | undefined> {
+  return db
+    .selectFrom('games')
+    .select(['id', 'slug', 'save_slots'])
+    .where('slug', '=', slug)
+    .where('status', 'in', ['published', 'beta'])
+    .executeTakeFirst();
+}
+
+/** An active player who has started at least one play session of the game (play_sessions_player_idx). */
+export async function isActivePlayerOfGame(db: Executor, playerId: number, gameId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('players as p')
+    .select('p.id')
+    .where('p.id', '=', playerId)
+    .where('p.status', '=', 'active')
+    .where((eb) =>
+      eb.exists(eb.selectFrom('play_sessions as s').select('s.id').whereRef('s.player_id', '=', 'p.id').where('s.game_id', '=', gameId)),
+    )
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+const SUMMARY = ['slot', 'label', 'version', 'size_bytes', 'created_at', 'updated_at'] as const;
+
+/** `player_id = ? AND game_id = ? AND slot = ?`: the primary key. */
+const atSlot = (key: SlotKey) => (eb: ExpressionBuilder<Database, 'save_states'>) =>
+  eb.and([eb('player_id', '=', key.playerId), eb('game_id', '=', key.gameId), eb('slot', '=', key.slot)]);
+
+/** The stored states of a player in slots below `slotCount`, by slot; the payload only when asked (primary key prefix). */
+export async function listStoredStates(db: Executor, playerId: number, gameId: number, slotCount: number, withState: boolean): Promise<StoredStateRow[]> {
+  const rows = await db
+    .selectFrom('save_states')
+    .select(SUMMARY)
+    .$if(withState, (q) => q.select('state'))
+    .where('player_id', '=', playerId)
+    .where('game_id', '=', gameId)
+    .where('slot', '<', slotCount)
+    .where('state', 'is not', null)
+    .orderBy('slot')
+    .execute();
+  return rows as StoredStateRow[];
+}
+
+/** The state stored in a slot, or undefined when the slot is empty. */
+export async function findStoredState(db: Executor, key: SlotKey): Promise<Required<StoredStateRow> | undefined> {
+  const row = await db
+    .selectFrom('save_states')
+    .select([...SUMMARY, 'state'])
+    .where(atSlot(key))
+    .where('state', 'is not', null)
+    .executeTakeFirst();
+  return row as Required<StoredStateRow> | undefined;
+}
+
+/** The version a client sees: the stored one, 0 when the slot is empty. */
+export async function visibleVersion(db: Executor, key: SlotKey): Promise<number> {
+  const row = await db.selectFrom('save_states').select(['version', 'state']).where(atSlot(key)).executeTakeFirst();
+  return row && row.state !== null ? Number(row.version) : 0;
+}
+
+/**
+ * Replaces a stored state and raises its version by one, only if the slot holds a state (of `expectedVersion`
+ * when given). Returns the new version, or undefined when the condition did not hold.
+ * On PostgreSQL a concurrent writer of the same row waits for the lock, then re-checks the condition on the new row.
+ */
+export async function replaceStoredState(db: Executor, key: SlotKey, write: StateWrite, expectedVersion?: number): Promise<number | undefined> {
+  const row = await db
+    .updateTable('save_states')
+    .set((eb) => ({
+      state: write.text,
+      size_bytes: write.sizeBytes,
+      version: eb('version', '+', 1),
+      updated_at: write.now,
+      ...(write.label !== undefined ? { label: write.label } : {}),
+    }))
+    .where(atSlot(key))
+    .where('state', 'is not', null)
+    .$if(expectedVersion !== undefined, (q) => q.where('version', '=', expectedVersion!))
+    .returning('version')
+    .executeTakeFirst();
+  return row ? Number(row.version) : undefined;
+}
+
+/** Saves into a slot emptied earlier, continuing its version. Undefined when there is no such empty row. */
+export async function refillEmptiedSlot(db: Executor, key: SlotKey, write: StateWrite): Promise<number | undefined> {
+  const row = await db
+    .updateTable('save_states')
+    .set((eb) => ({
+      state: write.text,
+      size_bytes: write.sizeBytes,
+      version: eb('version', '+', 1),
+      label: write.label ?? null,
+      created_at: write.now,
+      updated_at: write.now,
+    }))
+    .where(atSlot(key))
+    .where('state', 'is', null)
+    .returning('version')
+    .executeTakeFirst();
+  return row ? Number(row.version) : undefined;
+}
+
+/** The first save of a never-used slot: version 1. Undefined when the row exists (another request made it first). */
+export async function insertFirstState(db: Executor, key: SlotKey, write: StateWrite): Promise<number | undefined> {
+  const row = await db
+    .insertInto('save_states')
+    .values({
+      player_id: key.playerId,
+      game_id: key.gameId,
+      slot: key.slot,
+      version: 1,
+      label: write.label ?? null,
+      state: write.text,
+      size_bytes: write.sizeBytes,
+      created_at: write.now,
+      updated_at: write.now,
+    })
+    .onConflict((oc) => oc.columns(['player_id', 'game_id', 'slot']).doNothing())
+    .returning('version')
+    .executeTakeFirst();
+  return row ? Number(row.version) : undefined;
+}
+
+/** Empties a slot that holds a state; the row stays with its version. True when there was a state. */
+export async function emptySlot(db: Executor, key: SlotKey, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('save_states')
+    .set({ state: null, label: null, size_bytes: 0, updated_at: now })
+    .where(atSlot(key))
+    .where('state', 'is not', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
