@@ -19,6 +19,8 @@ import './http/route-config.js';
 import { registerRouteDocs } from './http/route-docs.js';
 import { registerSecurity } from './http/security.js';
 import { loadPortalAssets, notFoundPage, portalRoutes, registerPageSecurity } from './modules/portal/portal.routes.js';
+import { gameFilesRoutes } from './modules/games/game-files.routes.js';
+import { gamesRoutes } from './modules/games/games.routes.js';
 import { statesRoutes } from './modules/states/states.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 
@@ -88,6 +90,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   await app.register(statusRoutes);
   await app.register(statesRoutes);
+  await app.register(gamesRoutes);
+  await app.register(gameFilesRoutes, { prefix: '/g' });
 
   registerPageSecurity(app);
   await app.register(portalRoutes(portal));

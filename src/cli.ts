@@ -3,10 +3,15 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
+import pino from 'pino';
+import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import type { AppContext } from './context.js';
 import { openDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrateAllDown, migrateDown, migrateToLatest } from './db/migrate.js';
+import { AppError } from './http/errors.js';
 import { serviceVersion } from './lib/version.js';
+import { registerGameCommands } from './modules/games/games.cli.js';
 import { startServer } from './server.js';
 
 /** Runs `fn` with the settings and a migrated database, closing the database afterwards. */
@@ -19,6 +24,13 @@ export async function withDatabase<T>(fn: (config: Config, database: DatabaseHan
   } finally {
     await database.destroy();
   }
+}
+
+/** Runs `fn` with an AppContext like the server's (system clock, log on stderr) over a migrated database. */
+export async function withContext<T>(fn: (ctx: AppContext) => Promise<T>): Promise<T> {
+  return withDatabase((config, database) =>
+    fn({ config, db: database.db, dialect: database.dialect, clock: systemClock, log: pino({ level: config.log_level }, pino.destination(2)) }),
+  );
 }
 
 export function buildProgram(): Command {
@@ -48,6 +60,8 @@ export function buildProgram(): Command {
       }
     });
 
+  registerGameCommands(program, withContext);
+
   return program;
 }
 
@@ -57,6 +71,13 @@ export async function runCli(argv: string[] = process.argv): Promise<void> {
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`gameplatform: ${error.message}`);
+      process.exit(1);
+    }
+    // A refusal the operator can act on (bad input, unknown name): the message and each field, no stack.
+    if (error instanceof AppError) {
+      console.error(`gameplatform: ${error.message}`);
+      const fields = (error.extra.fields ?? {}) as Record<string, string>;
+      for (const [field, message] of Object.entries(fields)) console.error(`  ${field}: ${message}`);
       process.exit(1);
     }
     throw error;

@@ -2,8 +2,10 @@
 import { Migrator, NO_MIGRATIONS, type Kysely, type MigrationResultSet } from 'kysely';
 import { migrations } from './migrations/index.js';
 
+// Capabilities number their migrations in blocks (0010 accounts, 0020 games, …) and land in any order, so a database
+// that already applied a later block must still accept an earlier one: each migration touches only its own tables.
 function migrator(db: Kysely<any>): Migrator {
-  return new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  return new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
 }
 
 function unwrap(result: MigrationResultSet): string[] {

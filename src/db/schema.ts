@@ -69,6 +69,11 @@ export interface GamesTable {
   plays: Generated<number>;
   /** credited seconds over all sessions (stats.playtime_hours) */
   playtime_seconds: Generated<number>;
+  /** name, tagline, description, tags and author, case-folded (games/search.ts), for `q` */
+  search_text: Generated<string>;
+  /** the file set the last publish replaced (still served under its versioned URL), and its entry */
+  previous_files_dir: string | null;
+  previous_entry: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -132,6 +137,12 @@ export interface SaveStatesTable {
   updated_at: number;
 }
 
+export interface FavoritesTable {
+  player_id: number;
+  game_id: number;
+  created_at: number;
+}
+
 export interface Database {
   players: PlayersTable;
   player_tokens: PlayerTokensTable;
@@ -139,6 +150,7 @@ export interface Database {
   developer_keys: DeveloperKeysTable;
   play_sessions: PlaySessionsTable;
   daily_usage: DailyUsageTable;
+  favorites: FavoritesTable;
   save_states: SaveStatesTable;
 }
 

@@ -1,9 +1,14 @@
 // Factories that write straight to the database, so each test makes exactly what it needs.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { AppContext } from '../../src/context.js';
 import type { NewGame } from '../../src/db/schema.js';
 import type { Scope } from '../../src/http/auth.js';
 import { newSecret, secretPrefix, sha256 } from '../../src/lib/secrets.js';
 import { insertToken } from '../../src/modules/accounts/tokens.repository.js';
+import { publishGame } from '../../src/modules/games/publish.service.js';
+import { searchTextOf } from '../../src/modules/games/search.js';
 
 let sequence = 0;
 const next = () => `${process.pid}${++sequence}`;
@@ -80,14 +85,18 @@ export async function createPlayerWithToken(ctx: AppContext, options: PlayerOpti
   return { player, token, tokenId: id };
 }
 
+/** A game row without files (see publishFixture for a game with files). */
 export async function createGame(ctx: AppContext, overrides: Partial<NewGame> = {}) {
   const n = next();
   const now = ctx.clock.now();
+  const name = overrides.name ?? `Game ${n}`;
+  const search = { name, tagline: overrides.tagline ?? null, description: overrides.description ?? null, tags: JSON.parse(overrides.tags ?? '[]'), author: overrides.author ?? 'Test Studio' };
   return ctx.db
     .insertInto('games')
     .values({
+      search_text: searchTextOf(search),
       slug: `game-${n}`,
-      name: `Game ${n}`,
+      name,
       tagline: null,
       description: null,
       category: 'arcade',
@@ -135,8 +144,49 @@ export async function createKey(ctx: AppContext, gameId: number, scopes: Scope[]
   return { key, id: row.id };
 }
 
+export const FIXTURES_DIR = path.resolve(import.meta.dirname, '../fixtures/games');
+
+export interface FixtureOptions {
+  /** game.json fields over the fixture's; a field set to undefined is removed. Default slug: `<fixture>-<n>`, unique. */
+  manifest?: Record<string, unknown>;
+  /** files added to (or replaced in) the copy: relative path → content */
+  files?: Record<string, string | Buffer>;
+}
+
+/** A temporary copy of test/fixtures/games/<fixture>, changed as asked; returns its directory. */
+export function fixtureCopy(fixture = 'orbit-dash', options: FixtureOptions = {}): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'gp-fixture-'));
+  cpSync(path.join(FIXTURES_DIR, fixture), dir, { recursive: true });
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'game.json'), 'utf8')) as Record<string, unknown>;
+  manifest.slug = `${fixture}-${next()}`;
+  for (const [key, value] of Object.entries(options.manifest ?? {})) {
+    if (value === undefined) delete manifest[key];
+    else manifest[key] = value;
+  }
+  writeFileSync(path.join(dir, 'game.json'), JSON.stringify(manifest, null, 2));
+  for (const [file, content] of Object.entries(options.files ?? {})) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), content);
+  }
+  return dir;
+}
+
+/** Publishes a fixture through the real publish service; returns the publish result, the games row and the source directory. */
+export async function publishFixture(ctx: AppContext, fixture = 'orbit-dash', options: FixtureOptions = {}) {
+  const dir = fixtureCopy(fixture, options);
+  const result = await publishGame(ctx, dir);
+  const game = await ctx.db.selectFrom('games').selectAll().where('slug', '=', result.slug).executeTakeFirstOrThrow();
+  return { ...result, game, dir };
+}
+
+export interface PlaySessionOptions {
+  status?: 'active' | 'closed';
+  /** when the shell was last heard from (default: now) */
+  lastHeartbeatAt?: number;
+}
+
 /** A play session of a player for a game (closed unless told otherwise): makes the player "a player of the game". */
-export async function createPlaySession(ctx: AppContext, playerId: number, gameId: number, options: { status?: 'active' | 'closed' } = {}) {
+export async function createPlaySession(ctx: AppContext, playerId: number, gameId: number, options: PlaySessionOptions = {}) {
   const now = ctx.clock.now();
   const token = newSecret('ps_');
   const status = options.status ?? 'closed';
@@ -148,7 +198,7 @@ export async function createPlaySession(ctx: AppContext, playerId: number, gameI
       game_id: gameId,
       status,
       started_at: now,
-      last_heartbeat_at: now,
+      last_heartbeat_at: options.lastHeartbeatAt ?? now,
       credited_until: now,
       ended_at: status === 'closed' ? now : null,
       end_reason: status === 'closed' ? 'quit' : null,

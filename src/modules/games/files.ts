@@ -1,0 +1,53 @@
+// Where game files live and which paths may be published and served: one rule for `games publish` and for /g/{slug}/….
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { Config } from '../../config.js';
+
+/** A URL segment `~<set>` names a file set explicitly; top-level game files may therefore not start with `~`. */
+export const SET_MARKER = '~';
+
+/** Names of file-set directories (publish makes `<time36>-<hex>`); dot-prefixed staging and trash directories never match. */
+const SET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** `<data_dir>/games`: one directory per slug, holding its file sets. */
+export function gamesRoot(config: Config): string {
+  return path.join(config.data_dir, 'games');
+}
+
+export function slugDirectory(config: Config, slug: string): string {
+  return path.join(gamesRoot(config), slug);
+}
+
+/** A new, unique file-set name; names sort by publish time. */
+export function newSetName(now: number): string {
+  return `${now.toString(36)}-${randomBytes(4).toString('hex')}`;
+}
+
+export function isSetName(name: string): boolean {
+  return SET_NAME.test(name);
+}
+
+// Control characters, separators, and what a URL would read as query, fragment or escape.
+const BAD_CHARACTER = /[\u0000-\u001f\u007f/\\?#%]/;
+
+/** One segment of a game file path: not empty, not `.` or `..`, no dotfile, no separator or control character. */
+export function isServableSegment(segment: string): boolean {
+  return segment.length > 0 && segment.length <= 255 && !segment.startsWith('.') && !BAD_CHARACTER.test(segment);
+}
+
+/** A relative path (`/`-separated) that publish may store and /g/ may serve. */
+export function isServablePath(relative: string): boolean {
+  if (relative.length === 0 || relative.length > 1024) return false;
+  const segments = relative.split('/');
+  return segments.every(isServableSegment) && !segments[0]!.startsWith(SET_MARKER);
+}
+
+/** The URL path of a game file: each segment percent-encoded. */
+export function encodeFilePath(relative: string): string {
+  return relative.split('/').map(encodeURIComponent).join('/');
+}
+
+/** `/g/{slug}/~{set}/{file}`: a URL whose bytes never change, so it can be cached for good. */
+export function versionedFilePath(slug: string, set: string, file: string): string {
+  return `/g/${encodeURIComponent(slug)}/${SET_MARKER}${set}/${encodeFilePath(file)}`;
+}

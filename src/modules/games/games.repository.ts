@@ -1,0 +1,169 @@
+// Every query on games and favorites.
+import { sql } from 'kysely';
+import { isPostgres, type Executor } from '../../db/connect.js';
+import type { GameRow, NewGame } from '../../db/schema.js';
+import { LISTED_STATUSES } from './manifest.js';
+
+/** The columns the API's Game object is made from. */
+const GAME_COLUMNS = [
+  'id', 'slug', 'name', 'tagline', 'description', 'category', 'tags', 'version', 'orientation', 'players_min', 'players_max',
+  'leaderboard_enabled', 'leaderboard_order', 'leaderboard_unit', 'save_slots', 'requires_premium', 'status', 'author',
+  'released_at', 'cover', 'entry', 'files_dir', 'plays', 'playtime_seconds',
+] as const;
+
+export type GameRecord = Pick<GameRow, (typeof GAME_COLUMNS)[number]>;
+
+export interface CatalogueFilter {
+  /** a LIKE pattern over search_text (search.ts containsPattern) */
+  pattern?: string;
+  category?: string;
+}
+
+function listed(db: Executor, filter: CatalogueFilter) {
+  let query = db.selectFrom('games').where('status', 'in', [...LISTED_STATUSES]);
+  // ESCAPE names the backslash on both databases (SQLite has no default escape character).
+  if (filter.pattern) query = query.where(sql<boolean>`search_text like ${filter.pattern} escape '\\'`);
+  return query;
+}
+
+/** Listed games matching the filter. The catalogue is small; games_status_idx narrows it to published and beta. */
+export function findListedGames(db: Executor, filter: CatalogueFilter): Promise<GameRecord[]> {
+  let query = listed(db, filter).select(GAME_COLUMNS);
+  if (filter.category !== undefined) query = query.where('category', '=', filter.category);
+  return query.orderBy('plays', 'desc').orderBy('id').execute();
+}
+
+/** Listed games matching the pattern, counted per category (no category filter: DESIGN §5). */
+export async function countListedByCategory(db: Executor, filter: CatalogueFilter): Promise<Map<string, number>> {
+  const rows = await listed(db, filter)
+    .select(['category', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .groupBy('category')
+    .execute();
+  return new Map(rows.map((r) => [r.category, Number(r.n)]));
+}
+
+/** A game clients may see (published or beta). Unique index on slug. */
+export function findListedGame(db: Executor, slug: string): Promise<(GameRecord & Pick<GameRow, 'previous_files_dir' | 'previous_entry'>) | undefined> {
+  return db
+    .selectFrom('games')
+    .select([...GAME_COLUMNS, 'previous_files_dir', 'previous_entry'])
+    .where('slug', '=', slug)
+    .where('status', 'in', [...LISTED_STATUSES])
+    .executeTakeFirst();
+}
+
+/** Every game, any status, for the operator. */
+export function findAllGames(db: Executor): Promise<GameRecord[]> {
+  return db.selectFrom('games').select(GAME_COLUMNS).orderBy('slug').execute();
+}
+
+export function findGameId(db: Executor, slug: string): Promise<{ id: number; slug: string } | undefined> {
+  return db.selectFrom('games').select(['id', 'slug']).where('slug', '=', slug).executeTakeFirst();
+}
+
+export async function updateGameStatus(db: Executor, id: number, status: string, now: number): Promise<void> {
+  await db.updateTable('games').set({ status, updated_at: now }).where('id', '=', id).execute();
+}
+
+// ---- publish
+
+/** The manifest's columns; `status` absent keeps the current one (or `published` for a new game). */
+export type PublishValues = Omit<NewGame, 'id' | 'plays' | 'playtime_seconds' | 'created_at' | 'previous_files_dir' | 'previous_entry' | 'status'> & {
+  status?: string;
+};
+
+export interface PublishedRow {
+  id: number;
+  files_dir: string;
+  entry: string;
+  version: string;
+  status: string;
+}
+
+/** The game with this slug, locked until the transaction ends on PostgreSQL (SQLite's transactions are serialised already). */
+export function lockGameBySlug(db: Executor, slug: string): Promise<PublishedRow | undefined> {
+  const query = db.selectFrom('games').select(['id', 'files_dir', 'entry', 'version', 'status']).where('slug', '=', slug);
+  return (isPostgres(db) ? query.forUpdate() : query).executeTakeFirst();
+}
+
+/** Inserts a new game unless the slug exists (a concurrent first publish waits on the unique index, then does nothing). */
+export async function insertGameIfAbsent(db: Executor, values: PublishValues, now: number): Promise<number | undefined> {
+  const row = await db
+    .insertInto('games')
+    .values({ ...values, status: values.status ?? 'published', created_at: now })
+    .onConflict((oc) => oc.column('slug').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** Switches a game to a new file set and manifest in one statement; id, counters and favourites stay. */
+export async function updatePublishedGame(db: Executor, id: number, values: PublishValues, previous: PublishedRow): Promise<void> {
+  const { status, ...rest } = values;
+  await db
+    .updateTable('games')
+    .set({ ...rest, ...(status === undefined ? {} : { status }), previous_files_dir: previous.files_dir, previous_entry: previous.entry })
+    .where('id', '=', id)
+    .execute();
+}
+
+// ---- favourites
+
+export async function isFavorite(db: Executor, playerId: number, gameId: number): Promise<boolean> {
+  const row = await db.selectFrom('favorites').select('game_id').where('player_id', '=', playerId).where('game_id', '=', gameId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Locks the player's row so that toggles by one player run one after the other on PostgreSQL
+ * (FOR NO KEY UPDATE does not block inserts that reference the player).
+ */
+export async function lockPlayer(db: Executor, playerId: number): Promise<void> {
+  if (!isPostgres(db)) return;
+  await db.selectFrom('players').select('id').where('id', '=', playerId).forNoKeyUpdate().execute();
+}
+
+export async function deleteFavorite(db: Executor, playerId: number, gameId: number): Promise<boolean> {
+  const result = await db.deleteFrom('favorites').where('player_id', '=', playerId).where('game_id', '=', gameId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function insertFavorite(db: Executor, playerId: number, gameId: number, now: number): Promise<void> {
+  await db
+    .insertInto('favorites')
+    .values({ player_id: playerId, game_id: gameId, created_at: now })
+    .onConflict((oc) => oc.columns(['player_id', 'game_id']).doNothing())
+    .execute();
+}
+
+// ---- the entry-file gate
+
+export interface EntrySessionRow {
+  id: number;
+  role: string;
+  membership_plan: string;
+  membership_status: string;
+  membership_renews_at: number | null;
+  membership_ends_at: number | null;
+}
+
+/**
+ * The player of an active play session of this game, heard from since `activeSince`.
+ * Unique index on play_sessions.token_hash; one row.
+ */
+export function findEntrySession(db: Executor, tokenHash: string, gameId: number, activeSince: number): Promise<EntrySessionRow | undefined> {
+  return db
+    .selectFrom('play_sessions as s')
+    .innerJoin('players as p', 'p.id', 's.player_id')
+    .select(['p.id', 'p.role', 'p.membership_plan', 'p.membership_status', 'p.membership_renews_at', 'p.membership_ends_at'])
+    .where('s.token_hash', '=', tokenHash)
+    .where('s.game_id', '=', gameId)
+    .where('s.status', '=', 'active')
+    .where('s.last_heartbeat_at', '>', activeSince)
+    .where('p.status', '=', 'active')
+    .executeTakeFirst();
+}
+
+export function findGameStatus(db: Executor, slug: string): Promise<{ id: number; status: string } | undefined> {
+  return db.selectFrom('games').select(['id', 'status']).where('slug', '=', slug).executeTakeFirst();
+}

@@ -1,0 +1,79 @@
+// TypeBox schemas of the catalogue routes: the Game object of spec §2 and the listing's meta.
+import { Type, type Static } from '@sinclair/typebox';
+import { DateString, Nullable } from '../../http/envelope.js';
+import { GAME_STATUSES, LEADERBOARD_ORDERS, LIMITS, ORIENTATIONS } from './manifest.js';
+
+const literals = (values: readonly string[]) => values.map((v) => Type.Literal(v));
+
+export const GameSchema = Type.Object(
+  {
+    slug: Type.String({ description: 'identifier used in paths: lower-case letters, digits and hyphens, at most 64', examples: ['orbit-dash'] }),
+    name: Type.String({ description: `display name, at most ${LIMITS.name} characters` }),
+    tagline: Nullable(Type.String({ description: `one line, at most ${LIMITS.tagline} characters` })),
+    description: Nullable(Type.String({ description: `longer text, at most ${LIMITS.description} characters; may hold line breaks` })),
+    category: Type.String({ description: 'one category, lower-case letters, digits and hyphens (GET /games?category=)', examples: ['arcade'] }),
+    tags: Type.Array(Type.String(), { description: `at most ${LIMITS.tags} free-form tags, matched by q` }),
+    version: Type.String({ description: 'the game version, a semantic version (semver.org)', examples: ['1.4.0'] }),
+    orientation: Type.Union(literals(ORIENTATIONS), { description: 'screen orientation the game is made for' }),
+    players: Type.Object(
+      {
+        min: Type.Integer({ minimum: 1, description: 'fewest players' }),
+        max: Type.Integer({ minimum: 1, description: 'most players (at least min)' }),
+      },
+      { description: 'number of players' },
+    ),
+    leaderboard: Type.Object(
+      {
+        enabled: Type.Boolean({ description: 'false: the score and leaderboard routes answer 404 leaderboard_disabled' }),
+        order: Type.Union(literals(LEADERBOARD_ORDERS), { description: 'desc: a higher score is better; asc: a lower one (times)' }),
+        unit: Type.String({ description: 'what a score counts, shown beside it', examples: ['points', 'seconds'] }),
+      },
+      { description: 'how the game ranks scores' },
+    ),
+    save_slots: Type.Integer({ minimum: 0, maximum: LIMITS.save_slots, description: 'number of save slots; states use slots 0 to save_slots-1' }),
+    requires_premium: Type.Boolean({ description: 'true: only Unlimited members (and staff) can launch it' }),
+    status: Type.Union(literals(GAME_STATUSES.filter((s) => s === 'published' || s === 'beta')), {
+      description: 'published or beta (draft and retired games are not visible: 404)',
+    }),
+    author: Type.String({ description: 'who made the game' }),
+    released_at: { ...DateString, description: 'release date YYYY-MM-DD' },
+    cover_url: Type.String({
+      description: 'URL of the cover image inside the game files; it names the file set, so its bytes never change and it may be cached',
+    }),
+    play_url: Type.String({ description: 'the play shell: {public_url}/play/{slug}' }),
+    stats: Type.Object(
+      {
+        plays: Type.Integer({ description: 'play sessions started' }),
+        playtime_hours: Type.Number({ description: 'credited play time over all sessions, in hours, one decimal' }),
+      },
+      { description: 'counted by the play sessions' },
+    ),
+    is_favorite: Type.Optional(Type.Boolean({ description: 'present only when called with a player credential: whether the player has marked it' })),
+  },
+  { description: 'Game' },
+);
+
+export type Game = Static<typeof GameSchema>;
+
+export const GameListQuery = Type.Object({
+  category: Type.Optional(Type.String({ maxLength: 32, description: 'only games of this category (exact, case-insensitive)' })),
+  q: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description: 'search: games whose name, tagline, description, tags or author contain this text, ignoring case (Unicode); % and _ are plain characters',
+    }),
+  ),
+});
+
+export const GameListMeta = Type.Object({
+  count: Type.Integer({ description: 'number of games in data.games' }),
+  categories: Type.Record(Type.String(), Type.Integer(), {
+    description: 'for each category, the listed games that match q, counted before the category filter (so a UI can show every category with its count)',
+  }),
+});
+
+export const SlugParams = Type.Object({ slug: Type.String({ description: 'the game slug' }) });
+
+export const FavoriteSchema = Type.Object({
+  is_favorite: Type.Boolean({ description: 'whether the game is now among the player\'s favourites' }),
+});

@@ -1,0 +1,81 @@
+// The catalogue: listing and search, one game, favourites. Rows become API objects here (toGame).
+import type { AppContext } from '../../context.js';
+import { notFound } from '../../http/errors.js';
+import type { PlayerCredential } from '../../http/auth.js';
+import { versionedFilePath } from './files.js';
+import {
+  countListedByCategory,
+  deleteFavorite,
+  findListedGame,
+  findListedGames,
+  insertFavorite,
+  isFavorite,
+  lockPlayer,
+  type GameRecord,
+} from './games.repository.js';
+import type { Game } from './games.schemas.js';
+import { containsPattern } from './search.js';
+
+/** Names sort as people expect: case and accents second, "Game 2" before "Game 10"; the same on both databases. */
+const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+export function toGame(ctx: AppContext, row: GameRecord, favorite?: boolean): Game {
+  const base = ctx.config.public_url;
+  return {
+    slug: row.slug,
+    name: row.name,
+    tagline: row.tagline,
+    description: row.description,
+    category: row.category,
+    tags: JSON.parse(row.tags) as string[],
+    version: row.version,
+    orientation: row.orientation as Game['orientation'],
+    players: { min: row.players_min, max: row.players_max },
+    leaderboard: { enabled: row.leaderboard_enabled === 1, order: row.leaderboard_order as Game['leaderboard']['order'], unit: row.leaderboard_unit },
+    save_slots: row.save_slots,
+    requires_premium: row.requires_premium === 1,
+    status: row.status as Game['status'],
+    author: row.author,
+    released_at: row.released_at,
+    cover_url: base + versionedFilePath(row.slug, row.files_dir, row.cover),
+    play_url: `${base}/play/${encodeURIComponent(row.slug)}`,
+    stats: { plays: Number(row.plays), playtime_hours: Math.round(Number(row.playtime_seconds) / 360) / 10 },
+    ...(favorite === undefined ? {} : { is_favorite: favorite }),
+  };
+}
+
+export interface GameListing {
+  games: Game[];
+  meta: { count: number; categories: Record<string, number> };
+}
+
+/** GET /games: published and beta games, most played first, then by name; categories counted before the category filter. */
+export async function listGames(ctx: AppContext, query: { category?: string; q?: string }): Promise<GameListing> {
+  const q = query.q?.trim();
+  const pattern = q ? containsPattern(q) : undefined;
+  const category = query.category?.trim().toLowerCase() || undefined;
+  const [rows, counts] = await Promise.all([findListedGames(ctx.db, { pattern, category }), countListedByCategory(ctx.db, { pattern })]);
+  rows.sort((a, b) => Number(b.plays) - Number(a.plays) || byName.compare(a.name, b.name) || (a.slug < b.slug ? -1 : 1));
+  const categories = Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : 1)));
+  return { games: rows.map((row) => toGame(ctx, row)), meta: { count: rows.length, categories } };
+}
+
+/** GET /games/{slug}: 404 unless published or beta; is_favorite only for a player. */
+export async function getGame(ctx: AppContext, slug: string, player: PlayerCredential | null): Promise<Game> {
+  const row = await findListedGame(ctx.db, slug);
+  if (!row) throw notFound(`No game ${slug}`);
+  return toGame(ctx, row, player ? await isFavorite(ctx.db, player.playerId, row.id) : undefined);
+}
+
+/** POST /games/{slug}/favorite: a player's toggles run one at a time, so two quick clicks end where they started. */
+export async function toggleFavorite(ctx: AppContext, slug: string, player: PlayerCredential): Promise<{ is_favorite: boolean }> {
+  const row = await findListedGame(ctx.db, slug);
+  if (!row) throw notFound(`No game ${slug}`);
+  return ctx.db.transaction().execute(async (trx) => {
+    await lockPlayer(trx, player.playerId);
+    if (await deleteFavorite(trx, player.playerId, row.id)) return { is_favorite: false };
+    await insertFavorite(trx, player.playerId, row.id, ctx.clock.now());
+    return { is_favorite: true };
+  });
+}
+

@@ -1,0 +1,34 @@
+// Runs the gameplatform command as an operator would: a child process (tsx over the sources) with its own settings.
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Harness } from './harness.js';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await run(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/cli.ts'), ...args], {
+      cwd: env.CWD ?? mkdtempSync(path.join(tmpdir(), 'gp-cli-')),
+      env: { PATH: process.env.PATH ?? '', GP_LOG_LEVEL: 'silent', ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** The command against a harness's database and data directory. */
+export function cliFor(h: Harness) {
+  return (args: string[]) => runCli(args, { GP_DATABASE_URL: h.config.database_url, GP_DATA_DIR: h.dataDir });
+}
