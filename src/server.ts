@@ -5,6 +5,7 @@ import { buildApp, type App } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { publishDemoGamesIfEmpty } from './modules/portal/demo-games.js';
 
 export async function startServer(config: Config): Promise<App> {
   const logger = pino({ level: config.log_level });
@@ -14,6 +15,8 @@ export async function startServer(config: Config): Promise<App> {
   for (const line of await migrateToLatest(database.db)) logger.info(line);
 
   const app = await buildApp({ config, database, logger });
+  const demos = await publishDemoGamesIfEmpty(app.ctx);
+  if (demos.length) app.log.info(`the catalogue was empty: published the demo games ${demos.join(', ')}`);
   app.addHook('onClose', async () => {
     await database.destroy();
   });
