@@ -97,6 +97,8 @@ class ShellSession {
   private readonly interval: number;
   private frame: HTMLIFrameElement | null = null;
   private readonly timeLeft = h('span', { class: 'time-left', 'aria-hidden': 'true' });
+  /** the same time for screen readers, changed once a minute rather than every second */
+  private readonly timeLeftSpoken = h('span', { class: 'visually-hidden' });
   private readonly announcer = h('span', { class: 'visually-hidden', role: 'status' });
   private beatTimer: ReturnType<typeof setTimeout> | undefined;
   private warnTimer: ReturnType<typeof setTimeout> | undefined;
@@ -148,7 +150,7 @@ class ShellSession {
       h(
         'section',
         { class: 'shell', 'aria-label': `Playing ${this.game.name}` },
-        h('div', { class: 'shell-bar' }, h('h1', { class: 'shell-title' }, this.game.name), this.entitlement.unlimited ? h('span', { class: 'badge premium' }, 'Unlimited') : h('span', { class: 'time-box' }, 'Time left today ', this.timeLeft), this.announcer, h('div', { class: 'shell-actions' }, full, quit)),
+        h('div', { class: 'shell-bar' }, h('h1', { class: 'shell-title' }, this.game.name), this.entitlement.unlimited ? h('span', { class: 'badge premium' }, 'Unlimited') : h('span', { class: 'time-box' }, 'Time left today ', this.timeLeft, this.timeLeftSpoken), this.announcer, h('div', { class: 'shell-actions' }, full, quit)),
         stage,
       ),
     );
@@ -277,6 +279,8 @@ class ShellSession {
     if (remaining === null) return;
     this.timeLeft.textContent = formatClock(remaining);
     const minute = Math.ceil(remaining / 60);
+    const spoken = minute <= 1 ? 'under a minute' : `about ${minute} minutes`;
+    if (this.timeLeftSpoken.textContent !== spoken) this.timeLeftSpoken.textContent = spoken;
     // Screen readers hear the time at a few moments, not every second.
     if ((minute === 5 || minute === 1) && this.lastAnnouncedMinute !== minute) {
       this.lastAnnouncedMinute = minute;
