@@ -15,10 +15,13 @@ import { DEFAULT_BODY_LIMIT, registerJsonParser } from './http/content.js';
 import { errorHandler } from './http/error-handler.js';
 import { registerNotFound } from './http/not-found.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerRateLimits } from './http/rate-limit.js';
 import './http/route-config.js';
 import { registerRouteDocs } from './http/route-docs.js';
 import { registerSecurity } from './http/security.js';
 import { loadPortalAssets, notFoundPage, portalRoutes, registerPageSecurity } from './modules/portal/portal.routes.js';
+import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { createMailer } from './modules/mail/mailer.js';
 import { gameFilesRoutes } from './modules/games/game-files.routes.js';
 import { gamesRoutes } from './modules/games/games.routes.js';
 import { statesRoutes } from './modules/states/states.routes.js';
@@ -74,8 +77,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const ctx: AppContext = { config, db: database.db, dialect: database.dialect, clock: options.clock ?? systemClock, log: app.log };
+  const clock = options.clock ?? systemClock;
+  const mailer = createMailer({ config, db: database.db, clock, log: app.log });
+  const ctx: AppContext = { config, db: database.db, dialect: database.dialect, clock, log: app.log, mailer };
   app.decorate('ctx', ctx);
+  // Mail still being delivered finishes before the database closes (the caller destroys it after app.close()).
+  app.addHook('onClose', async () => mailer.close());
 
   app.setValidatorCompiler(validatorCompiler());
   app.setErrorHandler(errorHandler);
@@ -85,10 +92,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerRouteDocs(app);
   await registerSecurity(app, config);
   await app.register(cookie, { secret: config.secret });
+  await registerRateLimits(app, ctx);
   registerAuth(app, ctx);
   await registerOpenApi(app, config);
 
   await app.register(statusRoutes);
+  await app.register(accountsRoutes);
   await app.register(statesRoutes);
   await app.register(gamesRoutes);
   await app.register(gameFilesRoutes, { prefix: '/g' });

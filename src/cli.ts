@@ -11,8 +11,10 @@ import { openDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrateAllDown, migrateDown, migrateToLatest } from './db/migrate.js';
 import { AppError } from './http/errors.js';
 import { serviceVersion } from './lib/version.js';
+import { registerPlayerCommands } from './modules/accounts/accounts.cli.js';
 import { registerGameCommands } from './modules/games/games.cli.js';
-import { startServer } from './server.js';
+import { createMailer } from './modules/mail/mailer.js';
+import { registerMailCommands } from './modules/mail/mail.cli.js';
 
 /** Runs `fn` with the settings and a migrated database, closing the database afterwards. */
 export async function withDatabase<T>(fn: (config: Config, database: DatabaseHandle) => Promise<T>): Promise<T> {
@@ -26,11 +28,17 @@ export async function withDatabase<T>(fn: (config: Config, database: DatabaseHan
   }
 }
 
-/** Runs `fn` with an AppContext like the server's (system clock, log on stderr) over a migrated database. */
+/** Runs `fn` with an AppContext like the server's (system clock, log on stderr, mailer) over a migrated database. */
 export async function withContext<T>(fn: (ctx: AppContext) => Promise<T>): Promise<T> {
-  return withDatabase((config, database) =>
-    fn({ config, db: database.db, dialect: database.dialect, clock: systemClock, log: pino({ level: config.log_level }, pino.destination(2)) }),
-  );
+  return withDatabase(async (config, database) => {
+    const log = pino({ level: config.log_level }, pino.destination(2));
+    const mailer = createMailer({ config, db: database.db, clock: systemClock, log });
+    try {
+      return await fn({ config, db: database.db, dialect: database.dialect, clock: systemClock, log, mailer });
+    } finally {
+      await mailer.close();
+    }
+  });
 }
 
 export function buildProgram(): Command {
@@ -40,6 +48,8 @@ export function buildProgram(): Command {
     .command('serve')
     .description('serve the API, the portal and the game files')
     .action(async () => {
+      // Loaded only here: the other commands start without the whole web stack.
+      const { startServer } = await import('./server.js');
       await startServer(loadConfig());
     });
 
@@ -61,6 +71,8 @@ export function buildProgram(): Command {
     });
 
   registerGameCommands(program, withContext);
+  registerPlayerCommands(program, withContext);
+  registerMailCommands(program, withContext);
 
   return program;
 }

@@ -31,6 +31,7 @@ export const SettingsSchema = Type.Object(
     smtp_url: Type.String({ default: '', description: 'smtp:// or smtps:// URL; when unset, mail goes to the outbox table and the log' }),
     mail_from: Type.String({ default: 'Game Platform <no-reply@localhost>', description: 'sender of the platform mail' }),
     redis_url: Type.String({ default: '', description: 'when set, rate-limit counters are shared through Redis' }),
+    redis_prefix: Type.String({ default: 'gameplatform:', description: 'prefix of every Redis key, so several deployments can share one Redis' }),
     tls_cert: Type.String({ default: '', description: 'PEM certificate file; with tls_key the service serves HTTPS itself' }),
     tls_key: Type.String({ default: '', description: 'PEM private key file' }),
     trust_proxy: Type.String({ default: '', description: 'proxy to trust for X-Forwarded-Proto/-For: true, a hop count, or addresses/CIDRs separated by commas' }),

@@ -1,8 +1,9 @@
-// What every service receives: settings, database, clock and logger. Built once by the server (or a test).
+// What every service receives: settings, database, clock, logger and mailer. Built once by the server (or a test).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db, DialectName } from './db/connect.js';
+import type { Mailer } from './modules/mail/mailer.js';
 
 export interface AppContext {
   config: Config;
@@ -10,4 +11,5 @@ export interface AppContext {
   dialect: DialectName;
   clock: Clock;
   log: FastifyBaseLogger;
+  mailer: Mailer;
 }

@@ -17,9 +17,6 @@ export async function startServer(config: Config): Promise<App> {
   const app = await buildApp({ config, database, logger });
   const demos = await publishDemoGamesIfEmpty(app.ctx);
   if (demos.length) app.log.info(`the catalogue was empty: published the demo games ${demos.join(', ')}`);
-  app.addHook('onClose', async () => {
-    await database.destroy();
-  });
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`serving ${config.public_url} (database: ${database.dialect})`);
@@ -28,6 +25,8 @@ export async function startServer(config: Config): Promise<App> {
     if (err) app.log.error({ err }, 'closing after an uncaught error');
     else app.log.info(`${signal} received: finishing in-flight requests`);
     await app.close();
+    // After app.close(): its onClose hooks still write (mail being delivered goes to the outbox).
+    await database.destroy();
   });
   return app;
 }

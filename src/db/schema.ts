@@ -120,6 +120,28 @@ export interface DailyUsageTable {
   sessions: Generated<number>;
 }
 
+export interface MailTokensTable {
+  id: Generated<number>;
+  player_id: number;
+  /** verify_email | reset_password */
+  purpose: string;
+  /** SHA-256 of the token (`mt_…`) sent in the mail link */
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  /** set when the token is used: each token works once */
+  used_at: number | null;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  created_at: number;
+}
+
 /** One row per (player, game, slot); `state` NULL means the slot is empty (the row keeps the last version). */
 export interface SaveStatesTable {
   player_id: number;
@@ -150,6 +172,8 @@ export interface Database {
   developer_keys: DeveloperKeysTable;
   play_sessions: PlaySessionsTable;
   daily_usage: DailyUsageTable;
+  mail_tokens: MailTokensTable;
+  mail_outbox: MailOutboxTable;
   favorites: FavoritesTable;
   save_states: SaveStatesTable;
 }
@@ -162,4 +186,5 @@ export type GameRow = Selectable<GamesTable>;
 export type NewGame = Insertable<GamesTable>;
 export type DeveloperKeyRow = Selectable<DeveloperKeysTable>;
 export type PlaySessionRow = Selectable<PlaySessionsTable>;
+export type MailOutboxRow = Selectable<MailOutboxTable>;
 export type SaveStateRow = Selectable<SaveStatesTable>;

@@ -31,6 +31,8 @@ export function registerNotFound(app: FastifyInstance, options: NotFoundOptions 
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
+    // A route that exists for this method sent the request here itself (a static file that is not there): plain 404.
+    if (shadow.find(request.method as HTTPMethod, path)) throw new AppError('not_found', `Nothing at ${request.method} ${path}`);
     const allowed = METHODS.filter((m) => m !== request.method && shadow.find(m, path));
     if (allowed.length > 0) {
       reply.header('Allow', allowed.join(', '));

@@ -1,6 +1,7 @@
 // Per-route settings read by the hooks: which credential the route takes, the scope a key needs, the errors it can answer.
 import type { AuthMode, Scope } from './auth.js';
 import type { ErrorCode } from './errors.js';
+import type { RateLimitRule } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -11,6 +12,8 @@ declare module 'fastify' {
     errors?: ErrorCode[];
     /** code answered instead of payload_too_large when the body is over the limit */
     tooLargeCode?: ErrorCode;
+    /** the route's own rate limit (DESIGN §4); without it the route counts against the default limit */
+    rateLimitRule?: RateLimitRule;
   }
 }
 

@@ -22,7 +22,8 @@ export async function cli(args: string[], env: Record<string, string> = {}) {
   }
 }
 
-describe('cli', () => {
+// Each call is a new process that compiles the sources: slow when the machine is busy.
+describe('cli', { timeout: 120_000 }, () => {
   it('migrates a new database, then has nothing to do, and reverts', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'gp-cli-'));
     const env = { GP_DATA_DIR: dir, CWD: dir };

@@ -6,6 +6,7 @@ import type { AppContext } from '../../src/context.js';
 import type { NewGame } from '../../src/db/schema.js';
 import type { Scope } from '../../src/http/auth.js';
 import { newSecret, secretPrefix, sha256 } from '../../src/lib/secrets.js';
+import { hashPassword } from '../../src/modules/accounts/password.js';
 import { insertToken } from '../../src/modules/accounts/tokens.repository.js';
 import { publishGame } from '../../src/modules/games/publish.service.js';
 import { searchTextOf } from '../../src/modules/games/search.js';
@@ -53,6 +54,11 @@ export async function createPlayer(ctx: AppContext, options: PlayerOptions = {})
     .returningAll()
     .executeTakeFirstOrThrow();
   return row;
+}
+
+/** A player who can log in with `password` (argon2id, like a registered one). */
+export async function createPlayerWithPassword(ctx: AppContext, password: string, options: PlayerOptions = {}) {
+  return createPlayer(ctx, { ...options, password_hash: await hashPassword(password) });
 }
 
 export interface TokenOptions {

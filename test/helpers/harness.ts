@@ -44,6 +44,11 @@ export function testConfig(dataDir: string, databaseUrl: string, options: Harnes
       database_url: databaseUrl,
       public_url: TEST_ORIGIN,
       log_level: 'silent',
+      // Every request of a test file comes from one address: limits stay out of the way unless a test sets them.
+      'rate_limits.login.max': 100_000,
+      'rate_limits.register.max': 100_000,
+      'rate_limits.forgot_password.max': 100_000,
+      'rate_limits.default.max': 100_000,
       ...options.settings,
     },
   });

@@ -1,4 +1,4 @@
-// Queries on player_tokens.
+// Queries on player_tokens: only a SHA-256 of each token is stored.
 import type { Executor } from '../../db/connect.js';
 
 export interface ActiveTokenRow {
@@ -41,4 +41,65 @@ export async function insertToken(db: Executor, input: NewTokenInput): Promise<n
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+export interface TokenListRow {
+  id: number;
+  name: string;
+  prefix: string;
+  created_at: number;
+  last_used_at: number | null;
+  expires_at: number;
+}
+
+/** The player's unrevoked, unexpired tokens, newest first. Uses player_tokens_player_idx. */
+export function listActiveTokens(db: Executor, playerId: number, now: number): Promise<TokenListRow[]> {
+  return db
+    .selectFrom('player_tokens')
+    .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'expires_at'])
+    .where('player_id', '=', playerId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** Ids of the player's active tokens, least recently used first (the order in which they make room). */
+export async function activeTokenIdsByLeastUse(db: Executor, playerId: number, now: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('player_tokens')
+    .select('id')
+    .where('player_id', '=', playerId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('last_used_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Revokes the given tokens of the player; returns how many were active. */
+export async function revokeTokens(db: Executor, playerId: number, ids: number[], now: number): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db
+    .updateTable('player_tokens')
+    .set({ revoked_at: now })
+    .where('player_id', '=', playerId)
+    .where('id', 'in', ids)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Revokes every token of the player (password reset, suspension). */
+export async function revokeAllTokens(db: Executor, playerId: number, now: number): Promise<number> {
+  const result = await db
+    .updateTable('player_tokens')
+    .set({ revoked_at: now })
+    .where('player_id', '=', playerId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

@@ -1,0 +1,15 @@
+// Recognises a unique-constraint violation on either database and names the column, so services can answer 409 after a race.
+
+/** The column whose unique constraint the error violates, or undefined when the error is something else. */
+export function uniqueViolation(error: unknown): string | undefined {
+  const e = error as { code?: string; message?: string; detail?: string };
+  if (e?.code === 'SQLITE_CONSTRAINT_UNIQUE') {
+    // "UNIQUE constraint failed: players.username_key"
+    return /UNIQUE constraint failed: \w+\.(\w+)/.exec(e.message ?? '')?.[1];
+  }
+  if (e?.code === '23505') {
+    // detail: "Key (username_key)=(ada) already exists."
+    return /Key \((\w+)\)=/.exec(e.detail ?? '')?.[1] ?? 'unknown';
+  }
+  return undefined;
+}

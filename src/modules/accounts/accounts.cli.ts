@@ -1,0 +1,79 @@
+// gameplatform players set-role | grant-unlimited | revoke-unlimited | suspend | unsuspend.
+import type { Command } from 'commander';
+import type { AppContext } from '../../context.js';
+import { describeMembership, grantUnlimited, revokeUnlimited, setRole, suspend, unsuspend } from './admin.service.js';
+import { ROLES } from './membership.js';
+
+type WithContext = <T>(fn: (ctx: AppContext) => Promise<T>) => Promise<T>;
+
+/**
+ * The commands print what they did; a refusal (unknown player, bad value) is an AppError, which runCli prints
+ * before exiting with status 1.
+ */
+export function registerPlayerCommands(program: Command, withContext: WithContext): void {
+  /** Runs an operator action in a context and prints its summary. */
+  const action =
+    <A extends unknown[]>(fn: (ctx: AppContext, ...args: A) => Promise<string>) =>
+    async (...args: A) => {
+      console.log(await withContext((ctx) => fn(ctx, ...args)));
+    };
+
+  const players = program.command('players').description('player accounts: roles, membership, suspension');
+
+  players
+    .command('set-role')
+    .description(`set a player's role (${ROLES.join(', ')}); staff and admin play without limit`)
+    .argument('<username>')
+    .argument('<role>')
+    .action(
+      action(async (ctx, username: string, role: string) => {
+        const p = await setRole(ctx, username, role);
+        return `${p.username} is now ${p.role}`;
+      }),
+    );
+
+  players
+    .command('grant-unlimited')
+    .description('make a player an Unlimited member, with no end or until the end of a day (in reset_timezone)')
+    .argument('<username>')
+    .option('--until <YYYY-MM-DD>', 'last day of the membership')
+    .action(
+      action(async (ctx, username: string, options: { until?: string }) => {
+        const p = await grantUnlimited(ctx, username, options.until);
+        return `${p.username}: ${describeMembership(p)}`;
+      }),
+    );
+
+  players
+    .command('revoke-unlimited')
+    .description('put a player back on the free plan at once')
+    .argument('<username>')
+    .action(
+      action(async (ctx, username: string) => {
+        const p = await revokeUnlimited(ctx, username);
+        return `${p.username}: ${describeMembership(p)}`;
+      }),
+    );
+
+  players
+    .command('suspend')
+    .description("suspend a player: every token is revoked, login is refused, the profile is gone")
+    .argument('<username>')
+    .action(
+      action(async (ctx, username: string) => {
+        const { player, revoked } = await suspend(ctx, username);
+        return `${player.username} is suspended; ${revoked} token${revoked === 1 ? '' : 's'} revoked`;
+      }),
+    );
+
+  players
+    .command('unsuspend')
+    .description('lift a suspension (the player logs in again)')
+    .argument('<username>')
+    .action(
+      action(async (ctx, username: string) => {
+        const p = await unsuspend(ctx, username);
+        return `${p.username} is active again`;
+      }),
+    );
+}

@@ -1,0 +1,81 @@
+// The own account (GET/PATCH /me) and public profiles (GET /players/{username}).
+import type { AppContext } from '../../context.js';
+import type { PlayerUpdate } from '../../db/schema.js';
+import { uniqueViolation } from '../../db/unique.js';
+import { AppError, notFound, validationFailed } from '../../http/errors.js';
+import { getEntitlement } from '../play/entitlement.js';
+import type { BestScore, PatchMeInput } from './accounts.schemas.js';
+import { isCountryCode } from './countries.js';
+import { isUnlimitedMember } from './membership.js';
+import { membershipOf, ownPlayerView, publicPlayerView } from './player.view.js';
+import { findPlayerById, findPlayerByUsername, updatePlayer, usernameTaken } from './players.repository.js';
+
+const usernameTakenError = () => new AppError('username_taken', 'This username is taken');
+
+/** The player behind a valid credential; a player deleted since cannot reach here (the token join checks it). */
+async function requirePlayer(ctx: AppContext, playerId: number) {
+  const player = await findPlayerById(ctx.db, playerId);
+  if (!player) throw new AppError('unauthenticated', 'The account no longer exists');
+  return player;
+}
+
+export async function getMe(ctx: AppContext, playerId: number) {
+  const player = await requirePlayer(ctx, playerId);
+  return {
+    player: ownPlayerView(ctx.config, player),
+    entitlement: await getEntitlement(ctx, player),
+    membership: membershipOf(player, ctx.clock.now()),
+  };
+}
+
+/** The row changes a PATCH /me body asks for; fields already normalised (trimmed, NFC) by the route. */
+function changesOf(input: PatchMeInput): PlayerUpdate {
+  const changes: PlayerUpdate = {};
+  if (input.display_name !== undefined) changes.display_name = input.display_name;
+  if (input.username !== undefined) {
+    changes.username = input.username;
+    changes.username_key = input.username.toLowerCase();
+  }
+  if (input.bio !== undefined) changes.bio = input.bio === null || input.bio === '' ? null : input.bio;
+  if (input.country !== undefined) {
+    const code = (input.country ?? '').toUpperCase();
+    if (code !== '' && !isCountryCode(code)) throw validationFailed({ country: 'is not an ISO 3166-1 alpha-2 country code' });
+    changes.country = code === '' ? null : code;
+  }
+  if (input.newsletter !== undefined) changes.newsletter = input.newsletter ? 1 : 0;
+  return changes;
+}
+
+/** Applies the fields sent; a username another player holds in any letter case is 409 (also when a race loses at the insert). */
+export async function updateMe(ctx: AppContext, playerId: number, input: PatchMeInput) {
+  const changes = changesOf(input);
+  if (input.username !== undefined && (await usernameTaken(ctx.db, input.username, playerId))) throw usernameTakenError();
+  if (Object.keys(changes).length === 0) return ownPlayerView(ctx.config, await requirePlayer(ctx, playerId));
+  try {
+    const player = await updatePlayer(ctx.db, playerId, { ...changes, updated_at: ctx.clock.now() });
+    if (!player) throw new AppError('unauthenticated', 'The account no longer exists');
+    return ownPlayerView(ctx.config, player);
+  } catch (error) {
+    if (uniqueViolation(error) === 'username_key') throw usernameTakenError();
+    throw error;
+  }
+}
+
+/**
+ * The best-score entries of a public profile. Empty until the scores capability exists; it will read each game's
+ * `main` board here (DESIGN §8).
+ */
+export async function bestScores(_ctx: AppContext, _playerId: number): Promise<BestScore[]> {
+  return [];
+}
+
+/** Any active player by username, case-insensitively; unknown and suspended players are 404 alike. */
+export async function publicProfile(ctx: AppContext, username: string) {
+  const player = await findPlayerByUsername(ctx.db, username);
+  if (!player || player.status !== 'active') throw notFound('No player with this username');
+  return {
+    player: publicPlayerView(ctx.config, player),
+    unlimited: isUnlimitedMember(player, ctx.clock.now()),
+    best_scores: await bestScores(ctx, player.id),
+  };
+}

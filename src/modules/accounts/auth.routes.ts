@@ -1,0 +1,157 @@
+// POST /v1/auth/register, /login, /logout, /forgot-password, /verify-email, /reset-password.
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { playerOf } from '../../http/auth.js';
+import { Ok, ok } from '../../http/envelope.js';
+import { AuthResultSchema, ForgotPasswordBody, LoginBody, RegisterBody, ResetPasswordBody, VerifyEmailBody } from './accounts.schemas.js';
+import { forgotPassword, login, logout, register, resetPassword, verifyEmail, type AuthResult } from './auth.service.js';
+import { normaliseBody } from './normalise.js';
+import { clearSessionCookie, fromSdk, setSessionCookie } from './session-cookie.js';
+
+const SDK_NOTE =
+  'Called with `X-Requested-With: ServiceSDK`, the response also sets the portal session cookie `gp_session` ' +
+  '(`__Host-gp_session` in production; HttpOnly, SameSite=Lax, Path=/, signed, Max-Age = token lifetime) holding the token.';
+
+const body = (result: AuthResult) => ({
+  player: result.player,
+  token: result.token,
+  token_expires_at: result.token_expires_at,
+  entitlement: result.entitlement,
+});
+
+export async function authRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const ctx = app.ctx;
+
+  app.post(
+    '/v1/auth/register',
+    {
+      config: { auth: 'none', rateLimitRule: 'register', errors: ['email_taken', 'username_taken'] },
+      preValidation: normaliseBody({ email: 'trim', password: 'password', display_name: 'text', username: 'trim' }),
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account',
+        description:
+          'Creates the player and a token; a verification mail is sent and the player can play at once. ' +
+          'The email is stored lower-case and unique (409 `email_taken`). Without `username` one is derived from ' +
+          '`display_name` (ASCII letters, digits and underscores, with a number added when taken); a given username ' +
+          'taken in any letter case is 409 `username_taken`. Lengths count Unicode code points after trimming. ' +
+          `Rate limit: rate_limits.register per IP. ${SDK_NOTE}`,
+        body: RegisterBody,
+        response: { 201: Ok(AuthResultSchema) },
+      },
+    },
+    async (request, reply) => {
+      const sdk = fromSdk(request);
+      const result = await register(ctx, request.body, sdk ? 'portal' : 'register');
+      if (sdk) setSessionCookie(reply, ctx, result.token, result.expiresAt);
+      return reply.code(201).send(ok(body(result)));
+    },
+  );
+
+  app.post(
+    '/v1/auth/login',
+    {
+      config: { auth: 'none', rateLimitRule: 'login', errors: ['invalid_credentials', 'forbidden'] },
+      preValidation: normaliseBody({ login: 'trim', password: 'password', device_name: 'text' }),
+      schema: {
+        tags: ['auth'],
+        summary: 'Log in with email or username',
+        description:
+          '`login` is the email or the username, case-insensitive. An unknown login and a wrong password get the same ' +
+          '401 `invalid_credentials` after comparable time. A suspended account is 403 `forbidden` (told only after a ' +
+          'correct password). A player has at most 10 active tokens: logging in revokes the least recently used one to ' +
+          `make room. \`device_name\` names the token (default "login", or "portal" for the SDK). ` +
+          `Rate limits: rate_limits.login per IP and, separately, per login name. ${SDK_NOTE}`,
+        body: LoginBody,
+        response: { 200: Ok(AuthResultSchema) },
+      },
+    },
+    async (request, reply) => {
+      const sdk = fromSdk(request);
+      const name = request.body.device_name || (sdk ? 'portal' : 'login');
+      const result = await login(ctx, request.body, name);
+      if (sdk) setSessionCookie(reply, ctx, result.token, result.expiresAt);
+      return ok(body(result));
+    },
+  );
+
+  app.post(
+    '/v1/auth/logout',
+    {
+      config: { auth: 'player' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Revoke the token used for this call',
+        description: 'The token (or portal session) stops working at once; through the portal session the cookie is also cleared.',
+        response: { 200: Ok(Type.Object({ logged_out: Type.Literal(true) })) },
+      },
+    },
+    async (request, reply) => {
+      const credential = playerOf(request);
+      await logout(ctx, credential.playerId, credential.tokenId);
+      if (credential.via === 'cookie') clearSessionCookie(reply, ctx);
+      return ok({ logged_out: true as const });
+    },
+  );
+
+  app.post(
+    '/v1/auth/forgot-password',
+    {
+      config: { auth: 'none', rateLimitRule: 'forgot_password' },
+      preValidation: normaliseBody({ email: 'trim' }),
+      schema: {
+        tags: ['auth'],
+        summary: 'Ask for a password reset mail',
+        description:
+          'Always the same 200 answer, whether or not the address has an account (a malformed address is 422). ' +
+          'When it belongs to an active player, a mail links to `{public_url}/reset-password?token=…`; the token works ' +
+          'once, for 1 hour. Rate limit: rate_limits.forgot_password per address.',
+        body: ForgotPasswordBody,
+        response: { 200: Ok(Type.Object({ accepted: Type.Literal(true) })) },
+      },
+    },
+    async (request) => {
+      await forgotPassword(ctx, request.body.email);
+      return ok({ accepted: true as const });
+    },
+  );
+
+  app.post(
+    '/v1/auth/verify-email',
+    {
+      config: { auth: 'none', errors: ['invalid_token'] },
+      preValidation: normaliseBody({ token: 'trim' }),
+      schema: {
+        tags: ['auth'],
+        summary: 'Confirm the email address',
+        description:
+          'With the token of the link `{public_url}/verify-email?token=…` mailed at registration (valid 7 days, once). ' +
+          'An unknown, used or expired token is 422 `invalid_token`.',
+        body: VerifyEmailBody,
+        response: { 200: Ok(Type.Object({ email_verified: Type.Literal(true) })) },
+      },
+    },
+    async (request) => ok(await verifyEmail(ctx, request.body.token)),
+  );
+
+  app.post(
+    '/v1/auth/reset-password',
+    {
+      config: { auth: 'none', errors: ['invalid_token'] },
+      preValidation: normaliseBody({ token: 'trim', password: 'password' }),
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a new password with a reset token',
+        description:
+          'With the token of the reset mail (valid 1 hour, once). Sets the password, revokes every token of the player ' +
+          'at once (log in again), invalidates the other reset links and marks the email verified (the link came by mail). ' +
+          'An unknown, used or expired token is 422 `invalid_token`.',
+        body: ResetPasswordBody,
+        response: { 200: Ok(Type.Object({ password_reset: Type.Literal(true) })) },
+      },
+    },
+    async (request) => ok(await resetPassword(ctx, request.body.token, request.body.password)),
+  );
+}

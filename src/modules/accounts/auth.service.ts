@@ -1,0 +1,154 @@
+// Register, login, logout and the mail flows (verify email, forgot and reset password) of DESIGN §4.
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/connect.js';
+import type { PlayerRow } from '../../db/schema.js';
+import { uniqueViolation } from '../../db/unique.js';
+import { AppError } from '../../http/errors.js';
+import { newSecret, sha256 } from '../../lib/secrets.js';
+import { formatIso } from '../../time.js';
+import { getEntitlement } from '../play/entitlement.js';
+import type { LoginInput, RegisterInput } from './accounts.schemas.js';
+import { consumeMailToken, findUsableMailToken, insertMailToken, retireMailTokens, type MailTokenPurpose } from './mail-tokens.repository.js';
+import { passwordResetMail, verificationMail } from './mails.js';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
+import { ownPlayerView } from './player.view.js';
+import { emailExists, findPlayerByEmail, findPlayerByLogin, insertPlayer, takenUsernameKeys, updatePlayer, usernameTaken } from './players.repository.js';
+import { revokeAllTokens, revokeTokens } from './tokens.repository.js';
+import { issueToken, type IssuedToken } from './tokens.service.js';
+import { usernameCandidates } from './username.js';
+
+export const VERIFY_EMAIL_TTL_MS = 7 * 86_400_000;
+export const RESET_PASSWORD_TTL_MS = 3_600_000;
+
+const invalidCredentials = () => new AppError('invalid_credentials', 'The login or the password is wrong');
+const emailTaken = () => new AppError('email_taken', 'An account with this email address exists already');
+const usernameTakenError = () => new AppError('username_taken', 'This username is taken');
+const invalidMailToken = () => new AppError('invalid_token', 'This link is unknown, used or expired; ask for a new one');
+
+async function authResult(ctx: AppContext, player: PlayerRow, issued: IssuedToken) {
+  return {
+    player: ownPlayerView(ctx.config, player),
+    token: issued.token,
+    token_expires_at: formatIso(issued.expiresAt),
+    entitlement: await getEntitlement(ctx, player),
+  };
+}
+
+export type AuthResult = Awaited<ReturnType<typeof authResult>> & { expiresAt: number };
+
+/** A free username derived from the display name (one query for all candidates; more digits if every one is taken). */
+async function freeUsername(db: Executor, displayName: string): Promise<string> {
+  for (const digits of [4, 6, 8]) {
+    const candidates = usernameCandidates(displayName, 8, digits);
+    const taken = await takenUsernameKeys(db, candidates.map((c) => c.toLowerCase()));
+    const free = candidates.find((c) => !taken.has(c.toLowerCase()));
+    if (free) return free;
+  }
+  throw new Error('no free username found');
+}
+
+async function createMailToken(ctx: AppContext, db: Executor, playerId: number, purpose: MailTokenPurpose, ttlMs: number): Promise<string> {
+  const token = newSecret('mt_');
+  const now = ctx.clock.now();
+  await insertMailToken(db, { player_id: playerId, purpose, token_hash: sha256(token), created_at: now, expires_at: now + ttlMs });
+  return token;
+}
+
+export async function register(ctx: AppContext, input: RegisterInput, tokenName: string): Promise<AuthResult> {
+  const email = input.email.toLowerCase();
+  if (await emailExists(ctx.db, email)) throw emailTaken();
+  if (input.username !== undefined && (await usernameTaken(ctx.db, input.username))) throw usernameTakenError();
+  const passwordHash = await hashPassword(input.password);
+
+  // A derived username can be taken between the check and the insert: try again with other candidates.
+  for (let attempt = 0; ; attempt++) {
+    const username = input.username ?? (await freeUsername(ctx.db, input.display_name));
+    try {
+      const created = await ctx.db.transaction().execute(async (trx) => {
+        const now = ctx.clock.now();
+        const player = await insertPlayer(trx, {
+          email,
+          username,
+          username_key: username.toLowerCase(),
+          display_name: input.display_name,
+          password_hash: passwordHash,
+          newsletter: input.newsletter ? 1 : 0,
+          bio: null,
+          country: null,
+          avatar_key: null,
+          membership_renews_at: null,
+          membership_ends_at: null,
+          created_at: now,
+          updated_at: now,
+        });
+        const issued = await issueToken(ctx, trx, player.id, tokenName, 'evict');
+        const verifyToken = await createMailToken(ctx, trx, player.id, 'verify_email', VERIFY_EMAIL_TTL_MS);
+        return { player, issued, verifyToken };
+      });
+      ctx.mailer.send(verificationMail(ctx.config, email, created.player.display_name, created.verifyToken));
+      return { ...(await authResult(ctx, created.player, created.issued)), expiresAt: created.issued.expiresAt };
+    } catch (error) {
+      const column = uniqueViolation(error);
+      if (column === 'email') throw emailTaken();
+      if (column === 'username_key' && input.username === undefined && attempt < 3) continue;
+      if (column === 'username_key') throw usernameTakenError();
+      throw error;
+    }
+  }
+}
+
+/** One answer for an unknown login and a wrong password, after comparable work (a dummy verification). */
+export async function login(ctx: AppContext, input: LoginInput, tokenName: string): Promise<AuthResult> {
+  const player = await findPlayerByLogin(ctx.db, input.login);
+  if (!player) {
+    await verifyAgainstDummy(input.password);
+    throw invalidCredentials();
+  }
+  if (!(await verifyPassword(player.password_hash, input.password))) throw invalidCredentials();
+  // Said only to someone who knows the password.
+  if (player.status !== 'active') throw new AppError('forbidden', 'This account is suspended');
+  const issued = await ctx.db.transaction().execute((trx) => issueToken(ctx, trx, player.id, tokenName, 'evict'));
+  return { ...(await authResult(ctx, player, issued)), expiresAt: issued.expiresAt };
+}
+
+export async function logout(ctx: AppContext, playerId: number, tokenId: number): Promise<void> {
+  await revokeTokens(ctx.db, playerId, [tokenId], ctx.clock.now());
+}
+
+/** Sends a reset link when the address belongs to an active player; says nothing either way. */
+export async function forgotPassword(ctx: AppContext, email: string): Promise<void> {
+  const player = await findPlayerByEmail(ctx.db, email);
+  if (!player || player.status !== 'active') return;
+  const token = await createMailToken(ctx, ctx.db, player.id, 'reset_password', RESET_PASSWORD_TTL_MS);
+  ctx.mailer.send(passwordResetMail(ctx.config, player.email, player.display_name, token));
+}
+
+export async function verifyEmail(ctx: AppContext, token: string): Promise<{ email_verified: true }> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.clock.now();
+    const playerId = await consumeMailToken(trx, sha256(token), 'verify_email', now);
+    if (playerId === undefined) throw invalidMailToken();
+    await updatePlayer(trx, playerId, { email_verified: 1, updated_at: now });
+    await retireMailTokens(trx, playerId, 'verify_email', now);
+  });
+  return { email_verified: true };
+}
+
+/**
+ * Sets the new password and revokes every token of the player in one transaction. The link came by mail, so it
+ * also confirms the address. The token is checked before hashing, so bad tokens cost no argon2 time.
+ */
+export async function resetPassword(ctx: AppContext, token: string, password: string): Promise<{ password_reset: true }> {
+  const tokenHash = sha256(token);
+  if (!(await findUsableMailToken(ctx.db, tokenHash, 'reset_password', ctx.clock.now()))) throw invalidMailToken();
+  const passwordHash = await hashPassword(password);
+  await ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.clock.now();
+    const playerId = await consumeMailToken(trx, tokenHash, 'reset_password', now);
+    if (playerId === undefined) throw invalidMailToken();
+    await updatePlayer(trx, playerId, { password_hash: passwordHash, email_verified: 1, updated_at: now });
+    await revokeAllTokens(trx, playerId, now);
+    await retireMailTokens(trx, playerId, 'reset_password', now);
+  });
+  return { password_reset: true };
+}

@@ -1,0 +1,54 @@
+// Queries on mail_tokens: single-use tokens sent by mail (email verification, password reset); only a SHA-256 is stored.
+import type { Executor } from '../../db/connect.js';
+
+export type MailTokenPurpose = 'verify_email' | 'reset_password';
+
+export async function insertMailToken(
+  db: Executor,
+  token: { player_id: number; purpose: MailTokenPurpose; token_hash: string; created_at: number; expires_at: number },
+): Promise<void> {
+  await db.insertInto('mail_tokens').values(token).execute();
+}
+
+/**
+ * Uses the token: one conditional UPDATE, so two requests racing with the same token cannot both succeed.
+ * Returns the player, or undefined when the token is unknown, used, expired or meant for something else.
+ */
+export async function consumeMailToken(db: Executor, tokenHash: string, purpose: MailTokenPurpose, now: number): Promise<number | undefined> {
+  const row = await db
+    .updateTable('mail_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('player_id')
+    .executeTakeFirst();
+  return row?.player_id;
+}
+
+/** Marks every unused token of this purpose as used (after a reset, the other reset links stop working). */
+export async function retireMailTokens(db: Executor, playerId: number, purpose: MailTokenPurpose, now: number): Promise<void> {
+  await db
+    .updateTable('mail_tokens')
+    .set({ used_at: now })
+    .where('player_id', '=', playerId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
+/** Whether the token would work now, for an active player (read only; consumeMailToken decides). */
+export async function findUsableMailToken(db: Executor, tokenHash: string, purpose: MailTokenPurpose, now: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('mail_tokens as t')
+    .innerJoin('players as p', 'p.id', 't.player_id')
+    .select('t.id')
+    .where('t.token_hash', '=', tokenHash)
+    .where('t.purpose', '=', purpose)
+    .where('t.used_at', 'is', null)
+    .where('t.expires_at', '>', now)
+    .where('p.status', '=', 'active')
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,32 @@
+// gameplatform mail outbox: read the mail kept when no SMTP server is set.
+import type { Command } from 'commander';
+import type { AppContext } from '../../context.js';
+import { formatTimestamp } from '../../time.js';
+import { listOutboxMail } from './outbox.repository.js';
+
+type WithContext = <T>(fn: (ctx: AppContext) => Promise<T>) => Promise<T>;
+
+export function registerMailCommands(program: Command, withContext: WithContext): void {
+  const mail = program.command('mail').description('platform mail');
+  mail
+    .command('outbox')
+    .description('show the mail kept in the outbox (no smtp_url set), oldest first')
+    .option('--to <email>', 'only mail to this address')
+    .action(async (options: { to?: string }) => {
+      await withContext(async (ctx) => {
+        const mails = await listOutboxMail(ctx.db, options.to);
+        if (mails.length === 0) {
+          console.log(options.to ? `no mail to ${options.to} in the outbox` : 'the outbox is empty');
+          return;
+        }
+        for (const m of mails) {
+          console.log(`--- #${m.id} ${formatTimestamp(m.created_at)} UTC`);
+          console.log(`To: ${m.to_address}`);
+          console.log(`Subject: ${m.subject}`);
+          console.log('');
+          console.log(m.text_body.trimEnd());
+          console.log('');
+        }
+      });
+    });
+}
