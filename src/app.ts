@@ -24,6 +24,7 @@ import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { createMailer } from './modules/mail/mailer.js';
 import { gameFilesRoutes } from './modules/games/game-files.routes.js';
 import { gamesRoutes } from './modules/games/games.routes.js';
+import { playRoutes } from './modules/play/play.routes.js';
 import { statesRoutes } from './modules/states/states.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 
@@ -92,8 +93,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerRouteDocs(app);
   await registerSecurity(app, config);
   await app.register(cookie, { secret: config.secret });
-  await registerRateLimits(app, ctx);
-  registerAuth(app, ctx);
+  const rateLimits = await registerRateLimits(app, ctx);
+  registerAuth(app, ctx, { onFailure: rateLimits.countFailedAuthentication });
+  rateLimits.afterAuthentication();
   await registerOpenApi(app, config);
 
   await app.register(statusRoutes);
@@ -101,6 +103,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(statesRoutes);
   await app.register(gamesRoutes);
   await app.register(gameFilesRoutes, { prefix: '/g' });
+  await app.register(playRoutes);
 
   registerPageSecurity(app);
   await app.register(portalRoutes(portal));

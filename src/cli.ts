@@ -15,6 +15,7 @@ import { registerPlayerCommands } from './modules/accounts/accounts.cli.js';
 import { registerGameCommands } from './modules/games/games.cli.js';
 import { createMailer } from './modules/mail/mailer.js';
 import { registerMailCommands } from './modules/mail/mail.cli.js';
+import { registerPlayCommands } from './modules/play/play.cli.js';
 
 /** Runs `fn` with the settings and a migrated database, closing the database afterwards. */
 export async function withDatabase<T>(fn: (config: Config, database: DatabaseHandle) => Promise<T>): Promise<T> {
@@ -73,6 +74,7 @@ export function buildProgram(): Command {
   registerGameCommands(program, withContext);
   registerPlayerCommands(program, withContext);
   registerMailCommands(program, withContext);
+  registerPlayCommands(program, withContext);
 
   return program;
 }

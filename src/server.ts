@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { publishDemoGamesIfEmpty } from './modules/portal/demo-games.js';
+import { startIdleSweep } from './modules/play/play.sweeper.js';
 
 export async function startServer(config: Config): Promise<App> {
   const logger = pino({ level: config.log_level });
@@ -17,6 +18,9 @@ export async function startServer(config: Config): Promise<App> {
   const app = await buildApp({ config, database, logger });
   const demos = await publishDemoGamesIfEmpty(app.ctx);
   if (demos.length) app.log.info(`the catalogue was empty: published the demo games ${demos.join(', ')}`);
+  // Every process sweeps idle play sessions (the sweep is safe to run concurrently); the timer stops before the database closes.
+  const sweeper = startIdleSweep(app.ctx);
+  app.addHook('onClose', async () => sweeper.stop());
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`serving ${config.public_url} (database: ${database.dialect})`);

@@ -60,3 +60,18 @@ describe('time: leaderboard periods', () => {
     expect(periodWindow('all', at, berlin)).toBeNull();
   });
 });
+
+describe('time: the remembered day', () => {
+  it('answers right when calls move back and forth across midnight and between zones', () => {
+    const before = Date.parse('2026-11-21T22:59:59.999Z');
+    const after = before + 1;
+    expect(dayWindow(before, berlin).day).toBe('2026-11-21');
+    expect(dayWindow(after, berlin).day).toBe('2026-11-22');
+    expect(dayWindow(before, berlin).day).toBe('2026-11-21');
+    expect(dayWindow(after, 'UTC').day).toBe('2026-11-21');
+    expect(dayWindow(after, berlin).day).toBe('2026-11-22');
+    const w = dayWindow(after, berlin);
+    w.day = 'changed';
+    expect(dayWindow(after, berlin).day).toBe('2026-11-22');
+  });
+});

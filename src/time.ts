@@ -23,10 +23,18 @@ export interface DayWindow extends TimeWindow {
   day: string;
 }
 
+/** The last day computed per zone: nearly every call (each heartbeat asks several times) falls on the same day. */
+const lastDay = new Map<string, DayWindow>();
+
 /** The calendar day in `zone` that holds `ms`. */
 export function dayWindow(ms: number, zone: string): DayWindow {
+  const cached = lastDay.get(zone);
+  if (cached && ms >= cached.start && ms < cached.end) return { ...cached };
   const start = DateTime.fromMillis(ms, { zone }).startOf('day');
-  return { day: start.toISODate()!, start: start.toMillis(), end: start.plus({ days: 1 }).startOf('day').toMillis() };
+  const window = { day: start.toISODate()!, start: start.toMillis(), end: start.plus({ days: 1 }).startOf('day').toMillis() };
+  if (lastDay.size > 16) lastDay.clear();
+  lastDay.set(zone, window);
+  return { ...window };
 }
 
 /** The calendar day named `YYYY-MM-DD` in `zone`, or null when the string is not a real date. */

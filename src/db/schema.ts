@@ -118,6 +118,8 @@ export interface DailyUsageTable {
   seconds: Generated<number>;
   /** play sessions started that day */
   sessions: Generated<number>;
+  /** seconds the latest credit actually added (written with `seconds` in one statement; see addUsage) */
+  last_credit: Generated<number>;
 }
 
 export interface MailTokensTable {

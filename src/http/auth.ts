@@ -1,5 +1,5 @@
 // The three credential kinds of spec §5 — portal session, player token, developer key — and the per-route rule that admits them.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { sha256 } from '../lib/secrets.js';
 import { findActiveToken, touchToken } from '../modules/accounts/tokens.repository.js';
@@ -112,11 +112,22 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest, mod
   return credential;
 }
 
-export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
+export interface AuthHooks {
+  /** Called before a 401 goes out (the rate limits count failed credentials per address). */
+  onFailure?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+}
+
+export function registerAuth(app: FastifyInstance, ctx: AppContext, hooks: AuthHooks = {}): void {
   app.decorateRequest('credential', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const { auth, scope } = request.routeOptions.config;
-    if (auth) request.credential = await authenticate(ctx, request, auth, scope);
+    if (!auth) return;
+    try {
+      request.credential = await authenticate(ctx, request, auth, scope);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'unauthenticated') await hooks.onFailure?.(request, reply);
+      throw error;
+    }
   });
 }
 

@@ -41,7 +41,12 @@ function bodyField(request: FastifyRequest, field: string): string {
   return typeof value === 'string' ? value.trim().toLowerCase() : '';
 }
 
-export async function registerRateLimits(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export interface RateLimits {
+  afterAuthentication(): void;
+  countFailedAuthentication(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+}
+
+export async function registerRateLimits(app: FastifyInstance, ctx: AppContext): Promise<RateLimits> {
   const { config } = ctx;
   const redis = config.redis_url ? connectRedis(config.redis_url, app.log) : undefined;
   if (redis) {
@@ -55,31 +60,29 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
 
   const cookieName = sessionCookieName(ctx);
   const ip = (request: FastifyRequest) => normalizeIP(request.ip);
-  /** The credential sent (hashed: the key never holds a secret), else the address. */
-  const credentialOrIp = (request: FastifyRequest) => {
-    const bearer = /^Bearer[ ]+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
-    const secret = bearer ?? request.cookies?.[cookieName];
-    return secret ? `credential:${sha256(secret)}` : `ip:${ip(request)}`;
-  };
+  /** Whether the request sends a credential at all (validated or not). */
+  const sendsCredential = (request: FastifyRequest) => Boolean(request.headers.authorization || request.cookies?.[cookieName]);
   const limiter = (name: string, setting: { max: number; window_seconds: number }, key: (request: FastifyRequest) => string): Check =>
     app.createRateLimit({ max: setting.max, timeWindow: setting.window_seconds * 1000, keyGenerator: (request) => `${name}:${key(request)}` });
 
   const limits = config.rate_limits;
   const checks = {
-    default: limiter('default', limits.default, credentialOrIp),
+    defaultByIp: limiter('default', limits.default, (r) => `ip:${ip(r)}`),
+    // Keyed by the validated credential: a made-up token never gets a bucket of its own.
+    defaultByCredential: limiter('default', limits.default, (r) => credentialKey(r) ?? `ip:${ip(r)}`),
     loginByIp: limiter('login-ip', limits.login, ip),
     loginByName: limiter('login-name', limits.login, (r) => sha256(bodyField(r, 'login'))),
     register: limiter('register-ip', limits.register, ip),
     forgotPassword: limiter('forgot-email', limits.forgot_password, (r) => sha256(bodyField(r, 'email'))),
   };
 
-  // Added before the credential hook: requests with a bad credential count too.
+  // Before the credential hook: the routes with their own limits, and requests that send no credential (per IP).
   app.addHook('onRequest', async (request, reply) => {
     const rule = request.routeOptions.config?.rateLimitRule;
     if (rule === 'login') return enforce(checks.loginByIp, request, reply);
     if (rule === 'register') return enforce(checks.register, request, reply);
     if (rule === 'forgot_password') return; // counted per address once the body is read
-    return enforce(checks.default, request, reply);
+    if (!sendsCredential(request)) return enforce(checks.defaultByIp, request, reply);
   });
   // Limits keyed by a field of the body run once it is parsed and valid.
   app.addHook('preHandler', async (request, reply) => {
@@ -87,6 +90,29 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
     if (rule === 'login') return enforce(checks.loginByName, request, reply);
     if (rule === 'forgot_password') return enforce(checks.forgotPassword, request, reply);
   });
+
+  return {
+    /** Registered after the credential hook: requests that send a credential count against it once it is known. */
+    afterAuthentication() {
+      app.addHook('onRequest', async (request, reply) => {
+        if (request.routeOptions.config?.rateLimitRule || !sendsCredential(request)) return;
+        return enforce(checks.defaultByCredential, request, reply);
+      });
+    },
+    /** A credential that failed to authenticate counts against the address that sent it. */
+    async countFailedAuthentication(request: FastifyRequest, reply: FastifyReply) {
+      // Requests that sent nothing were counted per address already.
+      if (request.routeOptions.config?.rateLimitRule || !sendsCredential(request)) return;
+      await enforce(checks.defaultByIp, request, reply);
+    },
+  };
+}
+
+/** `player-token:<id>` or `developer-key:<id>` once the credential layer has validated it. */
+function credentialKey(request: FastifyRequest): string | undefined {
+  const credential = request.credential;
+  if (!credential) return undefined;
+  return credential.kind === 'player' ? `player-token:${credential.tokenId}` : `developer-key:${credential.keyId}`;
 }
 
 async function enforce(check: Check, request: FastifyRequest, reply: FastifyReply): Promise<void> {

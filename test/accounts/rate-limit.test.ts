@@ -87,8 +87,20 @@ eachDialect(
       const ip = newIp();
       for (let i = 0; i < 5; i++) expect((await call(h, 'GET', '/v1/me', { ip, token: a.token })).statusCode).toBe(200);
       expectLimited(await call(h, 'GET', '/v1/me', { ip, token: a.token }), 60);
-      expectLimited(await call(h, 'GET', '/v1/status', { ip: newIp(), token: a.token }), 60);
+      expectLimited(await call(h, 'GET', '/v1/me', { ip: newIp(), token: a.token }), 60);
       expect((await call(h, 'GET', '/v1/me', { ip, token: b.token })).statusCode).toBe(200);
+      // a route that reads no credential counts per address
+      expect((await call(h, 'GET', '/v1/status', { ip: newIp(), token: a.token })).statusCode).toBe(200);
+    });
+
+    it('counts made-up tokens against the address that sends them, not a bucket each', async () => {
+      const ip = newIp();
+      const forged = () => `agp_${randomBytes(24).toString('hex')}`;
+      for (let i = 0; i < 5; i++) expect((await call(h, 'GET', '/v1/me', { ip, token: forged() })).statusCode).toBe(401);
+      expectLimited(await call(h, 'GET', '/v1/me', { ip, token: forged() }), 60);
+      // a valid token from the same address still has its own allowance
+      const { token } = await createPlayerWithToken(h.ctx);
+      expect((await call(h, 'GET', '/v1/me', { ip, token })).statusCode).toBe(200);
     });
 
     it('counts the portal cookie as a credential', async () => {

@@ -1,26 +1,9 @@
 // The gameplatform command as an operator runs it: a child process with its own settings.
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../..');
-
-export async function cli(args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await run(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/cli.ts'), ...args], {
-      cwd: env.CWD ?? mkdtempSync(path.join(tmpdir(), 'gp-cli-')),
-      env: { PATH: process.env.PATH ?? '', GP_LOG_LEVEL: 'silent', ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+import { runCli as cli } from '../helpers/cli.js';
 
 // Each call is a new process that compiles the sources: slow when the machine is busy.
 describe('cli', { timeout: 120_000 }, () => {

@@ -2,7 +2,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/connect.js';
-import { Nullable, DateString } from '../../http/envelope.js';
 import { dayWindow } from '../../time.js';
 import { playsWithoutLimit, type MembershipFields } from '../accounts/membership.js';
 import { usedSeconds } from './usage.repository.js';
@@ -11,11 +10,11 @@ export const EntitlementSchema = Type.Object(
   {
     unlimited: Type.Boolean({ description: 'true for Unlimited members and staff: no daily limit' }),
     allowance_seconds: Type.Integer({ description: 'daily free allowance (free_seconds_per_day)' }),
-    used_seconds: Type.Integer({ description: 'seconds played today, all games (counted for everyone)' }),
-    remaining_seconds: Nullable(Type.Integer({ description: 'seconds left today; null when unlimited' })),
-    limit_reached: Type.Boolean(),
-    resets_in_seconds: Type.Integer({ description: 'seconds until midnight in reset_timezone' }),
-    day: DateString,
+    used_seconds: Type.Integer({ description: 'seconds played today, all games (counted for everyone, Unlimited members and staff too)' }),
+    remaining_seconds: Type.Union([Type.Integer(), Type.Null()], { description: 'seconds left today; null when unlimited' }),
+    limit_reached: Type.Boolean({ description: 'true when a free player has used the whole allowance today (POST /play/start answers 402 limit_reached); always false when unlimited' }),
+    resets_in_seconds: Type.Integer({ description: 'seconds until the next midnight in reset_timezone (a day there can last 23 or 25 hours)' }),
+    day: Type.String({ description: 'today, YYYY-MM-DD in reset_timezone', examples: ['2026-11-21'] }),
   },
   { description: 'Entitlement' },
 );

@@ -1,8 +1,70 @@
-// Queries on daily_usage: seconds credited per player per day in reset_timezone.
+// Queries on daily_usage: seconds credited and sessions started per player per day in reset_timezone.
+// Primary key (player_id, day): every query here is a point lookup or a short range scan of one player's days.
+import { sql } from 'kysely';
 import type { Executor } from '../../db/connect.js';
 
 /** Seconds credited to the player on `day`. Primary-key lookup. */
 export async function usedSeconds(db: Executor, playerId: number, day: string): Promise<number> {
   const row = await db.selectFrom('daily_usage').select('seconds').where('player_id', '=', playerId).where('day', '=', day).executeTakeFirst();
   return row?.seconds ?? 0;
+}
+
+export interface UsageAfterCredit {
+  /** the day's counter after the credit */
+  seconds: number;
+  /** what the credit actually added: `add`, or less when the cap cut it */
+  added: number;
+}
+
+/**
+ * Adds `add` seconds to the player's day, never past `cap` (null: no cap), in one upsert.
+ * The cap is applied inside the UPDATE against the row as locked (PostgreSQL: ON CONFLICT locks the existing row;
+ * SQLite: the write lock is held), so sessions of several games crediting at once never pass it; `last_credit`
+ * is computed in the same SET from the old value, which tells the caller what was really taken.
+ * Cost: one primary-key upsert (index daily_usage_pk), one row lock held until the transaction commits.
+ */
+export async function addUsage(db: Executor, playerId: number, day: string, add: number, cap: number | null): Promise<UsageAfterCredit> {
+  const x = sql<number>`cast(${add} as integer)`;
+  const old = sql.ref<number>('daily_usage.seconds');
+  const next =
+    cap === null
+      ? sql<number>`${old} + ${x}`
+      : sql<number>`case when ${old} >= ${cap} then ${old} when ${old} + ${x} > ${cap} then cast(${cap} as integer) else ${old} + ${x} end`;
+  const first = cap === null ? add : Math.min(add, cap);
+  const row = await db
+    .insertInto('daily_usage')
+    .values({ player_id: playerId, day, seconds: first, sessions: 0, last_credit: first })
+    .onConflict((oc) => oc.columns(['player_id', 'day']).doUpdateSet({ seconds: next, last_credit: sql<number>`${next} - ${old}` }))
+    .returning(['seconds', 'last_credit'])
+    .executeTakeFirstOrThrow();
+  return { seconds: Number(row.seconds), added: Number(row.last_credit) };
+}
+
+/** Counts a session started on `day`; returns the day's credited seconds. Primary-key upsert. */
+export async function countSessionStart(db: Executor, playerId: number, day: string): Promise<number> {
+  const row = await db
+    .insertInto('daily_usage')
+    .values({ player_id: playerId, day, seconds: 0, sessions: 1, last_credit: 0 })
+    .onConflict((oc) => oc.columns(['player_id', 'day']).doUpdateSet({ sessions: sql<number>`daily_usage.sessions + 1` }))
+    .returning('seconds')
+    .executeTakeFirstOrThrow();
+  return Number(row.seconds);
+}
+
+export interface UsageDay {
+  day: string;
+  seconds: number;
+  sessions: number;
+}
+
+/** The player's days from `oldest` to `newest` (inclusive) that have a row. Range scan of daily_usage_pk. */
+export async function usageBetween(db: Executor, playerId: number, oldest: string, newest: string): Promise<UsageDay[]> {
+  const rows = await db
+    .selectFrom('daily_usage')
+    .select(['day', 'seconds', 'sessions'])
+    .where('player_id', '=', playerId)
+    .where('day', '>=', oldest)
+    .where('day', '<=', newest)
+    .execute();
+  return rows.map((r) => ({ day: r.day, seconds: Number(r.seconds), sessions: Number(r.sessions) }));
 }

@@ -11,7 +11,16 @@ export async function countListedGames(db: Executor): Promise<number> {
   return Number(row.n);
 }
 
-/** Distinct players with an active play session: none until play sessions exist. */
-export async function countPlayersOnline(_db: Executor): Promise<number> {
-  return 0;
+/**
+ * Distinct players with an active play session heard from after `since` (an idle session the sweep has not closed
+ * yet does not count). Index play_sessions_sweep_idx (status, last_heartbeat_at): a range scan over the live sessions.
+ */
+export async function countPlayersOnline(db: Executor, since: number): Promise<number> {
+  const row = await db
+    .selectFrom('play_sessions')
+    .select((eb) => eb.fn.count<number>('player_id').distinct().as('n'))
+    .where('status', '=', 'active')
+    .where('last_heartbeat_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -6,11 +6,13 @@ import { formatTimestamp } from '../../time.js';
 import { countListedGames, countPlayersOnline } from './status.repository.js';
 
 export async function getStatus(ctx: AppContext) {
-  const [games, playersOnline] = await Promise.all([countListedGames(ctx.db), countPlayersOnline(ctx.db)]);
+  const now = ctx.clock.now();
+  const idleSince = now - ctx.config.session_idle_timeout * 1000;
+  const [games, playersOnline] = await Promise.all([countListedGames(ctx.db), countPlayersOnline(ctx.db, idleSince)]);
   return {
     version: serviceVersion(),
     api_version: API_VERSION,
-    server_time: formatTimestamp(ctx.clock.now()),
+    server_time: formatTimestamp(now),
     games,
     players_online: playersOnline,
   };

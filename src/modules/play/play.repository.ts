@@ -1,0 +1,170 @@
+// Queries on play_sessions (and the game and player rows a session needs). Every write here is a conditional UPDATE:
+// the condition is what makes concurrent heartbeats, ends, starts and sweeps safe without locks taken in advance.
+import { sql } from 'kysely';
+import { isPostgres, type Executor } from '../../db/connect.js';
+import type { MembershipFields } from '../accounts/membership.js';
+
+export const LISTED_STATUSES = ['published', 'beta'];
+
+export interface PlayableGame {
+  id: number;
+  slug: string;
+  status: string;
+  entry: string;
+  requires_premium: number;
+}
+
+/** The game named by `slug`. Unique index on games.slug. */
+export function findGameBySlug(db: Executor, slug: string): Promise<PlayableGame | undefined> {
+  return db.selectFrom('games').select(['id', 'slug', 'status', 'entry', 'requires_premium']).where('slug', '=', slug).executeTakeFirst();
+}
+
+export type PlayerMembership = MembershipFields & { id: number };
+
+/** What decides a player's entitlement. Primary-key lookup. */
+export function findPlayerMembership(db: Executor, playerId: number): Promise<PlayerMembership | undefined> {
+  return db
+    .selectFrom('players')
+    .select(['id', 'role', 'membership_plan', 'membership_status', 'membership_renews_at', 'membership_ends_at'])
+    .where('id', '=', playerId)
+    .executeTakeFirst();
+}
+
+export interface SessionRow extends MembershipFields {
+  id: number;
+  player_id: number;
+  game_id: number;
+  game_slug: string;
+  status: string;
+  started_at: number;
+  last_heartbeat_at: number;
+  credited_until: number;
+  credited_seconds: number;
+  ended_at: number | null;
+  end_reason: string | null;
+}
+
+function sessions(db: Executor) {
+  return db
+    .selectFrom('play_sessions as s')
+    .innerJoin('games as g', 'g.id', 's.game_id')
+    .innerJoin('players as p', 'p.id', 's.player_id')
+    .select([
+      's.id', 's.player_id', 's.game_id', 'g.slug as game_slug', 's.status', 's.started_at', 's.last_heartbeat_at',
+      's.credited_until', 's.credited_seconds', 's.ended_at', 's.end_reason',
+      'p.role', 'p.membership_plan', 'p.membership_status', 'p.membership_renews_at', 'p.membership_ends_at',
+    ]);
+}
+
+/**
+ * The session with this token hash, with its game's slug and its player's membership.
+ * Hot (every heartbeat): unique index on play_sessions.token_hash, then primary-key lookups of games and players; three index probes.
+ */
+export function findSessionByTokenHash(db: Executor, tokenHash: string): Promise<SessionRow | undefined> {
+  return sessions(db).where('s.token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** The player's active sessions of one game (at most one: play_sessions_one_active_idx). Index play_sessions_player_idx. */
+export function findActiveSessions(db: Executor, playerId: number, gameId: number): Promise<SessionRow[]> {
+  return sessions(db).where('s.player_id', '=', playerId).where('s.status', '=', 'active').where('s.game_id', '=', gameId).execute();
+}
+
+/**
+ * Serialises the starts of one player: two starts of the same game at once would otherwise both replace the same
+ * earlier session and race to insert. PostgreSQL: a row lock on the player (heartbeats never take it, so the lock
+ * order player → session → day → game has no cycle). SQLite: BEGIN IMMEDIATE already holds the database's write lock.
+ */
+export async function lockPlayerStarts(db: Executor, playerId: number): Promise<void> {
+  if (isPostgres(db)) await db.selectFrom('players').select('id').where('id', '=', playerId).forUpdate().execute();
+}
+
+export interface NewSession {
+  token_hash: string;
+  player_id: number;
+  game_id: number;
+  now: number;
+}
+
+export async function insertSession(db: Executor, s: NewSession): Promise<void> {
+  await db
+    .insertInto('play_sessions')
+    .values({ token_hash: s.token_hash, player_id: s.player_id, game_id: s.game_id, status: 'active', started_at: s.now, last_heartbeat_at: s.now, credited_until: s.now, credited_seconds: 0 })
+    .execute();
+}
+
+export interface Claim {
+  id: number;
+  /** credited_until as read: the compare of the compare-and-set */
+  expectedUntil: number;
+  until: number;
+  seconds: number;
+  now: number;
+  /** close the session in the same statement (end, replaced) */
+  close?: string;
+}
+
+/**
+ * Claims the interval up to `until` for this call: compare-and-set on credited_until (and status active).
+ * Two heartbeats that read the same credited_until cannot both match: on PostgreSQL the second waits for the first's
+ * row lock, re-reads the row and no longer matches; on SQLite writers are serialised.
+ * Returns the session's credited_seconds after the claim, or undefined when it lost. Hot: primary-key update of one row.
+ */
+export async function claimInterval(db: Executor, c: Claim): Promise<number | undefined> {
+  const row = await db
+    .updateTable('play_sessions')
+    .set({
+      credited_until: c.until,
+      last_heartbeat_at: c.now,
+      credited_seconds: sql<number>`credited_seconds + ${c.seconds}`,
+      ...(c.close ? { status: 'closed', ended_at: c.now, end_reason: c.close } : {}),
+    })
+    .where('id', '=', c.id)
+    .where('status', '=', 'active')
+    .where('credited_until', '=', c.expectedUntil)
+    .returning('credited_seconds')
+    .executeTakeFirst();
+  return row && Number(row.credited_seconds);
+}
+
+/**
+ * After the daily cap took less than claimed: gives back the difference, and closes the session when `close` is set
+ * (the limit). The row is already locked by this transaction's claim. Primary-key update.
+ */
+export async function settleClaim(db: Executor, id: number, refund: number, now: number, close: string | null): Promise<void> {
+  await db
+    .updateTable('play_sessions')
+    .set({ credited_seconds: sql<number>`credited_seconds - ${refund}`, ...(close ? { status: 'closed', ended_at: now, end_reason: close } : {}) })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Closes idle sessions (no heartbeat since `cutoff`) with reason timeout; ended_at is the last time the session was
+ * heard from, and nothing is credited for the silence. One statement: a session that a concurrent heartbeat refreshed,
+ * or a concurrent sweep closed, no longer matches when its row lock is granted, so each session closes once.
+ * `id` narrows it to one session (a heartbeat or end that finds it idle). Index play_sessions_sweep_idx (status, last_heartbeat_at):
+ * a range scan over the idle active sessions only.
+ */
+export async function closeIdleSessions(db: Executor, cutoff: number, id?: number): Promise<number> {
+  const result = await db
+    .updateTable('play_sessions')
+    .set({ status: 'closed', ended_at: sql<number>`last_heartbeat_at`, end_reason: 'timeout' })
+    .where('status', '=', 'active')
+    .where('last_heartbeat_at', '<=', cutoff)
+    .$if(id !== undefined, (qb) => qb.where('id', '=', id!))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Adds to the game's stats.plays. Primary-key update; the row lock is held to commit, so it is the last write of start. */
+export async function countPlay(db: Executor, gameId: number): Promise<void> {
+  await db.updateTable('games').set({ plays: sql<number>`plays + 1` }).where('id', '=', gameId).execute();
+}
+
+/**
+ * Adds credited seconds to the game's stats (playtime_hours). Primary-key update of one hot row (every player of the
+ * game heartbeats): it is the last write of the heartbeat transaction, so its row lock is held only until the commit.
+ */
+export async function addPlaytime(db: Executor, gameId: number, seconds: number): Promise<void> {
+  await db.updateTable('games').set({ playtime_seconds: sql<number>`playtime_seconds + ${seconds}` }).where('id', '=', gameId).execute();
+}
