@@ -26,6 +26,8 @@ import { gameFilesRoutes } from './modules/games/game-files.routes.js';
 import { gamesRoutes } from './modules/games/games.routes.js';
 import { playRoutes } from './modules/play/play.routes.js';
 import { statesRoutes } from './modules/states/states.routes.js';
+import { leaderboardRoutes } from './modules/scores/leaderboard.routes.js';
+import { scoresRoutes } from './modules/scores/scores.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 
 export type App = FastifyInstance & { ctx: AppContext };
@@ -104,6 +106,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(gamesRoutes);
   await app.register(gameFilesRoutes, { prefix: '/g' });
   await app.register(playRoutes);
+  await app.register(scoresRoutes);
+  await app.register(leaderboardRoutes);
 
   registerPageSecurity(app);
   await app.register(portalRoutes(portal));

@@ -1,4 +1,5 @@
 // Opens the database named by the settings: better-sqlite3 (WAL, foreign keys, IMMEDIATE write transactions) or a pg pool.
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
@@ -44,6 +45,28 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * better-sqlite3 compiles SQL on every prepare(), and Kysely prepares every query: for a statement with CTEs the
+ * compiling costs several times the running. Keep the compiled statements of the most recently used SQL texts
+ * (queries are parameterised, so hot queries repeat exactly). Safe because Kysely holds its one SQLite connection for
+ * one query or stream at a time, so a cached statement is never running twice; SQLite recompiles a cached statement
+ * itself when the schema changes.
+ */
+export function cacheStatements(sqlite: SqliteDatabase.Database, size = STATEMENT_CACHE_SIZE): SqliteDatabase.Database {
+  const prepare = sqlite.prepare.bind(sqlite);
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  sqlite.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (statement) cache.delete(source);
+    else statement = prepare(source);
+    cache.set(source, statement);
+    if (cache.size > size) cache.delete(cache.keys().next().value!);
+    return statement;
+  }) as typeof sqlite.prepare;
+  return sqlite;
+}
 
 function openSqlite(file: string): DatabaseHandle {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
@@ -52,7 +75,7 @@ function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: cacheStatements(sqlite) }) });
   return { db, dialect: 'sqlite', destroy: () => db.destroy() };
 }
 
@@ -64,6 +87,27 @@ const pgTypes = {
   },
 };
 
+/**
+ * Marks a statement to run as a named prepared statement on PostgreSQL: planned once per connection instead of on
+ * every call (for the hot leaderboard reads planning costs as much as running). Put it in the SQL text, e.g.
+ * `sql.raw(PREPARED)` or `.modifyEnd(sql.raw(PREPARED))`; on SQLite it is only a comment. Use it for statements whose
+ * text repeats exactly (parameters, not values, in the SQL) and whose plan suits every parameter.
+ */
+export const PREPARED = '/* prepared */';
+
+/** Runs marked statements under a name derived from their text; anything else goes to pg unchanged. */
+function prepareMarkedStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const [text, values] = args;
+    if (typeof text === 'string' && text.includes(PREPARED) && (args.length === 1 || (args.length === 2 && Array.isArray(values)))) {
+      const name = `gp_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+      return query({ name, text, values });
+    }
+    return query(...args);
+  }) as typeof client.query;
+}
+
 export interface OpenOptions {
   onPoolError?: (error: Error) => void;
   poolSize?: number;
@@ -73,6 +117,7 @@ function openPostgres(url: string, options: OpenOptions): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types: pgTypes as pg.CustomTypesConfig });
   // An idle client losing its connection emits 'error' on the pool; unhandled, it would end the process.
   pool.on('error', (error) => options.onPoolError?.(error));
+  pool.on('connect', prepareMarkedStatements);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', destroy: () => db.destroy() };
 }

@@ -167,6 +167,72 @@ export interface FavoritesTable {
   created_at: number;
 }
 
+export interface ScoresTable {
+  id: Generated<number>;
+  game_id: number;
+  player_id: number;
+  board: string;
+  score: number;
+  /** JSON object text, at most 500 characters */
+  meta: string | null;
+  play_session_id: number | null;
+  created_at: number;
+}
+
+/** First replies to POST scores with an Idempotency-Key, kept 24 hours. */
+export interface ScoreRequestsTable {
+  /** `player:<id>` or `key:<id>` */
+  caller: string;
+  idem_key: string;
+  /** SHA-256 of the game and the canonical body */
+  fingerprint: string;
+  /** the `data` of the first 201 reply, JSON */
+  response: string;
+  created_at: number;
+}
+
+/** A board in one period: `period` all | month | week | day, `period_key` `all` or the period's first date. */
+export interface LeaderboardsTable {
+  id: Generated<number>;
+  game_id: number;
+  board: string;
+  period: string;
+  period_key: string;
+  /** the game's leaderboard order when the row was made: a change of order starts a board rebuilt from scores */
+  sort_order: string;
+  created_at: number;
+}
+
+/** Each player's best on a leaderboard; the ranking key is (norm, reached_at, score_id), smaller first. */
+export interface LeaderboardBestsTable {
+  leaderboard_id: number;
+  player_id: number;
+  /** the best score as submitted */
+  score: number;
+  /** the best normalised so that smaller is better (negated for order desc) */
+  norm: number;
+  /** when the best was first reached */
+  reached_at: number;
+  /** the submission that reached it: breaks ties of the same millisecond */
+  score_id: number;
+  /** submissions in the period */
+  entries: number;
+  last_played: number;
+}
+
+/** The count tree over a leaderboard's ranking keys (src/modules/scores/rank-tree.ts). */
+export interface LeaderboardNodesTable {
+  leaderboard_id: number;
+  level: number;
+  head: number;
+  parent: number;
+  prefix: number;
+  /** keys counted below this node */
+  cnt: number;
+  /** 1 when the children exist and are kept up to date */
+  expanded: Flag;
+}
+
 export interface Database {
   players: PlayersTable;
   player_tokens: PlayerTokensTable;
@@ -178,6 +244,11 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   favorites: FavoritesTable;
   save_states: SaveStatesTable;
+  scores: ScoresTable;
+  score_requests: ScoreRequestsTable;
+  leaderboards: LeaderboardsTable;
+  leaderboard_bests: LeaderboardBestsTable;
+  leaderboard_nodes: LeaderboardNodesTable;
 }
 
 export type PlayerRow = Selectable<PlayersTable>;

@@ -1,13 +1,10 @@
 // The portal, the play shell, the SDK and the demo games in Debian's Chromium: what a player does, end to end.
-import { existsSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { isFocused, skipReason, startRig, text, unlabelledControls, until, visible, type Rig } from './browser.js';
 
 const reason = skipReason();
-// The score routes come with the scores capability; until it is merged here, the test that needs them waits.
-const hasScores = existsSync(new URL('../../src/modules/scores', import.meta.url));
 
 if (reason) {
   console.warn(`\n[browser] ${reason}\n`);
@@ -154,7 +151,7 @@ if (reason) {
       await page.close();
     });
 
-    it.skipIf(!hasScores)('plays Reflex until its score is on the leaderboard (mouse and keyboard)', async () => {
+    it('plays Reflex until its score is on the leaderboard (mouse and keyboard)', async () => {
       const page = await rig.newPage();
       const player = await playerSession(page, { unlimited: true });
       await page.goto('/games/reflex');

@@ -4,6 +4,7 @@ import * as core from './2026_11_21_0001_core.js';
 import * as playCore from './2026_11_21_0002_play_core.js';
 import * as accounts from './2026_11_21_0010_accounts.js';
 import * as gamesCatalogue from './2026_11_21_0020_games_catalogue.js';
+import * as scores from './2026_11_21_0030_scores.js';
 import * as saveStates from './2026_11_21_0040_save_states.js';
 import * as playSessions from './2026_11_21_0050_play_sessions.js';
 
@@ -12,6 +13,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0002_play_core': playCore,
   '2026_11_21_0010_accounts': accounts,
   '2026_11_21_0020_games_catalogue': gamesCatalogue,
+  '2026_11_21_0030_scores': scores,
   '2026_11_21_0040_save_states': saveStates,
   '2026_11_21_0050_play_sessions': playSessions,
 };

@@ -88,9 +88,9 @@ export const MembershipSchema = Type.Object(
 export const BestScoreSchema = Type.Object(
   {
     game: Type.String({ description: 'game slug' }),
-    game_name: Type.String(),
+    game_name: Type.String({ description: "the game's name" }),
     best: Type.Integer({ description: "the player's best on the game's main board" }),
-    unit: Type.String(),
+    unit: Type.String({ description: "unit of the game's scores" }),
   },
   { description: 'Best-score entry on a public profile' },
 );

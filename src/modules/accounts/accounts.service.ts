@@ -8,6 +8,7 @@ import type { BestScore, PatchMeInput } from './accounts.schemas.js';
 import { isCountryCode } from './countries.js';
 import { isUnlimitedMember } from './membership.js';
 import { membershipOf, ownPlayerView, publicPlayerView } from './player.view.js';
+import { bestScoresForProfile } from '../scores/leaderboard.service.js';
 import { findPlayerById, findPlayerByUsername, updatePlayer, usernameTaken } from './players.repository.js';
 
 const usernameTakenError = () => new AppError('username_taken', 'This username is taken');
@@ -61,12 +62,9 @@ export async function updateMe(ctx: AppContext, playerId: number, input: PatchMe
   }
 }
 
-/**
- * The best-score entries of a public profile. Empty until the scores capability exists; it will read each game's
- * `main` board here (DESIGN §8).
- */
-export async function bestScores(_ctx: AppContext, _playerId: number): Promise<BestScore[]> {
-  return [];
+/** The best-score entries of a public profile: the all-time best on each visible game's `main` board (DESIGN §8). */
+export async function bestScores(ctx: AppContext, playerId: number): Promise<BestScore[]> {
+  return bestScoresForProfile(ctx, playerId);
 }
 
 /** Any active player by username, case-insensitively; unknown and suspended players are 404 alike. */

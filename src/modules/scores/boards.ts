@@ -1,0 +1,51 @@
+// Finding and creating the leaderboard rows a request reads or writes: one per game, board, period and order.
+import type { AppContext } from '../../context.js';
+import type { Period } from '../../time.js';
+import { boardExistsInAnyOrder, fillBestsFromScores, findBoardId, findBoardIds, insertBoard, type BoardRef } from './leaderboard.repository.js';
+import { periodKeysAt, windowOfKey } from './periods.js';
+import { rebuildTree } from './ranking.js';
+import type { ScoringGame } from './scores.repository.js';
+
+const refOf = (game: ScoringGame, board: string, period: Period, periodKey: string): BoardRef => ({
+  gameId: game.id,
+  board,
+  period,
+  periodKey,
+  order: game.leaderboard_order,
+});
+
+/**
+ * Creates a board and fills it from the stored submissions of its period, in one transaction: nothing for a new
+ * period, the whole history when the game's leaderboard order changed (a board is kept per order, so a changed
+ * order never mixes keys of both). A concurrent creator of the same board waits on the unique key, then finds it.
+ */
+async function createBoard(ctx: AppContext, ref: BoardRef): Promise<number> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const id = await insertBoard(trx, ref, ctx.clock.now());
+    if (id === undefined) return (await findBoardId(trx, ref))!;
+    const window = windowOfKey(ref.period as Period, ref.periodKey, ctx.config.reset_timezone);
+    await fillBestsFromScores(trx, { boardId: id, gameId: ref.gameId, board: ref.board, order: ref.order, window });
+    await rebuildTree(trx, id);
+    return id;
+  });
+}
+
+/** The board to read, or undefined when nobody has scored on it in that period. */
+export async function boardToRead(ctx: AppContext, game: ScoringGame, board: string, period: Period, periodKey: string): Promise<number | undefined> {
+  const ref = refOf(game, board, period, periodKey);
+  const id = await findBoardId(ctx.db, ref);
+  if (id !== undefined) return id;
+  return (await boardExistsInAnyOrder(ctx.db, ref)) ? createBoard(ctx, ref) : undefined;
+}
+
+/** The four boards (all, month, week, day) a score submitted at `now` counts on: one lookup, creating the missing in that order. */
+export async function boardsToWrite(ctx: AppContext, game: ScoringGame, board: string, now: number) {
+  const periods = periodKeysAt(now, ctx.config.reset_timezone);
+  const found = await findBoardIds(ctx.db, game.id, board, game.leaderboard_order, periods);
+  const boards: Array<{ period: Period; id: number }> = [];
+  for (const { period, key } of periods) {
+    const id = found.find((f) => f.period === period && f.period_key === key)?.id;
+    boards.push({ period, id: id ?? (await createBoard(ctx, refOf(game, board, period, key))) });
+  }
+  return boards;
+}

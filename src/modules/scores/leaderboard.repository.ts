@@ -1,0 +1,472 @@
+// Queries on leaderboards, leaderboard_bests and leaderboard_nodes. Each hot query names its index and its cost.
+import { sql, type RawBuilder } from 'kysely';
+import { PREPARED, isPostgres, type Executor } from '../../db/connect.js';
+import type { NodeId, NodeRange, NodeRow, RankKey } from './rank-tree.js';
+
+export interface BoardRef {
+  gameId: number;
+  board: string;
+  period: string;
+  periodKey: string;
+  order: string;
+}
+
+/** Unique index leaderboards_key: one lookup. */
+export async function findBoardId(db: Executor, ref: BoardRef): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('leaderboards')
+    .select('id')
+    .where('game_id', '=', ref.gameId)
+    .where('board', '=', ref.board)
+    .where('period', '=', ref.period)
+    .where('period_key', '=', ref.periodKey)
+    .where('sort_order', '=', ref.order)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export interface GameBoardRow {
+  id: number;
+  slug: string;
+  name: string;
+  leaderboard_enabled: number;
+  leaderboard_order: string;
+  leaderboard_unit: string;
+  board_id: number | null;
+  /** the player's best on the board, when a player was named and has one */
+  best_score: number | null;
+  best_norm: number | null;
+  best_reached_at: number | null;
+  best_score_id: number | null;
+  best_entries: number | null;
+}
+
+/**
+ * A listed game, its board for the period under the game's current order and (for `playerId`) the player's best
+ * there, in one statement: unique index on games.slug, then leaderboards_key, then leaderboard_bests_pk.
+ */
+export function findGameBoard(db: Executor, slug: string, board: string, period: string, periodKey: string, playerId = 0): Promise<GameBoardRow | undefined> {
+  return db
+    .selectFrom('games as g')
+    .leftJoin('leaderboards as l', (join) =>
+      join
+        .onRef('l.game_id', '=', 'g.id')
+        .on('l.board', '=', board)
+        .on('l.period', '=', period)
+        .on('l.period_key', '=', periodKey)
+        .onRef('l.sort_order', '=', 'g.leaderboard_order'),
+    )
+    .leftJoin('leaderboard_bests as b', (join) => join.onRef('b.leaderboard_id', '=', 'l.id').on('b.player_id', '=', playerId))
+    .select(['g.id', 'g.slug', 'g.name', 'g.leaderboard_enabled', 'g.leaderboard_order', 'g.leaderboard_unit', 'l.id as board_id'])
+    .select(['b.score as best_score', 'b.norm as best_norm', 'b.reached_at as best_reached_at', 'b.score_id as best_score_id', 'b.entries as best_entries'])
+    .where('g.slug', '=', slug)
+    .where('g.status', 'in', ['published', 'beta'])
+    .modifyEnd(sql.raw(PREPARED))
+    .executeTakeFirst();
+}
+
+/** The boards of several periods of one game board under one order (leaderboards_key: one lookup per period). */
+export function findBoardIds(db: Executor, gameId: number, board: string, order: string, periods: Array<{ period: string; key: string }>) {
+  return db
+    .selectFrom('leaderboards')
+    .select(['id', 'period', 'period_key'])
+    .where('game_id', '=', gameId)
+    .where('board', '=', board)
+    .where('sort_order', '=', order)
+    .where((eb) => eb.or(periods.map((p) => eb.and([eb('period', '=', p.period), eb('period_key', '=', p.key)]))))
+    .execute();
+}
+
+/** Whether the board exists in this period under another order (the game's order changed since). */
+export async function boardExistsInAnyOrder(db: Executor, ref: BoardRef): Promise<boolean> {
+  const row = await db
+    .selectFrom('leaderboards')
+    .select('id')
+    .where('game_id', '=', ref.gameId)
+    .where('board', '=', ref.board)
+    .where('period', '=', ref.period)
+    .where('period_key', '=', ref.periodKey)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Creates the board unless another request just did; returns the new id, or undefined when it already existed. */
+export async function insertBoard(db: Executor, ref: BoardRef, now: number): Promise<number | undefined> {
+  const row = await db
+    .insertInto('leaderboards')
+    .values({ game_id: ref.gameId, board: ref.board, period: ref.period, period_key: ref.periodKey, sort_order: ref.order, created_at: now })
+    .onConflict((oc) => oc.columns(['game_id', 'board', 'period', 'period_key', 'sort_order']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+// ---- bests -------------------------------------------------------------------------------------------
+
+export interface BestRow {
+  leaderboard_id: number;
+  player_id: number;
+  score: number;
+  norm: number;
+  reached_at: number;
+  score_id: number;
+  entries: number;
+  last_played: number;
+}
+
+export const keyOfBest = (row: Pick<BestRow, 'norm' | 'reached_at' | 'score_id'>): RankKey => ({
+  norm: row.norm,
+  reachedAt: row.reached_at,
+  scoreId: row.score_id,
+});
+
+const BEST_COLUMNS = ['leaderboard_id', 'player_id', 'score', 'norm', 'reached_at', 'score_id', 'entries', 'last_played'] as const;
+
+/** The player's bests on these boards, locked for update on PostgreSQL in board order (primary key lookups). */
+export function lockBests(db: Executor, boardIds: number[], playerId: number): Promise<BestRow[]> {
+  return db
+    .selectFrom('leaderboard_bests')
+    .select(BEST_COLUMNS)
+    .where('leaderboard_id', 'in', boardIds)
+    .where('player_id', '=', playerId)
+    .orderBy('leaderboard_id')
+    .$if(isPostgres(db), (qb) => qb.forUpdate())
+    .execute();
+}
+
+/** Inserts first bests; returns the boards where this request inserted (a concurrent request may have won others). */
+export async function insertBests(db: Executor, rows: BestRow[]): Promise<number[]> {
+  if (!rows.length) return [];
+  const inserted = await db
+    .insertInto('leaderboard_bests')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['leaderboard_id', 'player_id']).doNothing())
+    .returning('leaderboard_id')
+    .execute();
+  return inserted.map((r) => r.leaderboard_id);
+}
+
+/** Counts one more entry on these boards (primary key lookups). */
+export async function countEntry(db: Executor, boardIds: number[], playerId: number, now: number): Promise<void> {
+  if (!boardIds.length) return;
+  await db
+    .updateTable('leaderboard_bests')
+    .set((eb) => ({
+      entries: eb('entries', '+', 1),
+      last_played: eb.case().when('last_played', '>', now).then(eb.ref('last_played')).else(now).end(),
+    }))
+    .where('leaderboard_id', 'in', boardIds)
+    .where('player_id', '=', playerId)
+    .execute();
+}
+
+/** Moves the player's best on these boards to a new key (primary key lookups). */
+export async function setBest(db: Executor, boardIds: number[], playerId: number, best: Pick<BestRow, 'score' | 'norm' | 'reached_at' | 'score_id'>): Promise<void> {
+  if (!boardIds.length) return;
+  await db.updateTable('leaderboard_bests').set(best).where('leaderboard_id', 'in', boardIds).where('player_id', '=', playerId).execute();
+}
+
+/** Primary key lookup. */
+export function findBest(db: Executor, boardId: number, playerId: number): Promise<BestRow | undefined> {
+  return db.selectFrom('leaderboard_bests').select(BEST_COLUMNS).where('leaderboard_id', '=', boardId).where('player_id', '=', playerId).executeTakeFirst();
+}
+
+const keyTuple = (k: RankKey) => [k.norm, k.reachedAt, k.scoreId] as const;
+
+/** Sorted keys in [from, to] inclusive: the keys of one node being split (bounded by SPLIT_AT + 1), or a whole board when rebuilding. */
+export async function keysBetween(db: Executor, boardId: number, from: RankKey, to: RankKey): Promise<RankKey[]> {
+  const rows = await db
+    .selectFrom('leaderboard_bests')
+    .select(['norm', 'reached_at', 'score_id'])
+    .where('leaderboard_id', '=', boardId)
+    .where((eb) => eb(eb.refTuple('norm', 'reached_at', 'score_id'), '>=', eb.tuple(...keyTuple(from))))
+    .where((eb) => eb(eb.refTuple('norm', 'reached_at', 'score_id'), '<=', eb.tuple(...keyTuple(to))))
+    .orderBy('norm')
+    .orderBy('reached_at')
+    .orderBy('score_id')
+    .execute();
+  return rows.map(keyOfBest);
+}
+
+/** The key `offset` places after `from` (inclusive). Rank index range scan of offset + 1 entries (≤ SPLIT_AT here). */
+export async function keyAtOffsetFrom(db: Executor, boardId: number, from: RankKey, offset: number): Promise<RankKey | undefined> {
+  const row = await db
+    .selectFrom('leaderboard_bests')
+    .select(['norm', 'reached_at', 'score_id'])
+    .where('leaderboard_id', '=', boardId)
+    .where((eb) => eb(eb.refTuple('norm', 'reached_at', 'score_id'), '>=', eb.tuple(...keyTuple(from))))
+    .orderBy('norm')
+    .orderBy('reached_at')
+    .orderBy('score_id')
+    .limit(1)
+    .offset(offset)
+    .executeTakeFirst();
+  return row ? keyOfBest(row) : undefined;
+}
+
+// ---- pages ---------------------------------------------------------------------------------------------
+
+export interface PageRow {
+  score: number;
+  entries: number;
+  last_played: number;
+  norm: number;
+  reached_at: number;
+  score_id: number;
+  username: string;
+  display_name: string;
+  country: string | null;
+  avatar_key: string | null;
+  /** players on the board (the root's count), read in the same statement */
+  total: number | string | null;
+}
+
+const rootCount = (boardId: number) =>
+  sql<number>`(select r.cnt from leaderboard_nodes r where r.leaderboard_id = ${boardId} and r.level = 0 and r.head = 0 and r.parent = 0 and r.prefix = 0)`;
+
+function pageQuery(db: Executor, boardId: number) {
+  return db
+    .selectFrom('leaderboard_bests as b')
+    .innerJoin('players as p', 'p.id', 'b.player_id')
+    .select(['b.score', 'b.entries', 'b.last_played', 'b.norm', 'b.reached_at', 'b.score_id', 'p.username', 'p.display_name', 'p.country', 'p.avatar_key'])
+    .select(rootCount(boardId).as('total'))
+    .where('b.leaderboard_id', '=', boardId)
+    .modifyEnd(sql.raw(PREPARED));
+}
+
+/** Rows at offset..offset+limit. Rank index scan of offset + limit entries: used only for shallow offsets. */
+export function pageAtOffset(db: Executor, boardId: number, offset: number, limit: number): Promise<PageRow[]> {
+  return pageQuery(db, boardId).orderBy('b.norm').orderBy('b.reached_at').orderBy('b.score_id').limit(limit).offset(offset).execute();
+}
+
+/** `limit` rows from `from` on (inclusive). Keyset: rank index scan of `limit` entries, whatever the depth. */
+export function pageFrom(db: Executor, boardId: number, from: RankKey, limit: number): Promise<PageRow[]> {
+  return pageQuery(db, boardId)
+    .where((eb) => eb(eb.refTuple('b.norm', 'b.reached_at', 'b.score_id'), '>=', eb.tuple(...keyTuple(from))))
+    .orderBy('b.norm')
+    .orderBy('b.reached_at')
+    .orderBy('b.score_id')
+    .limit(limit)
+    .execute();
+}
+
+/** The `count` rows just before `key`, in ranking order. Keyset backwards: rank index scan of `count` entries. */
+export async function pageBefore(db: Executor, boardId: number, key: RankKey, count: number): Promise<PageRow[]> {
+  if (count <= 0) return [];
+  const rows = await pageQuery(db, boardId)
+    .where((eb) => eb(eb.refTuple('b.norm', 'b.reached_at', 'b.score_id'), '<', eb.tuple(...keyTuple(key))))
+    .orderBy('b.norm', 'desc')
+    .orderBy('b.reached_at', 'desc')
+    .orderBy('b.score_id', 'desc')
+    .limit(count)
+    .execute();
+  return rows.reverse();
+}
+
+// ---- count tree -----------------------------------------------------------------------------------------
+
+interface NodeDbRow {
+  leaderboard_id: number;
+  level: number;
+  head: number | string;
+  parent: number | string;
+  prefix: number | string;
+  cnt: number | string;
+  expanded: number | string;
+}
+
+export interface BoardNodeRow extends NodeRow {
+  boardId: number;
+}
+
+/**
+ * A number in a VALUES list or a row value: PostgreSQL needs the type written out, SQLite must not have it (a CAST
+ * gives the value an affinity that keeps SQLite from using a row-value range on an index).
+ */
+function int(db: Executor, value: number): RawBuilder<number> {
+  return isPostgres(db) ? sql<number>`cast(${value} as bigint)` : sql<number>`${value}`;
+}
+
+const toNode = (r: NodeDbRow): BoardNodeRow => ({
+  boardId: Number(r.leaderboard_id),
+  level: Number(r.level),
+  head: Number(r.head),
+  parent: Number(r.parent),
+  prefix: Number(r.prefix),
+  cnt: Number(r.cnt),
+  expanded: Number(r.expanded) === 1,
+});
+
+/**
+ * Every node in the given ranges (board, level, head, parent, prefix lo..hi), in one statement: a nested loop
+ * over the listed ranges, each one range scan of leaderboard_nodes_pk reading at most 16 entries (128 at the class
+ * level). With the ≤ 25 ranges of one path this is the whole tree part of a rank.
+ */
+export async function nodesInRanges(db: Executor, ranges: Array<NodeRange & { boardId: number }>): Promise<BoardNodeRow[]> {
+  if (!ranges.length) return [];
+  const values = sql.join(
+    ranges.map(
+      (r) =>
+        sql`(${int(db, r.boardId)}, ${int(db, r.level)}, ${int(db, r.head)}, ${int(db, r.parent)}, ${int(db, r.lo)}, ${int(db, r.hi)})`,
+    ),
+  );
+  const result = await sql<NodeDbRow>`
+    with q (board_id, lvl, head, parent, lo, hi) as (values ${values})
+    select n.leaderboard_id, n.level, n.head, n.parent, n.prefix, n.cnt, n.expanded
+    from q join leaderboard_nodes n
+      on n.leaderboard_id = q.board_id and n.level = q.lvl and n.head = q.head and n.parent = q.parent
+     and n.prefix >= q.lo and n.prefix <= q.hi`.execute(db);
+  return result.rows.map(toNode);
+}
+
+export interface PathLevel extends NodeRange {
+  /** lowest key of the path's own node at this level: where the direct count starts if the tree stops here */
+  from: RankKey;
+}
+
+/**
+ * The rank of `key` and the board's total in ONE statement (one snapshot, one round trip), given the key's path:
+ * for each level the range from the first sibling to the path's own node. It sums the siblings ahead down to the
+ * stop (the first level whose own node is missing or not split), then counts the keys ahead inside the stop.
+ * Cost: ≤ 25 range scans of leaderboard_nodes_pk of ≤ 16 entries (128 at the class level), one range scan of
+ * leaderboard_bests_rank_idx of ≤ SPLIT_AT entries, one primary key lookup of the root — whatever the board's size.
+ */
+export async function rankAndTotal(db: Executor, boardId: number, levels: PathLevel[], key: RankKey): Promise<{ rank: number; total: number }> {
+  const values = sql.join(
+    levels.map(
+      (l, i) =>
+        sql`(${int(db, i + 1)}, ${int(db, l.level)}, ${int(db, l.head)}, ${int(db, l.parent)}, ${int(db, l.lo)}, ${int(db, l.hi)}, ${int(db, l.from.norm)}, ${int(db, l.from.reachedAt)})`,
+    ),
+  );
+  const result = await sql<{ ahead: number | string | null; inside: number | string; total: number | string | null }>`${sql.raw(PREPARED)}
+    with q (i, lvl, head, parent, lo, own, from_norm, from_reached) as (values ${values}),
+    hit as (
+      select q.i, n.prefix, n.cnt, n.expanded, q.own
+      from q cross join leaderboard_nodes n
+      where n.leaderboard_id = ${boardId} and n.level = q.lvl and n.head = q.head and n.parent = q.parent
+        and n.prefix >= q.lo and n.prefix <= q.own
+    ),
+    stop as (
+      select q.i, q.from_norm, q.from_reached, h.prefix as found
+      from q left join hit h on h.i = q.i and h.prefix = q.own
+      where h.expanded is null or h.expanded = 0
+      order by q.i
+      limit 1
+    )
+    select
+      (select sum(h.cnt) from hit h cross join stop s where h.prefix < h.own and h.i <= s.i) as ahead,
+      (select count(*) from stop s cross join leaderboard_bests b
+        where s.found is not null and b.leaderboard_id = ${boardId}
+          and (b.norm, b.reached_at, b.score_id) >= (s.from_norm, s.from_reached, 0)
+          and (b.norm, b.reached_at, b.score_id) < (${int(db, key.norm)}, ${int(db, key.reachedAt)}, ${int(db, key.scoreId)})
+      ) as inside,
+      ${rootCount(boardId)} as total`.execute(db);
+  const row = result.rows[0]!;
+  return { rank: 1 + Number(row.ahead ?? 0) + Number(row.inside), total: Number(row.total ?? 0) };
+}
+
+/**
+ * Adds `delta` to each node (creating missing ones, not expanded) and returns the nodes as they are now. The rows
+ * must come in the global lock order (board, level, head, parent, prefix) so that writers never deadlock; a delta
+ * of 0 only locks the node. Primary key upserts, one per node.
+ */
+export async function addToNodes(db: Executor, deltas: Array<NodeId & { boardId: number; delta: number }>): Promise<BoardNodeRow[]> {
+  if (!deltas.length) return [];
+  const rows = await db
+    .insertInto('leaderboard_nodes')
+    .values(
+      deltas.map((d) => ({ leaderboard_id: d.boardId, level: d.level, head: d.head, parent: d.parent, prefix: d.prefix, cnt: d.delta, expanded: 0 as const })),
+    )
+    .onConflict((oc) =>
+      oc.columns(['leaderboard_id', 'level', 'head', 'parent', 'prefix']).doUpdateSet((eb) => ({ cnt: eb('leaderboard_nodes.cnt', '+', eb.ref('excluded.cnt')) })),
+    )
+    .returning(['leaderboard_id', 'level', 'head', 'parent', 'prefix', 'cnt', 'expanded'])
+    .execute();
+  return rows.map(toNode);
+}
+
+/** Writes new nodes (a split, or a whole board), in chunks that stay under both databases' parameter limits. */
+export async function insertNodes(db: Executor, boardId: number, rows: NodeRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 1000) {
+    const chunk = rows.slice(i, i + 1000);
+    await db
+      .insertInto('leaderboard_nodes')
+      .values(chunk.map((r) => ({ leaderboard_id: boardId, level: r.level, head: r.head, parent: r.parent, prefix: r.prefix, cnt: r.cnt, expanded: r.expanded ? (1 as const) : (0 as const) })))
+      .execute();
+  }
+}
+
+export async function markExpanded(db: Executor, boardId: number, node: NodeId): Promise<void> {
+  await db
+    .updateTable('leaderboard_nodes')
+    .set({ expanded: 1 })
+    .where('leaderboard_id', '=', boardId)
+    .where('level', '=', node.level)
+    .where('head', '=', node.head)
+    .where('parent', '=', node.parent)
+    .where('prefix', '=', node.prefix)
+    .execute();
+}
+
+export async function deleteTree(db: Executor, boardId: number): Promise<void> {
+  await db.deleteFrom('leaderboard_nodes').where('leaderboard_id', '=', boardId).execute();
+}
+
+/** Players on the board: the root's count, one primary key lookup. */
+export async function countPlayers(db: Executor, boardId: number): Promise<number> {
+  const row = await db
+    .selectFrom('leaderboard_nodes')
+    .select('cnt')
+    .where('leaderboard_id', '=', boardId)
+    .where('level', '=', 0)
+    .where('head', '=', 0)
+    .where('parent', '=', 0)
+    .where('prefix', '=', 0)
+    .executeTakeFirst();
+  return row ? Number(row.cnt) : 0;
+}
+
+// ---- rebuilding from history -------------------------------------------------------------------------------
+
+export interface BoardHistory {
+  boardId: number;
+  gameId: number;
+  board: string;
+  order: string;
+  /** [start, end) of the period, or null for all time */
+  window: { start: number; end: number } | null;
+}
+
+/**
+ * Fills a new board's bests from the stored submissions: per player the best in the period (earliest first on a
+ * tie), the number of submissions and the last one. Index scores_board_idx; linear in the board's history. Runs when
+ * a board is created: empty for a new period, the whole history when the game's order changed.
+ */
+export async function fillBestsFromScores(db: Executor, h: BoardHistory): Promise<void> {
+  const norm = h.order === 'desc' ? sql<number>`(-s.score)` : sql<number>`s.score`;
+  const ranked = db
+    .selectFrom('scores as s')
+    .select([
+      's.player_id',
+      's.score',
+      's.id',
+      's.created_at',
+      norm.as('norm'),
+      sql<number>`row_number() over (partition by s.player_id order by ${norm}, s.created_at, s.id)`.as('rn'),
+      sql<number>`count(*) over (partition by s.player_id)`.as('entries'),
+      sql<number>`max(s.created_at) over (partition by s.player_id)`.as('last_played'),
+    ])
+    .where('s.game_id', '=', h.gameId)
+    .where('s.board', '=', h.board)
+    .$if(h.window !== null, (qb) => qb.where('s.created_at', '>=', h.window!.start).where('s.created_at', '<', h.window!.end));
+  await db
+    .insertInto('leaderboard_bests')
+    .columns(['leaderboard_id', 'player_id', 'score', 'norm', 'reached_at', 'score_id', 'entries', 'last_played'])
+    .expression(
+      db
+        .selectFrom(ranked.as('t'))
+        .select([sql<number>`${h.boardId}`.as('leaderboard_id'), 't.player_id', 't.score', 't.norm', 't.created_at', 't.id', 't.entries', 't.last_played'])
+        .where('t.rn', '=', 1),
+    )
+    .execute();
+}

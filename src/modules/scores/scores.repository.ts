@@ -1,0 +1,150 @@
+// Queries on scores and score_requests, and the few reads of games, players and play sessions that scoring needs.
+import type { Executor } from '../../db/connect.js';
+
+export interface ScoringGame {
+  id: number;
+  slug: string;
+  name: string;
+  leaderboard_enabled: number;
+  leaderboard_order: string;
+  leaderboard_unit: string;
+}
+
+const LISTED = ['published', 'beta'];
+
+/** A game clients can see (published or beta). Unique index on slug. */
+export function findListedGame(db: Executor, slug: string): Promise<ScoringGame | undefined> {
+  return db
+    .selectFrom('games')
+    .select(['id', 'slug', 'name', 'leaderboard_enabled', 'leaderboard_order', 'leaderboard_unit'])
+    .where('slug', '=', slug)
+    .where('status', 'in', LISTED)
+    .executeTakeFirst();
+}
+
+export async function isActivePlayer(db: Executor, playerId: number): Promise<boolean> {
+  const row = await db.selectFrom('players').select('id').where('id', '=', playerId).where('status', '=', 'active').executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Whether the player ever started a play session of the game (a developer key acts only for such players). */
+export async function hasPlayed(db: Executor, playerId: number, gameId: number): Promise<boolean> {
+  const row = await db.selectFrom('play_sessions').select('id').where('player_id', '=', playerId).where('game_id', '=', gameId).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The play session with this token hash, if it is this player's for this game. Unique index on token_hash. */
+export async function findOwnPlaySession(db: Executor, tokenHash: string, playerId: number, gameId: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('play_sessions')
+    .select('id')
+    .where('token_hash', '=', tokenHash)
+    .where('player_id', '=', playerId)
+    .where('game_id', '=', gameId)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export interface NewScore {
+  game_id: number;
+  player_id: number;
+  board: string;
+  score: number;
+  meta: string | null;
+  play_session_id: number | null;
+  created_at: number;
+}
+
+export async function insertScore(db: Executor, score: NewScore): Promise<number> {
+  const row = await db.insertInto('scores').values(score).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface HistoryRow {
+  id: number;
+  board: string;
+  score: number;
+  meta: string | null;
+  created_at: number;
+}
+
+/** The player's newest submissions for one game. Index scores_player_game_idx, read backwards: `limit` entries. */
+export function recentScoresForGame(db: Executor, playerId: number, gameId: number, limit: number): Promise<HistoryRow[]> {
+  return db
+    .selectFrom('scores')
+    .select(['id', 'board', 'score', 'meta', 'created_at'])
+    .where('player_id', '=', playerId)
+    .where('game_id', '=', gameId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** The player's newest submissions on games with a visible leaderboard. Index scores_player_idx, read backwards. */
+export function recentScores(db: Executor, playerId: number, limit: number) {
+  return db
+    .selectFrom('scores as s')
+    .innerJoin('games as g', 'g.id', 's.game_id')
+    .select(['g.slug', 'g.name', 's.board', 's.score', 's.meta', 's.created_at'])
+    .where('s.player_id', '=', playerId)
+    .where('g.status', 'in', LISTED)
+    .where('g.leaderboard_enabled', '=', 1)
+    .orderBy('s.created_at', 'desc')
+    .orderBy('s.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** The player's all-time bests on visible leaderboards (optionally one board), ranked by the game's current order. */
+export function allTimeBests(db: Executor, playerId: number, board?: string) {
+  return db
+    .selectFrom('leaderboard_bests as b')
+    .innerJoin('leaderboards as l', 'l.id', 'b.leaderboard_id')
+    .innerJoin('games as g', 'g.id', 'l.game_id')
+    .select(['l.id as board_id', 'l.board', 'g.slug', 'g.name', 'g.leaderboard_unit', 'b.score', 'b.norm', 'b.reached_at', 'b.score_id'])
+    .where('b.player_id', '=', playerId)
+    .where('l.period', '=', 'all')
+    .whereRef('l.sort_order', '=', 'g.leaderboard_order')
+    .where('g.status', 'in', LISTED)
+    .where('g.leaderboard_enabled', '=', 1)
+    .$if(board !== undefined, (qb) => qb.where('l.board', '=', board!))
+    .orderBy('g.name')
+    .orderBy('l.board')
+    .execute();
+}
+
+// ---- Idempotency-Key ---------------------------------------------------------------------------------------
+
+/**
+ * Claims (caller, key) for this request: inserts it, or takes over a row older than `expiredBefore`. On
+ * PostgreSQL a concurrent request with the same key waits here until the first commits, then is not given the
+ * claim. Returns false when a live row exists.
+ */
+export async function claimRequestKey(db: Executor, caller: string, key: string, fingerprint: string, now: number, expiredBefore: number): Promise<boolean> {
+  const row = await db
+    .insertInto('score_requests')
+    .values({ caller, idem_key: key, fingerprint, response: '', created_at: now })
+    .onConflict((oc) =>
+      oc
+        .columns(['caller', 'idem_key'])
+        .doUpdateSet({ fingerprint, response: '', created_at: now })
+        .where('score_requests.created_at', '<', expiredBefore),
+    )
+    .returning('caller')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export function findRequestKey(db: Executor, caller: string, key: string) {
+  return db.selectFrom('score_requests').select(['fingerprint', 'response']).where('caller', '=', caller).where('idem_key', '=', key).executeTakeFirst();
+}
+
+export async function saveRequestResponse(db: Executor, caller: string, key: string, response: string): Promise<void> {
+  await db.updateTable('score_requests').set({ response }).where('caller', '=', caller).where('idem_key', '=', key).execute();
+}
+
+/** Forgets keys older than the window: index score_requests_created_idx, a range of exactly the expired rows. */
+export async function deleteExpiredRequestKeys(db: Executor, expiredBefore: number): Promise<void> {
+  await db.deleteFrom('score_requests').where('created_at', '<', expiredBefore).execute();
+}

@@ -1,0 +1,210 @@
+// Score submission (DESIGN §8) and the player's score history.
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/connect.js';
+import type { Credential } from '../../http/auth.js';
+import { AppError, notFound, validationFailed } from '../../http/errors.js';
+import { sha256 } from '../../lib/secrets.js';
+import { formatTimestamp } from '../../time.js';
+import { boardsToWrite } from './boards.js';
+import { IDEMPOTENCY_TTL_MS, callerOf, requestFingerprint } from './idempotency.js';
+import { countEntry, insertBests, keyOfBest, lockBests, setBest, type BestRow } from './leaderboard.repository.js';
+import { clampReachedAt, normalise, type RankKey } from './rank-tree.js';
+import { applyKeyChanges, rankOf, type KeyChange } from './ranking.js';
+import { META_MAX_CHARS, type SubmitBody, type SubmitResult } from './scores.schemas.js';
+import {
+  claimRequestKey,
+  deleteExpiredRequestKeys,
+  findListedGame,
+  findOwnPlaySession,
+  findRequestKey,
+  hasPlayed,
+  insertScore,
+  isActivePlayer,
+  recentScoresForGame,
+  saveRequestResponse,
+  type ScoringGame,
+} from './scores.repository.js';
+
+/** A game whose score and leaderboard routes are open: listed (404 not_found) with its leaderboard on (404 leaderboard_disabled). */
+export async function scoringGame(ctx: AppContext, slug: string): Promise<ScoringGame> {
+  const game = await findListedGame(ctx.db, slug);
+  if (!game) throw notFound('No such game');
+  if (!game.leaderboard_enabled) throw new AppError('leaderboard_disabled', 'This game has no leaderboard');
+  return game;
+}
+
+/** The player a submission is for: the caller, or the player a developer key of this game names (DESIGN §4, §8). */
+async function playerFor(ctx: AppContext, game: ScoringGame, credential: Credential, playerId: number | undefined): Promise<number> {
+  if (credential.kind === 'player') {
+    if (playerId !== undefined && playerId !== credential.playerId) throw new AppError('forbidden', 'A player token can submit only its own scores');
+    return credential.playerId;
+  }
+  if (playerId === undefined) throw validationFailed({ player_id: 'is required with a developer key' });
+  if (!(await isActivePlayer(ctx.db, playerId)) || !(await hasPlayed(ctx.db, playerId, game.id))) {
+    throw notFound('No such player of this game');
+  }
+  return playerId;
+}
+
+function metaText(meta: Record<string, unknown> | undefined): string | null {
+  if (meta === undefined) return null;
+  const text = JSON.stringify(meta);
+  if ([...text].length > META_MAX_CHARS) throw validationFailed({ meta: `must be at most ${META_MAX_CHARS} characters of JSON` });
+  return text;
+}
+
+const beats = (a: RankKey, b: RankKey) => a.norm < b.norm;
+
+/**
+ * Files the new score on each board (all, month, week, day): counts the entry, and when it beats the player's best
+ * there, moves the player's key in the count tree. Bests rows are locked first, in board order (PostgreSQL).
+ * Returns the player's best before this score on the all-time board.
+ */
+async function fileOnBoards(db: Executor, boardIds: number[], playerId: number, score: number, key: RankKey, now: number) {
+  const newRow = (boardId: number): BestRow => ({
+    leaderboard_id: boardId, player_id: playerId, score, norm: key.norm, reached_at: key.reachedAt, score_id: key.scoreId, entries: 1, last_played: now,
+  });
+  let existing = await lockBests(db, boardIds, playerId);
+  const missing = boardIds.filter((id) => !existing.some((r) => r.leaderboard_id === id));
+  const inserted = await insertBests(db, missing.map(newRow));
+  const raced = missing.filter((id) => !inserted.includes(id));
+  if (raced.length) existing = [...existing, ...(await lockBests(db, raced, playerId))];
+
+  const changes: KeyChange[] = inserted.map((boardId) => ({ boardId, to: key }));
+  const improved = existing.filter((row) => beats(key, keyOfBest(row)));
+  await countEntry(db, existing.map((r) => r.leaderboard_id), playerId, now);
+  await setBest(db, improved.map((r) => r.leaderboard_id), playerId, { score, norm: key.norm, reached_at: key.reachedAt, score_id: key.scoreId });
+  for (const row of improved) changes.push({ boardId: row.leaderboard_id, from: keyOfBest(row), to: key });
+  await applyKeyChanges(db, changes.sort((a, b) => a.boardId - b.boardId));
+  const before = existing.find((r) => r.leaderboard_id === boardIds[0]);
+  return before ? keyOfBest(before) : undefined;
+}
+
+const lastCleanup = new WeakMap<AppContext, number>();
+
+/**
+ * Deletes expired Idempotency-Key rows at most once a minute per process, in its own statement: expired rows are
+ * never replayed anyway (a claim takes them over), this only keeps the table small.
+ */
+async function forgetExpiredKeys(ctx: AppContext, now: number): Promise<void> {
+  if (now - (lastCleanup.get(ctx) ?? -Infinity) < 60_000) return;
+  lastCleanup.set(ctx, now);
+  await deleteExpiredRequestKeys(ctx.db, now - IDEMPOTENCY_TTL_MS);
+}
+
+export interface SubmitInput {
+  slug: string;
+  credential: Credential;
+  body: SubmitBody;
+  idempotencyKey?: string;
+}
+
+export interface SubmitOutcome {
+  result: SubmitResult;
+  /** true when this is the stored first response to an Idempotency-Key */
+  replayed: boolean;
+}
+
+/**
+ * Runs a submission's transaction again (up to three times) if PostgreSQL picked it as a deadlock victim. Score
+ * writers lock in one order (bests rows, then tree nodes by board and level), so they cannot deadlock each other;
+ * this covers whatever else may share those rows one day. The whole transaction is redone, the Idempotency-Key claim
+ * included.
+ */
+async function retryOnDeadlock<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (attempt >= 3 || (error as { code?: string }).code !== '40P01') throw error;
+    }
+  }
+}
+
+interface CheckedSubmission {
+  game: ScoringGame;
+  playerId: number;
+  board: string;
+  meta: string | null;
+  playSessionId: number | null;
+}
+
+/** The checks of DESIGN §8 in the order the README gives; nothing is written. */
+async function checkSubmission(ctx: AppContext, { slug, credential, body }: SubmitInput): Promise<CheckedSubmission> {
+  const game = await findListedGame(ctx.db, slug);
+  if (!game) throw notFound('No such game');
+  if (credential.kind === 'key' && credential.gameId !== game.id) throw new AppError('forbidden', 'This developer key belongs to another game');
+  if (!game.leaderboard_enabled) throw new AppError('leaderboard_disabled', 'This game has no leaderboard');
+  const playerId = await playerFor(ctx, game, credential, body.player_id);
+  const meta = metaText(body.meta);
+  let playSessionId: number | null = null;
+  if (body.play_session !== undefined) {
+    playSessionId = (await findOwnPlaySession(ctx.db, sha256(body.play_session), playerId, game.id)) ?? null;
+    if (playSessionId === null) throw new AppError('invalid_play_session', 'play_session is not a session of this player for this game');
+  }
+  return { game, playerId, board: body.board ?? 'main', meta, playSessionId };
+}
+
+interface RequestKey {
+  caller: string;
+  key: string;
+  fingerprint: string;
+}
+
+/**
+ * Claims an Idempotency-Key for this request, or returns the first response to it (422 when the body differs).
+ * On PostgreSQL a concurrent duplicate waits in the claim until the first commits, then replays its response.
+ */
+async function claimOrReplay(db: Executor, request: RequestKey, now: number): Promise<SubmitResult | undefined> {
+  if (await claimRequestKey(db, request.caller, request.key, request.fingerprint, now, now - IDEMPOTENCY_TTL_MS)) return undefined;
+  const first = (await findRequestKey(db, request.caller, request.key))!;
+  if (first.fingerprint !== request.fingerprint) {
+    throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with another request in the last 24 hours');
+  }
+  return JSON.parse(first.response) as SubmitResult;
+}
+
+/** POST /games/{slug}/scores: stores the submission and updates its four boards in one transaction. */
+export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<SubmitOutcome> {
+  const { game, playerId, board, meta, playSessionId } = await checkSubmission(ctx, input);
+  const { score } = input.body;
+  const now = ctx.clock.now();
+  const boardIds = (await boardsToWrite(ctx, game, board, now)).map((b) => b.id);
+  const request: RequestKey | undefined = input.idempotencyKey === undefined ? undefined : {
+    caller: callerOf(input.credential),
+    key: input.idempotencyKey,
+    fingerprint: requestFingerprint(game.slug, { ...input.body, board }),
+  };
+  if (request) await forgetExpiredKeys(ctx, now);
+
+  return retryOnDeadlock(() => ctx.db.transaction().execute(async (trx): Promise<SubmitOutcome> => {
+    const replay = request && (await claimOrReplay(trx, request, now));
+    if (replay) return { result: replay, replayed: true };
+    const scoreId = await insertScore(trx, { game_id: game.id, player_id: playerId, board, score, meta, play_session_id: playSessionId, created_at: now });
+    const key: RankKey = { norm: normalise(score, game.leaderboard_order), reachedAt: clampReachedAt(now), scoreId };
+    const before = await fileOnBoards(trx, boardIds, playerId, score, key, now);
+    const personalBest = !before || beats(key, before);
+    const bestKey = personalBest ? key : before!;
+    const result: SubmitResult = {
+      accepted: true,
+      score,
+      board,
+      rank: { rank: await rankOf(trx, boardIds[0]!, bestKey), best: normalise(bestKey.norm, game.leaderboard_order) },
+      personal_best: personalBest,
+    };
+    if (request) await saveRequestResponse(trx, request.caller, request.key, JSON.stringify(result));
+    return { result, replayed: false };
+  }));
+}
+
+export const parseMeta = (text: string | null) => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));
+
+/** GET /games/{slug}/scores/me: the player's last 50 submissions for the game, all boards, newest first. */
+export async function myScoresForGame(ctx: AppContext, slug: string, playerId: number) {
+  const game = await scoringGame(ctx, slug);
+  const rows = await recentScoresForGame(ctx.db, playerId, game.id, 50);
+  return {
+    scores: rows.map((r) => ({ id: r.id, board: r.board, score: Number(r.score), meta: parseMeta(r.meta), created_at: formatTimestamp(Number(r.created_at)) })),
+  };
+}
+
