@@ -21,7 +21,8 @@ const SECURITY: Record<AuthMode, Array<Record<string, string[]>>> = {
   player_or_key: [{ playerToken: [] }, { portalSession: [] }, { developerKey: [] }],
 };
 
-const ALWAYS: ErrorCode[] = ['cross_origin_forbidden', 'https_required', 'rate_limited', 'internal_error'];
+// Any route can meet these: a foreign Origin, plain HTTP in production, the rate limit, a fault, shutdown or a database away.
+const ALWAYS: ErrorCode[] = ['cross_origin_forbidden', 'https_required', 'rate_limited', 'internal_error', 'unavailable'];
 
 export function routeErrors(route: RouteOptions): ErrorCode[] {
   const config = route.config ?? {};

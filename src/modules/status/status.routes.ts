@@ -17,7 +17,16 @@ export async function statusRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/v1/status',
-    { schema: { tags: ['service'], summary: 'Health data', response: { 200: Ok(Status) } }, config: { auth: 'none' } },
+    {
+      schema: {
+        tags: ['service'],
+        summary: 'Health data',
+        description:
+          'Version of the service and of the API, the server time (UTC), the games listed to clients and the players with an active play session. Needs no credential; suitable for health checks.',
+        response: { 200: Ok(Status) },
+      },
+      config: { auth: 'none' },
+    },
     async () => ok(await getStatus(app.ctx)),
   );
 }
