@@ -19,6 +19,7 @@ import { registerRateLimits } from './http/rate-limit.js';
 import './http/route-config.js';
 import { registerRouteDocs } from './http/route-docs.js';
 import { registerSecurity } from './http/security.js';
+import { loadPortalAssets, notFoundPage, portalRoutes, registerPageSecurity } from './modules/portal/portal.routes.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { devRoutes } from './modules/dev/dev.routes.js';
 import { createMailer } from './modules/mail/mailer.js';
@@ -90,7 +91,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler());
   app.setErrorHandler(errorHandler);
   registerJsonParser(app);
-  registerNotFound(app);
+  const portal = loadPortalAssets();
+  registerNotFound(app, { htmlPage: notFoundPage(portal) });
   registerRouteDocs(app);
   await registerSecurity(app, config);
   await app.register(cookie, { secret: config.secret });
@@ -108,6 +110,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(scoresRoutes);
   await app.register(leaderboardRoutes);
   await app.register(devRoutes);
+
+  registerPageSecurity(app);
+  await app.register(portalRoutes(portal));
 
   return app as unknown as App;
 }

@@ -5,6 +5,7 @@ import { buildApp, type App } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { publishDemoGamesIfEmpty } from './modules/portal/demo-games.js';
 import { startIdleSweep } from './modules/play/play.sweeper.js';
 
 export async function startServer(config: Config): Promise<App> {
@@ -15,6 +16,8 @@ export async function startServer(config: Config): Promise<App> {
   for (const line of await migrateToLatest(database.db)) logger.info(line);
 
   const app = await buildApp({ config, database, logger });
+  const demos = await publishDemoGamesIfEmpty(app.ctx);
+  if (demos.length) app.log.info(`the catalogue was empty: published the demo games ${demos.join(', ')}`);
   // Every process sweeps idle play sessions (the sweep is safe to run concurrently); the timer stops before the database closes.
   const sweeper = startIdleSweep(app.ctx);
   app.addHook('onClose', async () => sweeper.stop());

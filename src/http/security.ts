@@ -4,6 +4,16 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { AppError } from './errors.js';
 
+/**
+ * What a game's sandboxed frame may fetch: its own files and the SDK, by plain GET. Such a frame has the opaque origin
+ * "null", and Chromium sends `Origin: null` even on its <script>/<link> loads; they are public, read-only resources.
+ */
+const OPAQUE_ORIGIN_READS = ['/g/', '/sdk/'];
+
+function isSandboxedFrameRead(origin: string, method: string, url: string): boolean {
+  return origin === 'null' && (method === 'GET' || method === 'HEAD') && OPAQUE_ORIGIN_READS.some((prefix) => url.startsWith(prefix));
+}
+
 export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
   let closing = false;
   app.addHook('preClose', async () => {
@@ -20,7 +30,7 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
       throw new AppError('https_required', 'The API is served over HTTPS only');
     }
     const origin = request.headers.origin;
-    if (origin !== undefined && !sameOrigin(origin, config.public_origin)) {
+    if (origin !== undefined && !sameOrigin(origin, config.public_origin) && !isSandboxedFrameRead(origin, request.method, request.url)) {
       throw new AppError('cross_origin_forbidden', 'Cross-origin requests are not allowed');
     }
   });

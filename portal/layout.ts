@@ -1,0 +1,71 @@
+// The header's account area (logged in or not) and small pieces several pages share.
+import { api } from './lib/api.js';
+import { byId, h, mount } from './lib/dom.js';
+import { me } from './lib/session.js';
+
+export async function renderAccountNav(): Promise<void> {
+  const nav = byId('account-nav');
+  const who = await me().catch(() => null);
+  if (!who) {
+    const next = location.pathname === '/' || ['/login', '/register', '/logout'].includes(location.pathname) ? '' : `?next=${encodeURIComponent(location.pathname + location.search)}`;
+    mount(nav, h('a', { href: `/login${next}` }, 'Log in'), ' ', h('a', { class: 'button small', href: '/register' }, 'Register'));
+    return;
+  }
+  const logout = h('button', { type: 'button', class: 'link-button' }, 'Log out');
+  logout.addEventListener('click', () => void logOut());
+  mount(
+    nav,
+    h('a', { href: '/playtime' }, 'Playtime'),
+    h('a', { href: '/account', class: 'account-link', 'aria-label': `Account settings for ${who.player.display_name}` }, avatar(who.player.avatar_url, 28), h('span', { class: 'account-name' }, who.player.display_name)),
+    logout,
+  );
+}
+
+export async function logOut(): Promise<void> {
+  await api('POST', '/v1/auth/logout').catch(() => undefined);
+  location.assign('/');
+}
+
+export function avatar(url: string, size: number, alt = ''): HTMLImageElement {
+  return h('img', { class: 'avatar', src: url, alt, width: size, height: size, loading: 'lazy' });
+}
+
+export function premiumBadge(): HTMLElement {
+  return h('span', { class: 'badge premium' }, 'Unlimited only');
+}
+
+/** What an Unlimited membership gives, for the limit and premium screens. */
+export function unlimitedPitch(): HTMLElement {
+  return h(
+    'div',
+    { class: 'pitch' },
+    h('h2', null, 'What Unlimited gives you'),
+    h(
+      'ul',
+      null,
+      h('li', null, 'Play as long as you like, every day: no daily time limit.'),
+      h('li', null, 'Every game, including the ones marked Unlimited only.'),
+      h('li', null, 'Your saves, scores and leaderboard places stay exactly as they are.'),
+    ),
+  );
+}
+
+export function errorPanel(title: string, message: string): HTMLElement {
+  return h('section', { class: 'panel' }, h('h1', null, title), h('p', { role: 'alert' }, message));
+}
+
+export function formatNumber(value: number): string {
+  return new Intl.NumberFormat('en').format(value);
+}
+
+/** A score with the board's unit ("412 ms", "1,250 points"). */
+export function formatScore(value: number, unit: string): string {
+  return unit ? `${formatNumber(value)} ${unit}` : formatNumber(value);
+}
+
+/** "2026-11-21 09:30:00" (UTC) → a local, readable date. */
+export function formatTimestamp(stamp: string, withTime = false): string {
+  const date = new Date(`${stamp.replace(' ', 'T')}Z`);
+  if (Number.isNaN(date.getTime())) return stamp;
+  return date.toLocaleString('en-GB', withTime ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' });
+}

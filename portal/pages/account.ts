@@ -1,0 +1,219 @@
+// Account settings: profile fields, avatar with a preview, email and membership, and the player's API tokens.
+import { avatar, formatTimestamp } from '../layout.js';
+import { ApiError, api } from '../lib/api.js';
+import { countryOptions } from '../lib/countries.js';
+import { h, mount, setTitle, uid } from '../lib/dom.js';
+import { createForm, field } from '../lib/forms.js';
+import { me, requireLogin, type Me, type OwnPlayer } from '../lib/session.js';
+import { formatDuration } from '../shell/schedule.js';
+
+const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+const AVATAR_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+
+export async function accountPage(main: HTMLElement): Promise<void> {
+  const who = await requireLogin();
+  setTitle('Account settings');
+  mount(
+    main,
+    h('h1', null, 'Account settings'),
+    h('p', null, h('a', { href: `/u/${encodeURIComponent(who.player.username)}` }, 'See your public profile')),
+    profileSection(who.player),
+    avatarSection(who.player),
+    accountSection(who),
+    tokensSection(),
+  );
+}
+
+function section(title: string, ...children: Array<Node | null>): HTMLElement {
+  const id = uid('section');
+  return h('section', { class: 'panel', 'aria-labelledby': id }, h('h2', { id }, title), ...children);
+}
+
+function profileSection(player: OwnPlayer): HTMLElement {
+  let saved = { ...player };
+  const form = createForm({
+    label: 'Profile',
+    submitLabel: 'Save profile',
+    fields: [
+      { name: 'display_name', label: 'Display name', value: player.display_name, required: true, minlength: 2, maxlength: 40, autocomplete: 'nickname' },
+      { name: 'username', label: 'Username', value: player.username, required: true, minlength: 3, maxlength: 32, pattern: '[A-Za-z0-9_]{3,32}', autocomplete: 'username', hint: 'Letters, digits and _. Your profile lives at /u/<username>.' },
+      { name: 'bio', label: 'Bio', type: 'textarea', value: player.bio ?? '', maxlength: 300, hint: 'Up to 300 characters. Leave empty to remove it.' },
+      { name: 'country', label: 'Country', type: 'select', value: player.country ?? '', options: [['', 'Not shown'], ...countryOptions()] },
+      { name: 'newsletter', label: 'Send me the newsletter', type: 'checkbox', value: player.newsletter },
+    ],
+    async onSubmit(values) {
+      const changes: Record<string, unknown> = {};
+      if (values.display_name !== saved.display_name) changes.display_name = values.display_name;
+      if (values.username !== saved.username) changes.username = values.username;
+      if (values.bio !== (saved.bio ?? '')) changes.bio = values.bio;
+      if (values.country !== (saved.country ?? '')) changes.country = values.country || null;
+      if (values.newsletter !== saved.newsletter) changes.newsletter = values.newsletter;
+      if (!Object.keys(changes).length) return 'Nothing to save: no field changed.';
+      const { data } = await api<OwnPlayer | { player: OwnPlayer }>('PATCH', '/v1/me', { body: changes });
+      saved = { ...saved, ...('player' in data ? data.player : data) };
+      void me(true);
+      return 'Profile saved.';
+    },
+  });
+  return section('Profile', form.form);
+}
+
+function avatarSection(player: OwnPlayer): HTMLElement {
+  const current = avatar(player.avatar_url, 96, 'Your current avatar');
+  const preview = h('img', { class: 'avatar preview', alt: '', width: 96, height: 96, hidden: true });
+  const file = field({ name: 'avatar', label: 'New picture', type: 'file', accept: AVATAR_TYPES.join(','), hint: 'JPG, PNG, GIF or WebP, at most 2 MB. It is cropped to a square.' });
+  const status = h('p', { class: 'form-status', role: 'status' });
+  const upload = h('button', { type: 'submit', class: 'button primary', disabled: true }, 'Upload');
+  const remove = h('button', { type: 'button', class: 'button' }, 'Remove picture');
+  const input = file.control as HTMLInputElement;
+  let previewUrl: string | null = null;
+
+  const chosen = (): File | null => input.files?.[0] ?? null;
+  input.addEventListener('change', () => {
+    file.setError(null);
+    status.textContent = '';
+    if (previewUrl) URL.revokeObjectURL(previewUrl);
+    previewUrl = null;
+    preview.hidden = true;
+    const picked = chosen();
+    upload.disabled = !picked;
+    if (!picked) return;
+    if (!AVATAR_TYPES.includes(picked.type)) return file.setError('New picture must be a JPG, PNG, GIF or WebP image');
+    if (picked.size > AVATAR_MAX_BYTES) return file.setError('New picture must be at most 2 MB');
+    previewUrl = URL.createObjectURL(picked);
+    preview.src = previewUrl;
+    preview.alt = 'Preview of the new avatar';
+    preview.hidden = false;
+  });
+
+  const form = h('form', { class: 'avatar-form', 'aria-label': 'Avatar' }, h('div', { class: 'avatar-row' }, current, preview), file.wrapper, h('div', { class: 'actions' }, upload, remove), status);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const picked = chosen();
+    if (!picked) return file.setError('New picture: choose a file first');
+    if (input.getAttribute('aria-invalid')) return input.focus();
+    const body = new FormData();
+    body.append('avatar', picked);
+    upload.disabled = true;
+    try {
+      const { data } = await api<{ avatar_url: string }>('POST', '/v1/me/avatar', { form: body });
+      current.src = data.avatar_url;
+      input.value = '';
+      preview.hidden = true;
+      status.textContent = 'Avatar updated.';
+    } catch (error) {
+      file.setError(`New picture: ${error instanceof ApiError && error.code === 'payload_too_large' ? 'the file is over 2 MB' : error instanceof ApiError && error.code === 'unsupported_media_type' ? 'the file is not a JPG, PNG, GIF or WebP image' : (error as Error).message}`);
+      input.focus();
+    } finally {
+      upload.disabled = !chosen();
+    }
+  });
+  remove.addEventListener('click', async () => {
+    const { data } = await api<{ avatar_url: string }>('DELETE', '/v1/me/avatar');
+    current.src = data.avatar_url;
+    status.textContent = 'Avatar removed: your initials are shown instead.';
+  });
+  return section('Avatar', form);
+}
+
+function accountSection(who: Me): HTMLElement {
+  const { player, membership, entitlement } = who;
+  const plan = membership.unlimited ? 'Unlimited' : 'Free';
+  return section(
+    'Email and membership',
+    h(
+      'dl',
+      { class: 'details' },
+      h('dt', null, 'Email'),
+      h('dd', null, player.email, ' ', player.email_verified ? h('span', { class: 'badge ok' }, 'Verified') : h('span', { class: 'badge warn' }, 'Not verified yet: check your inbox for the link')),
+      h('dt', null, 'Plan'),
+      h('dd', null, plan, membership.ends_at ? ` (ends ${formatTimestamp(membership.ends_at)})` : membership.renews_at ? ` (renews ${formatTimestamp(membership.renews_at)})` : ''),
+      h('dt', null, 'Daily play time'),
+      h('dd', null, entitlement.unlimited ? 'No limit' : `${formatDuration(entitlement.allowance_seconds)} a day`, ' · ', h('a', { href: '/playtime' }, 'See your playtime')),
+      h('dt', null, 'Member since'),
+      h('dd', null, formatTimestamp(player.member_since)),
+    ),
+  );
+}
+
+interface TokenRow {
+  id: number;
+  name: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  token_expires_at: string;
+  current: boolean;
+}
+
+function tokensSection(): HTMLElement {
+  const list = h('div', { class: 'table-wrap' });
+  const status = h('p', { class: 'form-status', role: 'status' });
+  const reveal = h('div', { class: 'token-reveal', hidden: true });
+
+  async function refresh(): Promise<void> {
+    const { data } = await api<{ tokens: TokenRow[] }>('GET', '/v1/me/tokens');
+    if (!data.tokens.length) return mount(list, h('p', { class: 'empty' }, 'No active tokens.'));
+    mount(
+      list,
+      h(
+        'table',
+        { class: 'tokens' },
+        h('caption', null, 'Active tokens'),
+        h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col' }, 'Starts with'), h('th', { scope: 'col', class: 'hide-narrow' }, 'Last used'), h('th', { scope: 'col', class: 'hide-narrow' }, 'Expires'), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')))),
+        h('tbody', null, data.tokens.map(tokenRow)),
+      ),
+    );
+  }
+
+  function tokenRow(token: TokenRow): HTMLElement {
+    const revoke = h('button', { type: 'button', class: 'button small danger', 'aria-label': `Revoke ${token.name}` }, 'Revoke');
+    let armed = false;
+    revoke.addEventListener('click', async () => {
+      // A second click confirms: revoking breaks whatever uses the token (this browser, for the current one).
+      if (!armed) {
+        armed = true;
+        revoke.textContent = token.current ? 'Confirm: log out here' : 'Confirm revoke';
+        return;
+      }
+      revoke.disabled = true;
+      await api('DELETE', `/v1/me/tokens/${token.id}`);
+      if (token.current) return location.assign('/login');
+      status.textContent = `Token “${token.name}” revoked.`;
+      await refresh();
+    });
+    return h(
+      'tr',
+      { 'data-token-id': token.id },
+      h('th', { scope: 'row' }, token.name, token.current ? h('span', { class: 'badge' }, 'this browser') : null),
+      h('td', null, h('code', null, `${token.prefix}…`)),
+      h('td', { class: 'hide-narrow' }, token.last_used_at ? formatTimestamp(token.last_used_at, true) : 'Never'),
+      h('td', { class: 'hide-narrow' }, new Date(token.token_expires_at).toLocaleDateString('en-GB', { dateStyle: 'medium' })),
+      h('td', null, revoke),
+    );
+  }
+
+  const create = createForm({
+    label: 'Create a token',
+    submitLabel: 'Create token',
+    fields: [{ name: 'name', label: 'Token name', required: true, maxlength: 100, hint: 'What will use it, for example “stats script”.' }],
+    async onSubmit(values, handle) {
+      const { data } = await api<{ id: number; name: string; token: string; token_expires_at: string }>('POST', '/v1/me/tokens', { body: { name: values.name } });
+      const value = h('input', { class: 'token-value', id: 'new-token', readonly: true, value: data.token, 'aria-describedby': 'new-token-hint' });
+      const copy = h('button', { type: 'button', class: 'button small' }, 'Copy');
+      copy.addEventListener('click', () => {
+        value.select();
+        void navigator.clipboard?.writeText(data.token).then(() => (copy.textContent = 'Copied'));
+      });
+      mount(reveal, h('label', { for: 'new-token' }, `Your new token “${data.name}”`), h('div', { class: 'inline' }, value, copy), h('p', { class: 'hint', id: 'new-token-hint' }, 'Copy it now: it is shown only once. Send it as Authorization: Bearer <token>.'));
+      reveal.hidden = false;
+      (handle.fields.get('name')!.control as HTMLInputElement).value = '';
+      await refresh();
+      value.focus();
+      return `Token “${data.name}” created.`;
+    },
+  });
+
+  void refresh().catch((error: unknown) => mount(list, h('p', { class: 'form-error', role: 'alert' }, (error as Error).message)));
+  return section('API tokens', h('p', null, 'Tokens let companion apps and scripts use the API as you. Up to 10 can be active.'), list, status, reveal, create.form);
+}

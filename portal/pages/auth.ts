@@ -1,0 +1,133 @@
+// Register, log in, log out, forgot password, reset password and verify email.
+import { errorPanel, logOut } from '../layout.js';
+import { ApiError, api } from '../lib/api.js';
+import { focusHeading, h, mount } from '../lib/dom.js';
+import { createForm } from '../lib/forms.js';
+import { me, nextPath } from '../lib/session.js';
+
+function panel(title: string, ...children: Array<Node | string | null>): HTMLElement {
+  return h('section', { class: 'panel' }, h('h1', null, title), ...children);
+}
+
+function deviceName(): string {
+  const ua = navigator.userAgent;
+  const browser = /Firefox\//.test(ua) ? 'Firefox' : /Edg\//.test(ua) ? 'Edge' : /Chrome\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : 'Browser';
+  return `Web portal (${browser})`;
+}
+
+export async function registerPage(main: HTMLElement): Promise<void> {
+  if (await me()) return location.assign(nextPath('/'));
+  const form = createForm({
+    label: 'Create an account',
+    submitLabel: 'Create account',
+    fields: [
+      { name: 'display_name', label: 'Display name', required: true, minlength: 2, maxlength: 40, autocomplete: 'nickname', hint: 'Shown on leaderboards. 2–40 characters.' },
+      { name: 'email', label: 'Email', type: 'email', required: true, autocomplete: 'email', hint: 'We send a link to confirm it. You can play right away.' },
+      { name: 'username', label: 'Username (optional)', minlength: 3, maxlength: 32, pattern: '[A-Za-z0-9_]{3,32}', autocomplete: 'username', hint: 'Letters, digits and _; made from your display name when left empty.' },
+      { name: 'password', label: 'Password', type: 'password', required: true, minlength: 8, maxlength: 256, autocomplete: 'new-password', hint: 'At least 8 characters.' },
+      { name: 'newsletter', label: 'Send me the newsletter', type: 'checkbox' },
+    ],
+    async onSubmit(values) {
+      const body: Record<string, unknown> = { display_name: values.display_name, email: values.email, password: values.password, newsletter: values.newsletter };
+      if (values.username) body.username = values.username;
+      await api('POST', '/v1/auth/register', { body });
+      location.assign(nextPath('/'));
+    },
+  });
+  mount(main, panel('Create an account', form.form, h('p', null, 'Already have one? ', h('a', { href: `/login${location.search}` }, 'Log in'))));
+}
+
+export async function loginPage(main: HTMLElement): Promise<void> {
+  if (await me()) return location.assign(nextPath('/'));
+  const form = createForm({
+    label: 'Log in',
+    submitLabel: 'Log in',
+    fields: [
+      { name: 'login', label: 'Email or username', required: true, autocomplete: 'username' },
+      { name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' },
+    ],
+    async onSubmit(values, handle) {
+      try {
+        await api('POST', '/v1/auth/login', { body: { login: values.login, password: values.password, device_name: deviceName() } });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) {
+          handle.fields.get('password')!.control.value = '';
+          throw new ApiError(401, error.code, 'The email or username and password do not match an account.');
+        }
+        throw error;
+      }
+      location.assign(nextPath('/'));
+    },
+  });
+  mount(
+    main,
+    panel('Log in', form.form, h('p', null, h('a', { href: '/forgot-password' }, 'Forgot your password?')), h('p', null, 'New here? ', h('a', { href: `/register${location.search}` }, 'Create an account'))),
+  );
+}
+
+export async function logoutPage(main: HTMLElement): Promise<void> {
+  const who = await me();
+  if (!who) return mount(main, panel('You are logged out', h('p', null, h('a', { href: '/' }, 'Browse the games'), ' or ', h('a', { href: '/login' }, 'log in again'), '.')));
+  const button = h('button', { type: 'button', class: 'button primary' }, 'Log out');
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    void logOut();
+  });
+  mount(main, panel('Log out', h('p', null, `You are logged in as ${who.player.display_name} (@${who.player.username}).`), h('div', { class: 'actions' }, button)));
+}
+
+export function forgotPasswordPage(main: HTMLElement): void {
+  const form = createForm({
+    label: 'Forgot password',
+    submitLabel: 'Send the link',
+    fields: [{ name: 'email', label: 'Email', type: 'email', required: true, autocomplete: 'email' }],
+    async onSubmit(values) {
+      await api('POST', '/v1/auth/forgot-password', { body: { email: values.email } });
+      return `If an account uses ${String(values.email)}, we have sent it a link to choose a new password. The link works for one hour.`;
+    },
+  });
+  mount(main, panel('Forgot your password?', h('p', null, 'Enter the email of your account and we will send you a link to choose a new password.'), form.form));
+}
+
+function tokenFromUrl(): string | null {
+  return new URLSearchParams(location.search).get('token');
+}
+
+export function resetPasswordPage(main: HTMLElement): void {
+  const token = tokenFromUrl();
+  if (!token) return mount(main, errorPanel('Link incomplete', 'This page needs the link from the password reset email. Ask for a new one on the forgot-password page.'));
+  const form = createForm({
+    label: 'Choose a new password',
+    submitLabel: 'Set password',
+    fields: [
+      { name: 'password', label: 'New password', type: 'password', required: true, minlength: 8, maxlength: 256, autocomplete: 'new-password', hint: 'At least 8 characters.' },
+      { name: 'confirm', label: 'Repeat the new password', type: 'password', required: true, autocomplete: 'new-password' },
+    ],
+    async onSubmit(values) {
+      if (values.password !== values.confirm) throw new ApiError(422, 'validation_failed', 'The passwords differ', { confirm: 'does not match the new password' });
+      try {
+        await api('POST', '/v1/auth/reset-password', { body: { token, password: values.password } });
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'invalid_token') throw new ApiError(422, error.code, 'This reset link is used or expired. Ask for a new one on the forgot-password page.');
+        throw error;
+      }
+      mount(main, panel('Password changed', h('p', { role: 'status' }, 'Your new password is set, and every device was logged out.'), h('p', null, h('a', { class: 'button primary', href: '/login' }, 'Log in'))));
+      focusHeading(main);
+    },
+  });
+  mount(main, panel('Choose a new password', form.form, h('p', null, h('a', { href: '/forgot-password' }, 'Ask for a new link'))));
+}
+
+export async function verifyEmailPage(main: HTMLElement): Promise<void> {
+  const token = tokenFromUrl();
+  if (!token) return mount(main, errorPanel('Link incomplete', 'This page needs the link from the verification email.'));
+  mount(main, panel('Verifying your email…', h('p', { role: 'status' }, 'One moment.')));
+  try {
+    await api('POST', '/v1/auth/verify-email', { body: { token } });
+    mount(main, panel('Email verified', h('p', { role: 'status' }, 'Thank you: your email address is confirmed.'), h('p', null, h('a', { class: 'button primary', href: '/' }, 'Play a game'))));
+  } catch (error) {
+    const message = error instanceof ApiError && error.code === 'invalid_token' ? 'This link is used or expired.' : (error as Error).message;
+    mount(main, errorPanel('Email not verified', message));
+  }
+  focusHeading(main);
+}

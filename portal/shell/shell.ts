@@ -1,0 +1,336 @@
+// The play shell (DESIGN §10): starts the play session, hosts the game in a sandboxed frame, beats while visible,
+// answers the game's SDK calls with this game's API routes only, and removes the game when the free time runs out.
+import { event, failure, isKnownMethod, isRequestMessage, localError, success, type EventName, type RequestMessage } from '../../sdk/protocol.js';
+import { errorPanel, unlimitedPitch } from '../layout.js';
+import { ApiError, SDK_HEADER, api, apiUrl } from '../lib/api.js';
+import { focusHeading, h, mount, setTitle } from '../lib/dom.js';
+import { me, type Me } from '../lib/session.js';
+import type { Game } from '../lib/types.js';
+import { apiCallFor, resultFor, type ApiCall, type ApiOutcome } from './game-api.js';
+import { formatClock, formatDuration, planNext } from './schedule.js';
+
+interface StartResult {
+  session: string;
+  heartbeat_interval: number;
+  entry_url: string;
+  entitlement: GamePlatform.Entitlement;
+}
+
+interface HeartbeatResult {
+  credited_seconds: number;
+  session_seconds: number;
+  entitlement: GamePlatform.Entitlement;
+  limit_reached?: boolean;
+}
+
+export async function playShell(main: HTMLElement, data: DOMStringMap): Promise<void> {
+  const slug = data.slug!;
+  const [who, game] = await Promise.all([me(), api<Game>('GET', `/v1/games/${encodeURIComponent(slug)}`).then((r) => r.data)]);
+  setTitle(`Play ${game.name}`);
+  if (!who) return screen(main, loginScreen(game));
+  let started: StartResult;
+  try {
+    started = (await api<StartResult>('POST', '/v1/play/start', { body: { game: slug } })).data;
+  } catch (error) {
+    return screen(main, refusalScreen(game, who, error));
+  }
+  new ShellSession(main, game, who, started).run();
+}
+
+/** Shows a full-page message instead of the game, and moves focus to its heading. */
+function screen(main: HTMLElement, content: HTMLElement): void {
+  mount(main, content);
+  focusHeading(main);
+}
+
+function gameLinks(game: Game): HTMLElement {
+  return h('div', { class: 'actions' }, h('a', { class: 'button primary', href: `/games/${encodeURIComponent(game.slug)}` }, `Back to ${game.name}`), h('a', { class: 'button', href: '/' }, 'Browse games'));
+}
+
+function loginScreen(game: Game): HTMLElement {
+  const next = `?next=${encodeURIComponent(location.pathname)}`;
+  return h(
+    'section',
+    { class: 'panel shell-screen', 'data-screen': 'login' },
+    h('h1', null, `Log in to play ${game.name}`),
+    h('p', null, 'Playing needs an account, so that your time, saves and scores are yours. Free accounts play every day.'),
+    h('div', { class: 'actions' }, h('a', { class: 'button primary', href: `/login${next}` }, 'Log in'), h('a', { class: 'button', href: `/register${next}` }, 'Create an account')),
+  );
+}
+
+function limitScreen(game: Game, entitlement: GamePlatform.Entitlement, during: boolean): HTMLElement {
+  return h(
+    'section',
+    { class: 'panel shell-screen', 'data-screen': 'limit' },
+    h('h1', null, during ? 'Your free play time for today is used up' : 'No free play time left today'),
+    h('p', null, `Free players can play ${formatDuration(entitlement.allowance_seconds)} a day, across all games. ${during ? `${game.name} has been closed.` : `${game.name} was not started.`}`),
+    h('p', { class: 'reset-note' }, `Your free time comes back in ${formatDuration(entitlement.resets_in_seconds)}, at midnight.`),
+    unlimitedPitch(),
+    gameLinks(game),
+  );
+}
+
+function premiumScreen(game: Game): HTMLElement {
+  return h(
+    'section',
+    { class: 'panel shell-screen', 'data-screen': 'premium' },
+    h('h1', null, `${game.name} is for Unlimited members`),
+    h('p', null, 'This game can only be played with an Unlimited membership. Your account is on the free plan: you can still play every other game for your free time each day.'),
+    unlimitedPitch(),
+    gameLinks(game),
+  );
+}
+
+function refusalScreen(game: Game, who: Me, error: unknown): HTMLElement {
+  if (error instanceof ApiError) {
+    if (error.code === 'premium_required') return premiumScreen(game);
+    if (error.code === 'limit_reached') return limitScreen(game, who.entitlement, false);
+    if (error.status === 401) return loginScreen(game);
+    if (error.code === 'game_unavailable' || error.status === 403) return h('section', { class: 'panel shell-screen', 'data-screen': 'unavailable' }, h('h1', null, `${game.name} cannot be played right now`), h('p', { role: 'alert' }, error.message), gameLinks(game));
+  }
+  return errorPanel(`${game.name} could not start`, (error as Error).message);
+}
+
+class ShellSession {
+  private session: string;
+  private entitlement: GamePlatform.Entitlement;
+  private readonly interval: number;
+  private frame: HTMLIFrameElement | null = null;
+  private readonly timeLeft = h('span', { class: 'time-left', 'aria-hidden': 'true' });
+  /** the same time for screen readers, changed once a minute rather than every second */
+  private readonly timeLeftSpoken = h('span', { class: 'visually-hidden' });
+  private readonly announcer = h('span', { class: 'visually-hidden', role: 'status' });
+  private beatTimer: ReturnType<typeof setTimeout> | undefined;
+  private warnTimer: ReturnType<typeof setTimeout> | undefined;
+  private tickTimer: ReturnType<typeof setInterval> | undefined;
+  /** when the entitlement was last heard (performance.now), for the local countdown */
+  private syncedAt = performance.now();
+  private limitAnnounced = false;
+  private ended = false;
+  private beating = false;
+  private lastAnnouncedMinute: number | null = null;
+
+  constructor(
+    private readonly main: HTMLElement,
+    private readonly game: Game,
+    private readonly who: Me,
+    started: StartResult,
+  ) {
+    this.session = started.session;
+    this.entitlement = started.entitlement;
+    this.interval = started.heartbeat_interval;
+    this.entryUrl = started.entry_url;
+  }
+
+  private readonly entryUrl: string;
+
+  run(): void {
+    const quit = h('button', { type: 'button', class: 'button small' }, 'Quit');
+    quit.addEventListener('click', () => {
+      this.end('quit');
+      location.assign(`/games/${encodeURIComponent(this.game.slug)}`);
+    });
+    const full = h('button', { type: 'button', class: 'button small hide-narrow' }, 'Full screen');
+    const stage = h('div', { class: `stage orientation-${this.game.orientation}` });
+    full.addEventListener('click', () => void stage.requestFullscreen?.().then(() => this.frame?.focus()));
+
+    // The listener is in place before the frame exists, so the game's first message is never missed.
+    window.addEventListener('message', (e) => this.onMessage(e));
+    this.frame = h('iframe', {
+      src: this.entryUrl,
+      title: this.game.name,
+      // Scripts only: never allow-same-origin, so the game cannot reach the portal's cookie, storage or DOM.
+      sandbox: 'allow-scripts',
+      class: 'game-frame',
+    });
+    this.frame.addEventListener('load', () => this.frame?.focus());
+    stage.append(this.frame);
+    mount(
+      this.main,
+      h(
+        'section',
+        { class: 'shell', 'aria-label': `Playing ${this.game.name}` },
+        h('div', { class: 'shell-bar' }, h('h1', { class: 'shell-title' }, this.game.name), this.entitlement.unlimited ? h('span', { class: 'badge premium' }, 'Unlimited') : h('span', { class: 'time-box' }, 'Time left today ', this.timeLeft, this.timeLeftSpoken), this.announcer, h('div', { class: 'shell-actions' }, full, quit)),
+        stage,
+      ),
+    );
+
+    document.addEventListener('visibilitychange', () => this.onVisibility());
+    // Leaving the page ends the session; keepalive lets the request outlive the page (a beacon cannot carry the header).
+    window.addEventListener('pagehide', () => this.end('navigate'));
+    window.addEventListener('pageshow', (e) => {
+      if (e.persisted) location.reload(); // restored from the back/forward cache: that session has ended
+    });
+    this.updateClock();
+    if (!document.hidden) this.resume();
+  }
+
+  // ---- heartbeats ----
+
+  private resume(): void {
+    this.schedule();
+    clearInterval(this.tickTimer);
+    this.tickTimer = setInterval(() => this.updateClock(), 1000);
+  }
+
+  private pauseTimers(): void {
+    clearTimeout(this.beatTimer);
+    clearTimeout(this.warnTimer);
+    clearInterval(this.tickTimer);
+  }
+
+  private schedule(): void {
+    clearTimeout(this.beatTimer);
+    clearTimeout(this.warnTimer);
+    if (this.ended || document.hidden) return;
+    const plan = planNext(this.remainingNow(), this.interval);
+    this.beatTimer = setTimeout(() => void this.beat(), plan.heartbeatInMs);
+    if (plan.final && !this.limitAnnounced) this.warnTimer = setTimeout(() => this.announceLimit(), plan.warnInMs ?? 0);
+  }
+
+  /** The entitlement as it stands now, counting the seconds since it was heard. */
+  private remainingNow(): GamePlatform.Entitlement {
+    if (this.entitlement.remaining_seconds === null) return this.entitlement;
+    const elapsed = (performance.now() - this.syncedAt) / 1000;
+    return { ...this.entitlement, remaining_seconds: Math.max(0, Math.ceil(this.entitlement.remaining_seconds - elapsed)) };
+  }
+
+  private async beat(): Promise<void> {
+    if (this.ended || this.beating) return;
+    this.beating = true;
+    try {
+      const { data } = await api<HeartbeatResult>('POST', '/v1/play/heartbeat', { body: { session: this.session } });
+      this.heard(data.entitlement);
+      this.send('entitlement', data.entitlement);
+      if (data.limit_reached || data.entitlement.limit_reached) return this.closeAtLimit();
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 410 || error.code === 'session_ended')) return void (await this.restart());
+      // A failed beat (network, 5xx) is retried at the next one; the server credits the gap then.
+    } finally {
+      this.beating = false;
+    }
+    this.schedule();
+  }
+
+  /** The server closed the session while the tab was away (idle sweep): start a new one without reloading the game. */
+  private async restart(): Promise<void> {
+    try {
+      const started = (await api<StartResult>('POST', '/v1/play/start', { body: { game: this.game.slug } })).data;
+      this.session = started.session;
+      this.heard(started.entitlement);
+      this.schedule();
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'limit_reached') return this.closeAtLimit();
+      this.fail(error);
+    }
+  }
+
+  private heard(entitlement: GamePlatform.Entitlement): void {
+    this.entitlement = entitlement;
+    this.syncedAt = performance.now();
+    this.updateClock();
+  }
+
+  private onVisibility(): void {
+    if (this.ended) return;
+    if (document.hidden) this.pauseTimers();
+    else {
+      void this.beat();
+      this.resume();
+    }
+  }
+
+  // ---- the limit ----
+
+  private announceLimit(): void {
+    if (this.limitAnnounced) return;
+    this.limitAnnounced = true;
+    this.send('pause', { reason: 'limit' });
+    this.send('limit', { reason: 'limit', entitlement: this.remainingNow() });
+  }
+
+  private closeAtLimit(): void {
+    this.announceLimit();
+    this.ended = true;
+    this.pauseTimers();
+    // The game goes: its frame (and everything running in it) is removed from the page.
+    this.frame?.remove();
+    this.frame = null;
+    screen(this.main, limitScreen(this.game, { ...this.entitlement, limit_reached: true }, true));
+  }
+
+  private fail(error: unknown): void {
+    this.end('error');
+    this.frame?.remove();
+    this.frame = null;
+    screen(this.main, errorPanel(`${this.game.name} stopped`, (error as Error).message));
+  }
+
+  /** Ends the session (idempotent on the server; sent once from here). */
+  private end(reason: 'quit' | 'navigate' | 'hidden' | 'error'): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.pauseTimers();
+    void api('POST', '/v1/play/end', { body: { session: this.session, reason }, keepalive: true }).catch(() => undefined);
+  }
+
+  private updateClock(): void {
+    const remaining = this.remainingNow().remaining_seconds;
+    if (remaining === null) return;
+    this.timeLeft.textContent = formatClock(remaining);
+    const minute = Math.ceil(remaining / 60);
+    const spoken = minute <= 1 ? 'under a minute' : `about ${minute} minutes`;
+    if (this.timeLeftSpoken.textContent !== spoken) this.timeLeftSpoken.textContent = spoken;
+    // Screen readers hear the time at a few moments, not every second.
+    if ((minute === 5 || minute === 1) && this.lastAnnouncedMinute !== minute) {
+      this.lastAnnouncedMinute = minute;
+      this.announcer.textContent = `${minute === 1 ? 'One minute' : 'Five minutes'} of free play left today.`;
+    }
+  }
+
+  // ---- the game's messages ----
+
+  private send<E extends EventName>(name: E, data: GamePlatform.EventData[E]): void {
+    // The sandboxed frame has an opaque origin, which no targetOrigin can name: '*' it is, to that one window.
+    this.frame?.contentWindow?.postMessage(event(name, data), '*');
+  }
+
+  private onMessage(e: MessageEvent): void {
+    // Only the game this shell hosts: its window, with the opaque origin a sandboxed frame has.
+    if (!this.frame || e.source !== this.frame.contentWindow || e.origin !== 'null') return;
+    if (!isRequestMessage(e.data)) return;
+    const target = this.frame.contentWindow!;
+    void this.answer(e.data).then((reply) => target.postMessage(reply, '*'));
+  }
+
+  private async answer(request: RequestMessage) {
+    const { id, method, params } = request;
+    if (!isKnownMethod(method)) return failure(id, localError('unknown_method', `Unknown method ${String(method)}`));
+    if (this.ended) return failure(id, localError('session_over', 'The play session is over'));
+    if (method === 'init') return success(id, this.initInfo());
+    const call = apiCallFor(this.game.slug, this.session, method, params);
+    if ('error' in call) return failure(id, call.error);
+    const outcome = resultFor(method, await callApi(call));
+    return 'error' in outcome ? failure(id, outcome.error) : success(id, outcome.result);
+  }
+
+  private initInfo(): GamePlatform.InitInfo {
+    const { game, who } = this;
+    return {
+      game: { slug: game.slug, name: game.name, version: game.version, save_slots: game.save_slots, orientation: game.orientation, leaderboard: game.leaderboard },
+      player: { username: who.player.username, display_name: who.player.display_name, avatar_url: who.player.avatar_url },
+      entitlement: this.remainingNow(),
+    };
+  }
+}
+
+async function callApi(call: ApiCall): Promise<ApiOutcome> {
+  const headers: Record<string, string> = { ...SDK_HEADER, Accept: 'application/json' };
+  if (call.body !== undefined) headers['Content-Type'] = 'application/json';
+  try {
+    const response = await fetch(apiUrl(call.path, call.query), { method: call.method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body), credentials: 'same-origin' });
+    return { status: response.status, body: await response.json().catch(() => undefined) };
+  } catch {
+    return { status: 0, body: { ok: false, error: { code: 'network_error', message: 'The service cannot be reached' } } };
+  }
+}

@@ -1,0 +1,155 @@
+// The SDK's core, free of the DOM: numbered requests with timeouts, responses matched by id, errors rebuilt, events dispatched.
+import { EVENT_NAMES, isShellMessage, localError, request, type EventName, type MethodName, type Methods, type RequestMessage } from './protocol.js';
+
+export interface ClientOptions {
+  /** sends one request to the shell; absent when the game does not run inside a shell */
+  post?: (message: RequestMessage) => void;
+  /** how long a call waits for the shell's answer */
+  timeoutMs?: number;
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  clearTimer?: (handle: unknown) => void;
+  /** reports a handler that threw (the other handlers still run) */
+  onHandlerError?: (error: unknown) => void;
+}
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  timer: unknown;
+}
+
+type Handler = (data: never) => void;
+
+export class SdkError extends Error implements GamePlatform.SdkError {
+  override readonly name = 'GamePlatformError' as const;
+  readonly code: string;
+  readonly status: number;
+  readonly details: GamePlatform.ErrorInfo;
+
+  constructor(details: GamePlatform.ErrorInfo) {
+    super(details.message);
+    this.code = details.code;
+    this.status = details.status;
+    this.details = details;
+  }
+}
+
+export function isSdkError(error: unknown): error is GamePlatform.SdkError {
+  return error instanceof SdkError;
+}
+
+export class Client {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly handlers = new Map<EventName, Set<Handler>>();
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: ClientOptions) {
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+    for (const name of EVENT_NAMES) this.handlers.set(name, new Set());
+  }
+
+  call<M extends MethodName>(method: M, params: Methods[M]['params']): Promise<Methods[M]['result']> {
+    const post = this.options.post;
+    if (!post) return Promise.reject(new SdkError(localError('no_shell', 'The game is not running inside the Game Platform play shell')));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const setTimer = this.options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
+      const timer = setTimer(() => {
+        this.pending.delete(id);
+        reject(new SdkError(localError('timeout', `The shell did not answer ${method} in time`)));
+      }, this.timeoutMs);
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
+      try {
+        post(request(id, method, params));
+      } catch (error) {
+        this.settle(id);
+        reject(new SdkError(localError('bad_request', `The call cannot be sent: ${(error as Error).message}`)));
+      }
+    });
+  }
+
+  /** Handles one message from the shell; returns false when it is not one (the caller has already checked who sent it). */
+  receive(data: unknown): boolean {
+    if (!isShellMessage(data)) return false;
+    if (data.type === 'event') {
+      for (const handler of [...this.handlers.get(data.event)!]) {
+        try {
+          (handler as (d: unknown) => void)(data.data);
+        } catch (error) {
+          this.options.onHandlerError?.(error);
+        }
+      }
+      return true;
+    }
+    const pending = this.settle(data.id);
+    if (!pending) return true; // answered after its timeout: dropped
+    if (data.ok) pending.resolve(data.result);
+    else pending.reject(new SdkError({ ...data.error, status: Number(data.error.status) || 0 }));
+    return true;
+  }
+
+  on<E extends EventName>(name: E, handler: (data: GamePlatform.EventData[E]) => void): () => void {
+    const set = this.handlers.get(name);
+    if (!set) throw new TypeError(`Unknown event "${String(name)}"; use one of ${EVENT_NAMES.join(', ')}`);
+    set.add(handler as Handler);
+    return () => this.off(name, handler);
+  }
+
+  off<E extends EventName>(name: E, handler: (data: GamePlatform.EventData[E]) => void): void {
+    this.handlers.get(name)?.delete(handler as Handler);
+  }
+
+  /** Requests still waiting for an answer. */
+  get waiting(): number {
+    return this.pending.size;
+  }
+
+  private settle(id: number): Pending | undefined {
+    const pending = this.pending.get(id);
+    if (!pending) return undefined;
+    this.pending.delete(id);
+    (this.options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>)))(pending.timer);
+    return pending;
+  }
+}
+
+const isSlot = (slot: unknown): slot is number => Number.isSafeInteger(slot) && (slot as number) >= 0;
+
+/** The public SDK object over a client; argument checks that need no server happen here. */
+export function createSdk(client: Client): GamePlatform.SDK {
+  const badSlot = (slot: unknown) => Promise.reject(new SdkError(localError('bad_request', `slot must be an integer from 0, got ${String(slot)}`)));
+  return {
+    version: '1',
+    init: () => client.call('init', {}),
+    on: (name, handler) => client.on(name, handler),
+    off: (name, handler) => client.off(name, handler),
+    isError: isSdkError,
+    saves: {
+      list: () => client.call('saves.list', {}),
+      load: <T>(slot: number) => (isSlot(slot) ? (client.call('saves.load', { slot }) as Promise<GamePlatform.State<T> | null>) : badSlot(slot)),
+      save: (slot, state, options = {}) => {
+        if (!isSlot(slot)) return badSlot(slot);
+        if (state === undefined) return Promise.reject(new SdkError(localError('bad_request', 'state must be a JSON value, not undefined')));
+        return client.call('saves.save', { ...pick(options, ['label', 'expected_version']), slot, state });
+      },
+      delete: (slot) => (isSlot(slot) ? client.call('saves.delete', { slot }) : badSlot(slot)),
+    },
+    scores: {
+      submit: (score, options = {}) => {
+        if (!Number.isSafeInteger(score)) return Promise.reject(new SdkError(localError('bad_request', `score must be an integer, got ${String(score)}`)));
+        return client.call('scores.submit', { ...pick(options, ['board', 'meta']), score });
+      },
+    },
+    leaderboard: {
+      read: (query = {}) => client.call('leaderboard.read', pick(query, ['board', 'period', 'limit', 'offset', 'around'])),
+    },
+  };
+}
+
+/** Copies the named keys that are set: the envelope carries nothing a game did not mean to send. */
+function pick<T extends object, K extends keyof T>(source: T, keys: K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
+  return out;
+}

@@ -1,0 +1,66 @@
+// Builds the front-end with esbuild: the portal bundle and stylesheet (hashed names), the SDK script and its .d.ts. Run by `npm run build` and by the tests' global setup.
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { realpathSync } from 'node:fs';
+import { packageRoot, webRoot, type Manifest } from './web-root.js';
+
+export interface BuildWebOptions {
+  outDir?: string;
+  minify?: boolean;
+}
+
+export async function buildWeb(options: BuildWebOptions = {}): Promise<Manifest> {
+  const { build } = await import('esbuild');
+  const root = packageRoot();
+  const outDir = options.outDir ?? webRoot();
+  const minify = options.minify ?? true;
+  rmSync(path.join(outDir, 'assets'), { recursive: true, force: true });
+  mkdirSync(path.join(outDir, 'sdk'), { recursive: true });
+
+  const portal = await build({
+    absWorkingDir: root,
+    entryPoints: { portal: 'portal/main.ts', styles: 'portal/styles.css' },
+    outdir: path.join(outDir, 'assets'),
+    entryNames: '[name]-[hash]',
+    bundle: true,
+    format: 'iife',
+    target: ['es2022'],
+    minify,
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const outputs = Object.entries(portal.metafile.outputs);
+  const named = (entry: string) => {
+    const found = outputs.find(([, meta]) => meta.entryPoint === entry);
+    if (!found) throw new Error(`esbuild wrote no output for ${entry}`);
+    return path.basename(found[0]);
+  };
+
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['sdk/v1.ts'],
+    outfile: path.join(outDir, 'sdk', 'v1.js'),
+    bundle: true,
+    format: 'iife',
+    target: ['es2022'],
+    minify: false,
+    legalComments: 'none',
+    banner: { js: '/* Game Platform SDK v1. Types: /sdk/v1.d.ts. Guide: /docs/sdk */' },
+    logLevel: 'silent',
+  });
+  copyFileSync(path.join(root, 'sdk', 'gameplatform.d.ts'), path.join(outDir, 'sdk', 'v1.d.ts'));
+  copyFileSync(path.join(root, 'portal', 'icon.svg'), path.join(outDir, 'assets', 'icon.svg'));
+
+  const manifest: Manifest = { script: named('portal/main.ts'), style: named('portal/styles.css'), built_at: new Date().toISOString() };
+  writeFileSync(path.join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}
+
+// `node dist/src/modules/portal/build.js` (npm run build) builds into dist/web.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  const started = Date.now();
+  const manifest = await buildWeb();
+  console.log(`front-end built in ${Date.now() - started} ms: ${manifest.script}, ${manifest.style}, sdk/v1.js`);
+}

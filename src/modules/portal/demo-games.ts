@@ -1,0 +1,36 @@
+// The demo games under games/: published through the games publish service on the first start, when the catalogue is empty (DESIGN §2).
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { AppContext } from '../../context.js';
+import { publishGame } from '../games/publish.service.js';
+import { hasAnyGame } from './portal.repository.js';
+import { packageRoot } from './web-root.js';
+
+export const demoGamesDir = (): string => path.join(packageRoot(), 'games');
+
+/** Directories under `root` that hold a game.json, in name order. */
+export function demoGameDirs(root = demoGamesDir()): string[] {
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(root, entry.name, 'game.json')))
+    .map((entry) => path.join(root, entry.name))
+    .sort();
+}
+
+/**
+ * Publishes every demo game when no game exists at all; returns the slugs published. A catalogue with any game,
+ * even a retired one, is left alone: operators who removed the demos do not get them back on a restart.
+ */
+export async function publishDemoGamesIfEmpty(ctx: AppContext, root = demoGamesDir()): Promise<string[]> {
+  if (await hasAnyGame(ctx.db)) return [];
+  const published: string[] = [];
+  for (const dir of demoGameDirs(root)) {
+    try {
+      published.push((await publishGame(ctx, dir)).slug);
+    } catch (error) {
+      // Another process starting at the same moment may publish the same game: that is not a reason to stop.
+      ctx.log.warn({ err: error, dir }, 'demo game not published');
+    }
+  }
+  return published;
+}

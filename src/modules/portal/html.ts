@@ -1,0 +1,100 @@
+// The HTML shell every portal page shares: header, main landmark and the bundle. Pages fill <main> in the browser from the API.
+import type { Manifest } from './web-root.js';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/** Portal pages: scripts and styles from this origin only, no inline script or style, frames only of this origin (the game). */
+export const PORTAL_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** /docs (Swagger UI): its scripts are files of this origin too; its widgets set style attributes. */
+export const DOCS_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "frame-ancestors 'self'",
+].join('; ');
+
+export interface PageOptions {
+  /** which page script runs (body data-page) */
+  page: string;
+  title: string;
+  description?: string;
+  /** values handed to the page script as data-* attributes on <body> */
+  data?: Record<string, string>;
+  /** server-rendered content of <main> (already HTML) */
+  main?: string;
+  /** a class for <main> */
+  layout?: 'narrow' | 'wide' | 'play';
+}
+
+const LOADING = '<p class="loading" role="status">Loading…</p><noscript><p class="notice">This page needs JavaScript.</p></noscript>';
+
+export function renderPage(manifest: Manifest | null, options: PageOptions): string {
+  const data = Object.entries({ page: options.page, ...options.data })
+    .map(([key, value]) => ` data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${escapeHtml(value)}"`)
+    .join('');
+  const assets = manifest
+    ? `<link rel="stylesheet" href="/assets/${escapeHtml(manifest.style)}">\n<script src="/assets/${escapeHtml(manifest.script)}" defer></script>`
+    : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(options.title)} · Game Platform</title>
+<meta name="description" content="${escapeHtml(options.description ?? 'Play HTML5 games in your browser: free every day, without limits with Unlimited.')}">
+<link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
+<meta name="color-scheme" content="light dark">
+${assets}
+</head>
+<body${data}>
+<a class="skip-link" href="#main">Skip to content</a>
+<header class="site-header">
+<div class="wrap header-row">
+<a class="brand" href="/"><img src="/assets/icon.svg" alt="" width="28" height="28"> Game Platform</a>
+<nav aria-label="Main" class="main-nav"><a href="/">Games</a></nav>
+<div id="account-nav" class="account-nav"><a href="/login">Log in</a> <a class="button small" href="/register">Register</a></div>
+</div>
+</header>
+<main id="main" class="wrap ${options.layout ?? 'wide'}" tabindex="-1">
+${options.main ?? LOADING}
+</main>
+<footer class="site-footer"><div class="wrap"><a href="/docs/sdk">Game SDK</a> · <a href="/docs">API</a></div></footer>
+</body>
+</html>
+`;
+}
+
+function readablePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+export function renderNotFound(manifest: Manifest | null, path: string): string {
+  return renderPage(manifest, {
+    page: 'not-found',
+    title: 'Page not found',
+    layout: 'narrow',
+    main: `<section class="panel center"><h1>Page not found</h1><p>There is nothing at <code>${escapeHtml(readablePath(path))}</code>.</p><p><a class="button primary" href="/">Browse the games</a></p></section>`,
+  });
+}

@@ -1,0 +1,132 @@
+// The portal's pages, its built assets and the SDK script. Pages are HTML shells; the bundle fills them from the API.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { findActivePlayer, findListedGame } from './portal.repository.js';
+import { DOCS_CSP, PORTAL_CSP, renderNotFound, renderPage, type PageOptions } from './html.js';
+import { sdkDocsHtml } from './sdk-docs.js';
+import { readManifest, webRoot, type Manifest } from './web-root.js';
+
+export interface PortalAssets {
+  root: string;
+  manifest: Manifest | null;
+}
+
+export function loadPortalAssets(root = webRoot()): PortalAssets {
+  return { root, manifest: readManifest(root) };
+}
+
+const NOT_BUILT = 'The portal is not built: run `npm run build` (npm start does it).';
+
+/** Content-Security-Policy for every HTML response: strict on portal pages, Swagger UI's needs on /docs; game files under /g/ are the games module's. */
+export function registerPageSecurity(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (!type.startsWith('text/html') || reply.hasHeader('content-security-policy')) return payload;
+    const url = request.url;
+    if (url.startsWith('/g/')) return payload;
+    const docs = url === '/docs' || (url.startsWith('/docs/') && !url.startsWith('/docs/sdk'));
+    reply.header('content-security-policy', docs ? DOCS_CSP : PORTAL_CSP);
+    return payload;
+  });
+}
+
+function sendPage(reply: FastifyReply, assets: PortalAssets, options: PageOptions, status = 200) {
+  if (!assets.manifest) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
+  return reply.code(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(renderPage(assets.manifest, options));
+}
+
+function sendNotFound(reply: FastifyReply, assets: PortalAssets, url: string) {
+  return reply.code(404).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(renderNotFound(assets.manifest, url.split('?')[0] ?? '/'));
+}
+
+/** Pages that need nothing from the database: path → page id, title and width. */
+const STATIC_PAGES: Array<[string, string, string, PageOptions['layout']]> = [
+  ['/', 'catalogue', 'Games', 'wide'],
+  ['/register', 'register', 'Create an account', 'narrow'],
+  ['/login', 'login', 'Log in', 'narrow'],
+  ['/logout', 'logout', 'Log out', 'narrow'],
+  ['/forgot-password', 'forgot-password', 'Forgot password', 'narrow'],
+  ['/reset-password', 'reset-password', 'Choose a new password', 'narrow'],
+  ['/verify-email', 'verify-email', 'Verify your email', 'narrow'],
+  ['/account', 'account', 'Account settings', 'narrow'],
+  ['/playtime', 'playtime', 'Your playtime', 'wide'],
+];
+
+type SlugParams = { Params: { slug: string } };
+
+export function portalRoutes(assets: PortalAssets) {
+  return async function routes(app: FastifyInstance): Promise<void> {
+    const config = { auth: 'none' as const };
+    const schema = { hide: true };
+
+    for (const [url, page, title, layout] of STATIC_PAGES) {
+      app.get(url, { config, schema }, async (_request, reply) => sendPage(reply, assets, { page, title, layout }));
+    }
+
+    app.get<SlugParams>('/games/:slug', { config, schema }, async (request, reply) => {
+      const game = await findListedGame(app.ctx.db, request.params.slug);
+      if (!game) return sendNotFound(reply, assets, request.url);
+      return sendPage(reply, assets, { page: 'game', title: game.name, description: game.tagline ?? undefined, data: { slug: request.params.slug } });
+    });
+
+    app.get<SlugParams>('/play/:slug', { config, schema }, async (request, reply) => {
+      const game = await findListedGame(app.ctx.db, request.params.slug);
+      if (!game) return sendNotFound(reply, assets, request.url);
+      return sendPage(reply, assets, { page: 'play', title: `Play ${game.name}`, layout: 'play', data: { slug: request.params.slug } });
+    });
+
+    app.get<{ Params: { username: string } }>('/u/:username', { config, schema }, async (request, reply) => {
+      const player = await findActivePlayer(app.ctx.db, request.params.username);
+      if (!player) return sendNotFound(reply, assets, request.url);
+      return sendPage(reply, assets, { page: 'profile', title: player.display_name, data: { username: player.username } });
+    });
+
+    app.get('/docs/sdk', { config, schema }, async (_request, reply) =>
+      sendPage(reply, assets, { page: 'sdk-docs', title: 'Game SDK', layout: 'narrow', main: sdkDocsHtml }),
+    );
+
+    registerSdk(app, assets);
+
+    await app.register(fastifyStatic, {
+      root: path.join(assets.root, 'assets'),
+      prefix: '/assets/',
+      decorateReply: false,
+      index: false,
+      // Hashed names never change content: cache them for good. The icon keeps its name: a day.
+      cacheControl: false,
+      setHeaders: (reply, file) => {
+        reply.header('cache-control', /-[A-Z0-9]{8}\.(js|css|map)$/.test(file) ? 'public, max-age=31536000, immutable' : 'public, max-age=86400');
+      },
+    });
+  };
+}
+
+/** /sdk/v1.js and its types. Games load them from a sandboxed (opaque-origin) frame, so they are cross-origin readable. */
+function registerSdk(app: FastifyInstance, assets: PortalAssets): void {
+  const files: Array<[string, string, string]> = [
+    ['/sdk/v1.js', 'v1.js', 'text/javascript; charset=utf-8'],
+    ['/sdk/v1.d.ts', 'v1.d.ts', 'text/plain; charset=utf-8'],
+  ];
+  for (const [url, name, type] of files) {
+    let content: Buffer | null = null;
+    try {
+      content = readFileSync(path.join(assets.root, 'sdk', name));
+    } catch {
+      content = null;
+    }
+    app.get(url, { config: { auth: 'none' }, schema: { hide: true } }, async (_request, reply) => {
+      if (!content) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
+      return reply
+        .header('cross-origin-resource-policy', 'cross-origin')
+        .header('cache-control', 'public, max-age=300')
+        .type(type)
+        .send(content);
+    });
+  }
+}
+
+export function notFoundPage(assets: PortalAssets) {
+  return (url: string) => renderNotFound(assets.manifest, url);
+}

@@ -1,0 +1,106 @@
+// The portal's pages as HTTP: HTML shells with a strict CSP, real 404 pages outside /v1, the SDK script and the built assets.
+import { expect, it } from 'vitest';
+import { eachDialect } from '../helpers/harness.js';
+import { createGame, createPlayer } from '../helpers/factories.js';
+
+eachDialect('portal: pages', (h) => {
+  it.each(['/', '/login', '/register', '/logout', '/forgot-password', '/reset-password?token=x', '/verify-email?token=x', '/account', '/playtime', '/docs/sdk'])(
+    'serves %s as an HTML page with a Content-Security-Policy and no inline script',
+    async (url) => {
+      const res = await h.http.get(url);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(res.text).toMatch(/<script src="\/assets\/portal-[A-Z0-9]+\.js" defer><\/script>/);
+      expect(res.text).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+      expect(res.text).toContain('<main id="main"');
+    },
+  );
+
+  it('serves a listed game page and play shell, and a real 404 page for an unknown or unlisted slug', async () => {
+    await createGame(h.ctx, { slug: 'shown', name: 'Shown <Game>' });
+    await createGame(h.ctx, { slug: 'drafted', status: 'draft' });
+    const page = await h.http.get('/games/shown');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<title>Shown &lt;Game&gt; · Game Platform</title>');
+    expect(page.text).toContain('data-slug="shown"');
+    expect((await h.http.get('/play/shown')).text).toContain('data-page="play"');
+    for (const url of ['/games/nope', '/games/drafted', '/play/drafted']) {
+      const res = await h.http.get(url);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.text).toContain('Page not found');
+    }
+  });
+
+  it('serves a profile page for an active player by username, any case, and 404 otherwise', async () => {
+    await createPlayer(h.ctx, { username: 'Ada_L', display_name: 'Ada' });
+    await createPlayer(h.ctx, { username: 'gone', status: 'suspended' });
+    const res = await h.http.get('/u/ada_l');
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('data-username="Ada_L"');
+    expect((await h.http.get('/u/gone')).status).toBe(404);
+  });
+
+  it('answers an unknown path outside the API with an HTML 404 page that escapes the path', async () => {
+    const res = await h.http.get('/no/such/<page>');
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.text).toContain('&lt;page&gt;');
+    expect(res.text).not.toContain('<page>');
+  });
+
+  it('keeps the JSON envelope for unknown paths under /v1 and for other methods', async () => {
+    const api = await h.http.get('/v1/no/such/page');
+    expect(api.status).toBe(404);
+    expect(api.body).toEqual({ ok: false, error: { code: 'not_found', message: expect.any(String) } });
+    const post = await h.http.post('/login', { body: {} });
+    expect(post.status).toBe(405);
+    expect(post.body.error.code).toBe('method_not_allowed');
+  });
+
+  it('serves the SDK and its types, readable from the games\' sandboxed frames', async () => {
+    const js = await h.http.get('/sdk/v1.js');
+    expect(js.status).toBe(200);
+    expect(js.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(js.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expect(js.text).toContain('GamePlatform');
+    const types = await h.http.get('/sdk/v1.d.ts');
+    expect(types.status).toBe(200);
+    expect(types.text).toContain('declare const GamePlatform: GamePlatform.SDK');
+  });
+
+  it('serves hashed assets for good and the pages never from cache', async () => {
+    const page = await h.http.get('/');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    const script = /\/assets\/(portal-[A-Z0-9]+\.js)/.exec(page.text)![1];
+    const asset = await h.http.get(`/assets/${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+  });
+
+  it('gives /docs a policy Swagger UI works with', async () => {
+    const res = await h.http.get('/docs');
+    expect(res.status).toBe(200);
+    expect(String(res.headers['content-security-policy'])).toContain("script-src 'self'");
+    expect(String(res.headers['content-security-policy'])).toContain("style-src 'self' 'unsafe-inline'");
+  });
+});
+
+eachDialect('portal: what a sandboxed game frame may load', (h) => {
+  it('lets Origin "null" GET the SDK and game files, and nothing else', async () => {
+    const sdk = await h.http.get('/sdk/v1.js', { headers: { origin: 'null' } });
+    expect(sdk.status).toBe(200);
+    expect((await h.http.head('/sdk/v1.js', { headers: { origin: 'null' } })).status).toBe(200);
+    for (const [method, url] of [['get', '/v1/status'], ['get', '/'], ['get', '/play/x'], ['post', '/sdk/v1.js'], ['get', '/gx/a']] as const) {
+      const res = await h.http[method](url, { headers: { origin: 'null' } });
+      expect(res.status, `${method} ${url}`).toBe(403);
+      expect(res.body.error.code).toBe('cross_origin_forbidden');
+    }
+    expect((await h.http.get('/sdk/v1.js', { headers: { origin: 'https://evil.example' } })).status).toBe(403);
+  });
+});
