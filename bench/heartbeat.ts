@@ -2,11 +2,8 @@
 // transaction, serialisation) on SQLite, and on PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL is set.
 // Run: npm run bench:heartbeat [-- --players 400 --games 20 --rounds 10 --concurrency 1,32]
 // One unmeasured round warms up first; concurrency 1 shows the cost of one heartbeat, higher values the throughput.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { percentile, scratchDatabase } from './lib.js';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { buildApp, type App } from '../src/app.js';
 import { ManualClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
@@ -26,33 +23,6 @@ const PLAYERS = Number(args.players);
 const GAMES = Number(args.games);
 const ROUNDS = Number(args.rounds);
 const CONCURRENCIES = args.concurrency.split(',').map(Number);
-
-interface Scratch {
-  url: string;
-  drop(): Promise<void>;
-}
-
-async function scratchDatabase(dialect: DialectName): Promise<Scratch> {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(path.join(tmpdir(), 'gp-bench-'));
-    return { url: path.join(dir, 'bench.sqlite'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const admin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL!;
-  const name = `gp_bench_${process.pid}`;
-  const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await run(`CREATE DATABASE ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
 
 /** Players with a token each, games, and one started session per player (players spread over `games` games). */
 async function seed(app: App, games: number): Promise<Array<{ token: string; session: string }>> {
@@ -87,7 +57,6 @@ async function seed(app: App, games: number): Promise<Array<{ token: string; ses
   return players;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** `rounds` rounds: the clock moves 30 s, then every player heartbeats, `concurrency` requests in flight. */
 async function measure(app: App, clock: ManualClock, players: Array<{ token: string; session: string }>, rounds: number, concurrency: number) {
@@ -115,7 +84,7 @@ async function measure(app: App, clock: ManualClock, players: Array<{ token: str
 
 async function bench(dialect: DialectName) {
   const scratch = await scratchDatabase(dialect);
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'gp-bench-data-'));
+  const dataDir = scratch.dataDir;
   const config = loadConfig({
     env: { NODE_ENV: 'test' },
     cwd: dataDir,
@@ -144,7 +113,6 @@ async function bench(dialect: DialectName) {
   } finally {
     await database.destroy();
     await scratch.drop();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -6,9 +6,7 @@
 //
 // PostgreSQL: BENCH_DATABASE_URL (or TEST_DATABASE_URL) is an admin connection; the bench creates its own database
 // there and drops it afterwards. Not a test: it prints numbers.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { benchDialects, percentile, scratchDatabase } from './lib.js';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
@@ -41,40 +39,10 @@ const { values: args } = parseArgs({
 const sizes = args.sizes!.split(',').map(Number);
 const samples = Number(args.samples);
 const writes = Number(args.writes);
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-const dialects = (args.dialects?.split(',') ?? ['sqlite', ...(adminUrl ? ['postgres'] : [])]) as DialectName[];
+const dialects = (args.dialects?.split(',') ?? benchDialects) as DialectName[];
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 const SLUG = 'bench-game';
-
-interface Scratch {
-  url: string;
-  drop(): Promise<void>;
-}
-
-async function scratchDatabase(dialect: DialectName): Promise<Scratch> {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(path.join(tmpdir(), 'gp-bench-'));
-    return { url: path.join(dir, 'bench.sqlite'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  if (!adminUrl) throw new Error('PostgreSQL needs BENCH_DATABASE_URL or TEST_DATABASE_URL (an admin connection)');
-  const name = `gp_bench_${process.pid}_${Date.now() % 100000}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
 
 /**
  * One game, N players and one all-time board, generated in SQL (the same rows on both databases): scores 0..100,000
@@ -109,10 +77,6 @@ async function fill(handle: DatabaseHandle, n: number): Promise<number> {
   await rebuildTree(db, board.id);
   if (handle.dialect === 'postgres') await sql`analyze`.execute(db);
   return board.id;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 async function measure(label: string, count: number, fn: (i: number) => Promise<unknown>) {

@@ -12,13 +12,11 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-function adminUrl(): string {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DATABASE_URL is not set');
-  return url;
-}
-
-export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+export async function createTestDatabase(dialect: DialectName, adminConnection = process.env.TEST_DATABASE_URL): Promise<TestDatabase> {
+  const adminUrl = () => {
+    if (!adminConnection) throw new Error('PostgreSQL needs an admin connection: set TEST_DATABASE_URL');
+    return adminConnection;
+  };
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gp-test-'));
   if (dialect === 'sqlite') {
     return { url: path.join(dataDir, 'test.sqlite'), dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
