@@ -9,8 +9,8 @@ import { publicPlayerView } from '../accounts/player.view.js';
 import { getEntitlement, type Entitlement } from '../play/entitlement.js';
 import type { DevProfile } from './dev.schemas.js';
 import { findGameBySlug, findPlayerOfGame, type PlayerOfGameRow, type StatsGameRow } from './dev.repository.js';
+import { isListed } from '../games/manifest.js';
 
-const LISTED = new Set(['published', 'beta']);
 
 /** The player, if active and a player of the key's game (has started a play session of it); anyone else is 404 alike. */
 async function requirePlayerOfKeyGame(ctx: AppContext, key: KeyCredential, playerId: number): Promise<PlayerOfGameRow> {
@@ -41,7 +41,7 @@ export async function devPlayerEntitlement(ctx: AppContext, key: KeyCredential, 
  */
 export async function requireOwnGame(ctx: AppContext, key: KeyCredential, slug: string): Promise<StatsGameRow> {
   const game = await findGameBySlug(ctx.db, slug);
-  if (!game || (game.id !== key.gameId && !LISTED.has(game.status))) throw notFound('No such game');
+  if (!game || (game.id !== key.gameId && !isListed(game.status))) throw notFound('No such game');
   if (game.id !== key.gameId) throw new AppError('forbidden', 'This developer key belongs to another game');
   return game;
 }

@@ -8,6 +8,11 @@ export const GAME_STATUSES = ['draft', 'beta', 'published', 'retired'] as const;
 export type GameStatus = (typeof GAME_STATUSES)[number];
 /** The statuses clients can see (DESIGN §5); every other one answers 404. */
 export const LISTED_STATUSES: readonly GameStatus[] = ['published', 'beta'];
+
+/** Whether clients see a game of this status (published and beta; anything else is 404 for them). */
+export function isListed(status: string): boolean {
+  return (LISTED_STATUSES as readonly string[]).includes(status);
+}
 export const ORIENTATIONS = ['any', 'portrait', 'landscape'] as const;
 export const LEADERBOARD_ORDERS = ['asc', 'desc'] as const;
 

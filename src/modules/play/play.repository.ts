@@ -3,8 +3,7 @@
 import { sql } from 'kysely';
 import { isPostgres, type Executor } from '../../db/connect.js';
 import type { MembershipFields } from '../accounts/membership.js';
-
-export const LISTED_STATUSES = ['published', 'beta'];
+import { LISTED_STATUSES } from '../games/manifest.js';
 
 export interface PlayableGame {
   id: number;

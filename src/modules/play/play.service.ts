@@ -9,10 +9,11 @@ import { entitlementOf, getEntitlement, type Entitlement } from './entitlement.j
 import { planCredit } from './credit.js';
 import type { EndReason } from './play.schemas.js';
 import {
-  LISTED_STATUSES, addPlaytime, claimInterval, closeIdleSessions, countPlay, findActiveSessions, findGameBySlug,
+  addPlaytime, claimInterval, closeIdleSessions, countPlay, findActiveSessions, findGameBySlug,
   findPlayerMembership, findSessionByTokenHash, insertSession, lockPlayerStarts, settleClaim, type PlayableGame, type SessionRow,
 } from './play.repository.js';
 import { addUsage, countSessionStart, usedSeconds } from './usage.repository.js';
+import { isListed } from '../games/manifest.js';
 
 
 /** A write lost a race (another call credited or closed the session first): read again and redo. */
@@ -114,7 +115,7 @@ export interface StartResult {
 /** POST /play/start. Checks in DESIGN's order: game listed (404), launchable (403), premium (402), allowance (402). */
 export async function startPlay(ctx: AppContext, playerId: number, slug: string): Promise<StartResult> {
   const game = await findGameBySlug(ctx.db, slug);
-  if (!game || !LISTED_STATUSES.includes(game.status)) throw notFound('No such game');
+  if (!game || !isListed(game.status)) throw notFound('No such game');
   if (!isLaunchable(game)) throw new AppError('game_unavailable', 'This game cannot be launched right now');
   const player = await findPlayerMembership(ctx.db, playerId);
   if (!player) throw notFound('No such player');

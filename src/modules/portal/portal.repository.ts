@@ -1,9 +1,10 @@
 // The two lookups the page routes make: is there such a game or player (so an unknown one is a real 404), and its name for <title>.
 import type { Executor } from '../../db/connect.js';
+import { LISTED_STATUSES } from '../games/manifest.js';
 
 /** A game clients can see (published or beta), by slug. */
 export async function findListedGame(db: Executor, slug: string): Promise<{ name: string; tagline: string | null } | undefined> {
-  return db.selectFrom('games').select(['name', 'tagline']).where('slug', '=', slug).where('status', 'in', ['published', 'beta']).executeTakeFirst();
+  return db.selectFrom('games').select(['name', 'tagline']).where('slug', '=', slug).where('status', 'in', [...LISTED_STATUSES]).executeTakeFirst();
 }
 
 /** An active player, by username (case-insensitive, through the unique username_key). */

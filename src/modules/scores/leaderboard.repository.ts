@@ -2,6 +2,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { PREPARED, isPostgres, type Executor } from '../../db/connect.js';
 import type { NodeId, NodeRange, NodeRow, RankKey } from './rank-tree.js';
+import { LISTED_STATUSES } from '../games/manifest.js';
 
 export interface BoardRef {
   gameId: number;
@@ -60,7 +61,7 @@ export function findGameBoard(db: Executor, slug: string, board: string, period:
     .select(['g.id', 'g.slug', 'g.name', 'g.leaderboard_enabled', 'g.leaderboard_order', 'g.leaderboard_unit', 'l.id as board_id'])
     .select(['b.score as best_score', 'b.norm as best_norm', 'b.reached_at as best_reached_at', 'b.score_id as best_score_id', 'b.entries as best_entries'])
     .where('g.slug', '=', slug)
-    .where('g.status', 'in', ['published', 'beta'])
+    .where('g.status', 'in', [...LISTED_STATUSES])
     .modifyEnd(sql.raw(PREPARED))
     .executeTakeFirst();
 }

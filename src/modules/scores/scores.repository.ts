@@ -1,5 +1,6 @@
 // Queries on scores and score_requests, and the few reads of games, players and play sessions that scoring needs.
 import type { Executor } from '../../db/connect.js';
+import { LISTED_STATUSES } from '../games/manifest.js';
 
 export interface ScoringGame {
   id: number;
@@ -10,15 +11,13 @@ export interface ScoringGame {
   leaderboard_unit: string;
 }
 
-const LISTED = ['published', 'beta'];
-
 /** A game clients can see (published or beta). Unique index on slug. */
 export function findListedGame(db: Executor, slug: string): Promise<ScoringGame | undefined> {
   return db
     .selectFrom('games')
     .select(['id', 'slug', 'name', 'leaderboard_enabled', 'leaderboard_order', 'leaderboard_unit'])
     .where('slug', '=', slug)
-    .where('status', 'in', LISTED)
+    .where('status', 'in', [...LISTED_STATUSES])
     .executeTakeFirst();
 }
 
@@ -88,7 +87,7 @@ export function recentScores(db: Executor, playerId: number, limit: number) {
     .innerJoin('games as g', 'g.id', 's.game_id')
     .select(['g.slug', 'g.name', 's.board', 's.score', 's.meta', 's.created_at'])
     .where('s.player_id', '=', playerId)
-    .where('g.status', 'in', LISTED)
+    .where('g.status', 'in', [...LISTED_STATUSES])
     .where('g.leaderboard_enabled', '=', 1)
     .orderBy('s.created_at', 'desc')
     .orderBy('s.id', 'desc')
@@ -106,7 +105,7 @@ export function allTimeBests(db: Executor, playerId: number, board?: string) {
     .where('b.player_id', '=', playerId)
     .where('l.period', '=', 'all')
     .whereRef('l.sort_order', '=', 'g.leaderboard_order')
-    .where('g.status', 'in', LISTED)
+    .where('g.status', 'in', [...LISTED_STATUSES])
     .where('g.leaderboard_enabled', '=', 1)
     .$if(board !== undefined, (qb) => qb.where('l.board', '=', board!))
     .orderBy('g.name')

@@ -3,6 +3,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Executor } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
+import { LISTED_STATUSES } from '../games/manifest.js';
 
 /** The row of one slot: primary key (player_id, game_id, slot). */
 export interface SlotKey {
@@ -42,7 +43,7 @@ export function findListedGame(db: Executor, slug: string): Promise<ListedGameRo
     .selectFrom('games')
     .select(['id', 'slug', 'save_slots'])
     .where('slug', '=', slug)
-    .where('status', 'in', ['published', 'beta'])
+    .where('status', 'in', [...LISTED_STATUSES])
     .executeTakeFirst();
 }
 

@@ -1,12 +1,13 @@
 // Counts shown by GET /status.
 import type { Executor } from '../../db/connect.js';
+import { LISTED_STATUSES } from '../games/manifest.js';
 
 /** Games clients can see (published and beta). */
 export async function countListedGames(db: Executor): Promise<number> {
   const row = await db
     .selectFrom('games')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('status', 'in', ['published', 'beta'])
+    .where('status', 'in', [...LISTED_STATUSES])
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
