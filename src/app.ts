@@ -3,8 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -19,6 +17,7 @@ import { registerRateLimits } from './http/rate-limit.js';
 import './http/route-config.js';
 import { registerRouteDocs } from './http/route-docs.js';
 import { registerSecurity } from './http/security.js';
+import { validatorCompiler } from './http/validation.js';
 import { loadPortalAssets, notFoundPage, portalRoutes, registerPageSecurity } from './modules/portal/portal.routes.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { devRoutes } from './modules/dev/dev.routes.js';
@@ -45,15 +44,6 @@ export interface BuildOptions {
   clock?: Clock;
   /** A logger to use instead of a new one (the server shares its logger with the pool's error handler). */
   logger?: FastifyBaseLogger;
-}
-
-/** Bodies are never coerced (a string is not a number); query strings and path parameters are. */
-function validatorCompiler() {
-  const common = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false } as const;
-  const body = addFormats.default(new Ajv.default({ ...common, coerceTypes: false }));
-  const query = addFormats.default(new Ajv.default({ ...common, coerceTypes: true }));
-  return ({ schema, httpPart }: { schema: object; httpPart?: string }) =>
-    httpPart === 'body' ? body.compile(schema) : query.compile(schema);
 }
 
 /** TLS served directly when tls_cert and tls_key are set; a proxy is trusted for X-Forwarded-* when trust_proxy is. */

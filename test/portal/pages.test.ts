@@ -45,6 +45,12 @@ eachDialect('portal: pages', (h) => {
     expect((await h.http.get('/u/gone')).status).toBe(404);
   });
 
+  it.each(['/games/%00', '/play/a%00b', '/u/x%00', '/games/NOT_A_SLUG', '/u/no'])('answers %s, which cannot name a game or player, with the HTML 404 page', async (url) => {
+    const res = await h.http.get(url);
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+  });
+
   it('answers an unknown path outside the API with an HTML 404 page that escapes the path', async () => {
     const res = await h.http.get('/no/such/<page>');
     expect(res.status).toBe(404);

@@ -1,14 +1,17 @@
 // The two lookups the page routes make: is there such a game or player (so an unknown one is a real 404), and its name for <title>.
 import type { Executor } from '../../db/connect.js';
-import { LISTED_STATUSES } from '../games/manifest.js';
+import { USERNAME_PATTERN } from '../accounts/username.js';
+import { LISTED_STATUSES, SLUG_PATTERN } from '../games/manifest.js';
 
-/** A game clients can see (published or beta), by slug. */
+/** A game clients can see (published or beta), by slug. A string that cannot be a slug is not looked up. */
 export async function findListedGame(db: Executor, slug: string): Promise<{ name: string; tagline: string | null } | undefined> {
+  if (!SLUG_PATTERN.test(slug)) return undefined;
   return db.selectFrom('games').select(['name', 'tagline']).where('slug', '=', slug).where('status', 'in', [...LISTED_STATUSES]).executeTakeFirst();
 }
 
-/** An active player, by username (case-insensitive, through the unique username_key). */
+/** An active player, by username (case-insensitive, through the unique username_key). A string that cannot be a username is not looked up. */
 export async function findActivePlayer(db: Executor, username: string): Promise<{ username: string; display_name: string } | undefined> {
+  if (!USERNAME_PATTERN.test(username)) return undefined;
   return db
     .selectFrom('players')
     .select(['username', 'display_name'])

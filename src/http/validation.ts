@@ -1,0 +1,50 @@
+// The validator of every route: Ajv with formats; bodies never coerced, query strings and path parameters coerced;
+// and no text input may hold a NUL character.
+import Ajv, { type AnySchema, type SchemaValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+
+/**
+ * NUL is never meaningful in a name, a slug or a search, SQLite stores it silently and PostgreSQL refuses it
+ * (a 500 from a lookup): every value a schema types as a string refuses it. Free-form JSON (a save state, score meta)
+ * is untyped in the schemas and keeps it; it is stored as JSON text, where it is escaped.
+ */
+const rejectNul: SchemaValidateFunction = (_enabled: boolean, data: string) => {
+  if (!data.includes('\u0000')) return true;
+  rejectNul.errors = [{ keyword: 'noNul', message: 'must not contain a NUL character', params: {} }];
+  return false;
+};
+
+function createAjv(coerceTypes: boolean): Ajv.default {
+  const ajv = new Ajv.default({ allErrors: true, useDefaults: true, removeAdditional: false, strict: false, coerceTypes });
+  addFormats.default(ajv);
+  ajv.addKeyword({ keyword: 'noNul', type: 'string', schemaType: 'boolean', validate: rejectNul, errors: true });
+  return ajv;
+}
+
+const NESTED = ['properties', 'patternProperties', '$defs', 'definitions'] as const;
+const LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
+const SINGLE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains'] as const;
+
+/** A copy of `schema` in which every string-typed node also carries `noNul` (the route's own schema stays as documented). */
+export function withoutNul(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
+  const node = { ...(schema as Record<string, unknown>) };
+  const type = node.type;
+  if (type === 'string' || (Array.isArray(type) && type.includes('string'))) node.noNul = true;
+  for (const key of NESTED) {
+    const children = node[key];
+    if (children && typeof children === 'object') {
+      node[key] = Object.fromEntries(Object.entries(children).map(([name, child]) => [name, withoutNul(child)]));
+    }
+  }
+  for (const key of LISTS) if (Array.isArray(node[key])) node[key] = (node[key] as unknown[]).map(withoutNul);
+  for (const key of SINGLE) if (node[key] !== undefined) node[key] = withoutNul(node[key]);
+  return node;
+}
+
+export function validatorCompiler() {
+  const body = createAjv(false);
+  const query = createAjv(true);
+  return ({ schema, httpPart }: { schema: object; httpPart?: string }) =>
+    (httpPart === 'body' ? body : query).compile(withoutNul(schema) as AnySchema);
+}
