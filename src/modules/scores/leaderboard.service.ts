@@ -105,14 +105,24 @@ export async function getLeaderboard(ctx: AppContext, slug: string, query: Leade
   const opened = await openBoard(ctx, slug, query.board, query.period, query.at, player);
   const { game, boardId } = opened;
   const { limit } = query;
-  const me = player === undefined ? undefined : await standingOf(ctx, opened);
   let offset = query.offset;
   let rows: PageRow[] = [];
-  let total = me?.total ?? 0;
-  if (boardId !== undefined && query.around === 'me' && me?.key) {
-    ({ offset, rows } = await pageAround(ctx, boardId, me, limit));
-  } else if (boardId !== undefined) {
-    ({ rows, total } = await pageAt(ctx, boardId, offset, limit));
+  let me: Standing | undefined;
+  let total = 0;
+  if (query.around === 'me') {
+    me = await standingOf(ctx, opened);
+    total = me.total;
+    if (boardId !== undefined && me.key) ({ offset, rows } = await pageAround(ctx, boardId, me, limit));
+    else if (boardId !== undefined) ({ rows, total } = await pageAt(ctx, boardId, offset, limit));
+  } else {
+    // The page and the player's standing are independent: on PostgreSQL they run on two connections at once.
+    const [standing, page] = await Promise.all([
+      player === undefined ? undefined : standingOf(ctx, opened),
+      boardId === undefined ? undefined : pageAt(ctx, boardId, offset, limit),
+    ]);
+    me = standing;
+    if (page) ({ rows, total } = page);
+    else total = me?.total ?? 0;
   }
   const data: { leaderboard: LeaderboardRow[]; me?: { rank: number | null; best: number | null } } = {
     leaderboard: rows.map((row, i) => toRow(ctx, row, offset + i + 1)),
