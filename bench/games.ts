@@ -2,24 +2,17 @@
 // Run: npx tsx bench/games.ts            (SQLite)
 //      TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/games.ts   (SQLite, then PostgreSQL)
 import { performance } from 'node:perf_hooks';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openDatabase, type DialectName } from '../src/db/connect.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import type { DialectName } from '../src/db/connect.js';
+import { createHarness } from '../test/helpers/app.js';
 import { publishGame } from '../src/modules/games/publish.service.js';
 import { createGame, createPlayer, createPlayerWithToken, createPlaySession, fixtureCopy, publishFixture } from '../test/helpers/factories.js';
-import { createTestDatabase } from '../test/helpers/database.js';
 
 const CATALOGUE = 300;
 const CATEGORIES = ['arcade', 'puzzle', 'action', 'word', 'cards', 'sports'];
 
 async function run(dialect: DialectName) {
-  const testDb = await createTestDatabase(dialect);
-  const config = loadConfig({ env: { NODE_ENV: 'test' }, cwd: testDb.dataDir, overrides: { data_dir: testDb.dataDir, database_url: testDb.url, log_level: 'silent' } });
-  const database = openDatabase(config.database_url, { poolSize: 20 });
-  await migrateToLatest(database.db);
-  const app = await buildApp({ config, database });
-  await app.ready();
+  const harness = await createHarness(dialect);
+  const { app } = harness;
   const line = (name: string, value: string) => console.log(`${dialect.padEnd(8)} ${name.padEnd(44)} ${value}`);
   try {
     for (let i = 0; i < CATALOGUE; i++) {
@@ -63,9 +56,7 @@ async function run(dialect: DialectName) {
       line(label, `${(performance.now() - start).toFixed(0).padStart(7)} ms`);
     }
   } finally {
-    await app.close();
-    await database.destroy();
-    await testDb.drop();
+    await harness.close();
   }
 }
 

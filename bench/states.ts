@@ -2,12 +2,9 @@
 // Run: npx tsx bench/states.ts            (SQLite)
 //      TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/states.ts   (SQLite, then PostgreSQL)
 import { performance } from 'node:perf_hooks';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openDatabase, type DialectName } from '../src/db/connect.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import type { DialectName } from '../src/db/connect.js';
+import { createHarness } from '../test/helpers/app.js';
 import { createGame, createPlayerWithToken } from '../test/helpers/factories.js';
-import { createTestDatabase } from '../test/helpers/database.js';
 
 const MAX = 262_144;
 
@@ -23,12 +20,8 @@ function bigState(): unknown {
 }
 
 async function run(dialect: DialectName) {
-  const testDb = await createTestDatabase(dialect);
-  const config = loadConfig({ env: { NODE_ENV: 'test' }, cwd: testDb.dataDir, overrides: { data_dir: testDb.dataDir, database_url: testDb.url, log_level: 'silent' } });
-  const database = openDatabase(config.database_url, { poolSize: 20 });
-  await migrateToLatest(database.db);
-  const app = await buildApp({ config, database });
-  await app.ready();
+  const harness = await createHarness(dialect);
+  const { app } = harness;
   try {
     const game = await createGame(app.ctx, { save_slots: 10 });
     const { token } = await createPlayerWithToken(app.ctx);
@@ -68,9 +61,7 @@ async function run(dialect: DialectName) {
     const lost = racers.filter((r) => r.statusCode === 409).length;
     console.log(`${dialect.padEnd(8)} ${'50 racing PUTs, same expected_version'.padEnd(38)} ${(performance.now() - start).toFixed(0).padStart(7)} ms total   ${won} won, ${lost} × 409`);
   } finally {
-    await app.close();
-    await database.destroy();
-    await testDb.drop();
+    await harness.close();
   }
 }
 

@@ -1,84 +1,9 @@
 // Builds the real app on a fresh database of each enabled dialect, with a manual clock; one describe block per dialect.
 import { afterAll, beforeAll, describe } from 'vitest';
-import { buildApp, type App } from '../../src/app.js';
-import { ManualClock } from '../../src/clock.js';
-import { loadConfig, type Config } from '../../src/config.js';
-import type { AppContext } from '../../src/context.js';
-import { openDatabase, type DatabaseHandle, type DialectName } from '../../src/db/connect.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { createTestDatabase, type TestDatabase } from './database.js';
+import { createHarness, type Harness, type HarnessOptions } from './app.js';
 import { enabledDialects } from './dialects.js';
-import { requester, type Requester } from './request.js';
 
-export const TEST_ORIGIN = 'http://localhost:8080';
-
-export interface Harness {
-  dialect: DialectName;
-  app: App;
-  ctx: AppContext;
-  config: Config;
-  clock: ManualClock;
-  database: DatabaseHandle;
-  dataDir: string;
-  /** HTTP calls through app.inject */
-  http: Requester;
-}
-
-export interface HarnessOptions {
-  /** settings over the test defaults */
-  settings?: Record<string, unknown>;
-  /** NODE_ENV for the config (default test) */
-  env?: 'test' | 'production' | 'development';
-  /** extra environment variables for loadConfig */
-  environment?: Record<string, string>;
-  /** runs after buildApp and before ready: tests may add probe routes here */
-  beforeReady?: (app: App) => void | Promise<void>;
-}
-
-export function testConfig(dataDir: string, databaseUrl: string, options: HarnessOptions = {}): Config {
-  return loadConfig({
-    env: { NODE_ENV: options.env ?? 'test', ...options.environment },
-    cwd: dataDir,
-    overrides: {
-      data_dir: dataDir,
-      database_url: databaseUrl,
-      public_url: TEST_ORIGIN,
-      log_level: 'silent',
-      // Every request of a test file comes from one address: limits stay out of the way unless a test sets them.
-      'rate_limits.login.max': 100_000,
-      'rate_limits.register.max': 100_000,
-      'rate_limits.forgot_password.max': 100_000,
-      'rate_limits.default.max': 100_000,
-      ...options.settings,
-    },
-  });
-}
-
-export async function createHarness(dialect: DialectName, options: HarnessOptions = {}): Promise<Harness & { close(): Promise<void> }> {
-  const testDb: TestDatabase = await createTestDatabase(dialect);
-  const config = testConfig(testDb.dataDir, testDb.url, options);
-  const database = openDatabase(config.database_url, { poolSize: 20 });
-  await migrateToLatest(database.db);
-  const clock = new ManualClock();
-  const app = await buildApp({ config, database, clock });
-  await options.beforeReady?.(app);
-  await app.ready();
-  return {
-    dialect,
-    app,
-    ctx: app.ctx,
-    config,
-    clock,
-    database,
-    dataDir: testDb.dataDir,
-    http: requester(app),
-    async close() {
-      await app.close();
-      await database.destroy();
-      await testDb.drop();
-    },
-  };
-}
+export { TEST_ORIGIN, createHarness, testConfig, type Harness, type HarnessOptions } from './app.js';
 
 /**
  * Runs `body` once per enabled dialect, inside `describe(<dialect>)`, with a harness built before the block.

@@ -1,6 +1,7 @@
 // Queries on leaderboards, leaderboard_bests and leaderboard_nodes. Each hot query names its index and its cost.
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import { PREPARED, isPostgres, type Executor } from '../../db/connect.js';
+import type { LeaderboardBestsTable } from '../../db/schema.js';
 import type { NodeId, NodeRange, NodeRow, RankKey } from './rank-tree.js';
 import { LISTED_STATUSES } from '../games/manifest.js';
 
@@ -104,16 +105,7 @@ export async function insertBoard(db: Executor, ref: BoardRef, now: number): Pro
 
 // ---- bests -------------------------------------------------------------------------------------------
 
-export interface BestRow {
-  leaderboard_id: number;
-  player_id: number;
-  score: number;
-  norm: number;
-  reached_at: number;
-  score_id: number;
-  entries: number;
-  last_played: number;
-}
+export type BestRow = Selectable<LeaderboardBestsTable>;
 
 export const keyOfBest = (row: Pick<BestRow, 'norm' | 'reached_at' | 'score_id'>): RankKey => ({
   norm: row.norm,

@@ -1,5 +1,7 @@
 // Queries on scores and score_requests, and the few reads of games, players and play sessions that scoring needs.
+import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/connect.js';
+import type { ScoresTable } from '../../db/schema.js';
 import { LISTED_STATUSES } from '../games/manifest.js';
 
 export interface ScoringGame {
@@ -44,15 +46,7 @@ export async function findOwnPlaySession(db: Executor, tokenHash: string, player
   return row?.id;
 }
 
-export interface NewScore {
-  game_id: number;
-  player_id: number;
-  board: string;
-  score: number;
-  meta: string | null;
-  play_session_id: number | null;
-  created_at: number;
-}
+export type NewScore = Omit<Insertable<ScoresTable>, 'id'>;
 
 export async function insertScore(db: Executor, score: NewScore): Promise<number> {
   const row = await db.insertInto('scores').values(score).returning('id').executeTakeFirstOrThrow();
