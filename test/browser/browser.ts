@@ -1,12 +1,12 @@
-// The browser tests' rig: the real app listening on a random port (public_url = that origin), the demo games published,
-// and Debian's Chromium driven by playwright-core with a fresh profile. Never a browser download.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+// The browser tests' rig: the real app listening on a random port (public_url = that origin) on a manual clock, the demo
+// games published, and Debian's Chromium driven by playwright-core with fresh contexts. Never a browser download.
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page, type Response } from 'playwright-core';
 import { expect } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
+import { ManualClock } from '../../src/clock.js';
 import { openDatabase, type DatabaseHandle } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { publishDemoGamesIfEmpty } from '../../src/modules/portal/demo-games.js';
@@ -44,11 +44,21 @@ async function freePort(): Promise<number> {
 
 export interface Rig {
   app: App;
+  /** the server's clock: it stands still unless a test moves it (see `elapse`) */
+  clock: ManualClock;
   origin: string;
+  /** the context most tests share, on the browser's own clock */
   context: BrowserContext;
   /** console errors and CSP violations seen on any page */
   problems: string[];
   newPage(): Promise<Page>;
+  /** A page in a context of its own whose timers, Date and performance.now move only with `elapse`. */
+  clockedPage(): Promise<Page>;
+  /**
+   * Moves the server's clock and the page's by the same seconds. The page's timers that fall due run at their own
+   * moments; with `jump`, they run once at the end, seeing the clock already moved.
+   */
+  elapse(page: Page, seconds: number, options?: { jump?: boolean }): Promise<void>;
   screenshot(page: Page, name: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -60,49 +70,83 @@ export async function startRig(options: { beforeReady?: (app: App) => void } = {
   const config = testConfig(testDb.dataDir, testDb.url, { settings: { ...BROWSER_SETTINGS, public_url: origin, host: '127.0.0.1', port } });
   const database: DatabaseHandle = openDatabase(config.database_url);
   await migrateToLatest(database.db);
-  const app = await buildApp({ config, database });
+  const clock = new ManualClock(Date.now());
+  const app = await buildApp({ config, database, clock });
   options.beforeReady?.(app);
   await app.ready();
   await publishDemoGamesIfEmpty(app.ctx);
   await app.listen({ port, host: '127.0.0.1' });
 
-  const profile = mkdtempSync(path.join(tmpdir(), 'gp-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
+  // launch() gives every context a fresh temporary profile, removed when the browser closes.
+  const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1200, height: 900 },
-    baseURL: origin,
   });
-  context.setDefaultTimeout(15_000);
+  const newContext = async () => {
+    const created = await browser.newContext({ viewport: { width: 1200, height: 900 }, baseURL: origin });
+    created.setDefaultTimeout(15_000);
+    return created;
+  };
+  const context = await newContext();
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   const problems: string[] = [];
+  const watch = (page: Page) => {
+    page.on('console', (message) => {
+      // An API answering 401/404 is logged by the browser as a failed load: that is the portal working, not a fault.
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`${page.url()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
+    return page;
+  };
 
   return {
     app,
+    clock,
     origin,
     context,
     problems,
     async newPage() {
-      const page = await context.newPage();
-      page.on('console', (message) => {
-        // An API answering 401/404 is logged by the browser as a failed load: that is the portal working, not a fault.
-        if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`${page.url()}: ${message.text()}`);
-      });
-      page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
-      return page;
+      return watch(await context.newPage());
+    },
+    async clockedPage() {
+      const own = await newContext();
+      // The page's clock starts where the server's stands, so dates on the page agree with the API's.
+      await own.clock.install({ time: clock.now() });
+      await own.clock.pauseAt(clock.now()); // and no time flows on its own
+      return watch(await own.newPage());
+    },
+    async elapse(page, seconds, { jump = false } = {}) {
+      clock.advance(seconds);
+      await (jump ? page.clock.fastForward(seconds * 1000) : page.clock.runFor(seconds * 1000));
     },
     async screenshot(page, name) {
       await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}.png`), fullPage: true });
     },
     async close() {
-      await context.close().catch(() => undefined);
+      await browser.close().catch(() => undefined);
       await app.close();
       await database.destroy();
       await testDb.drop();
-      rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** The next answer to a POST on this API path, e.g. `/v1/play/heartbeat`; start waiting before the action that causes it. */
+export function nextAnswer(page: Page, apiPath: string): Promise<Response> {
+  return page.waitForResponse((response) => response.request().method() !== 'GET' && new URL(response.url()).pathname === apiPath);
+}
+
+/** Makes the page report itself hidden or visible, as switching tabs would, and fires `visibilitychange`. */
+export async function setHidden(page: Page, hidden: boolean): Promise<void> {
+  // A string runs in the page (this project's Node types have no DOM). Headless Chromium keeps every tab visible,
+  // so the document's own properties are overridden; the shell reads nothing else.
+  await page.evaluate(`(() => {
+    const hidden = ${hidden};
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
+    document.dispatchEvent(new Event('visibilitychange'));
+  })()`);
 }
 
 /** Waits (bounded) for what the DOM says: vitest's expect.poll over a locator read, never a fixed sleep. */

@@ -2,7 +2,8 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { isFocused, skipReason, startRig, text, unlabelledControls, until, visible, type Rig } from './browser.js';
+import { sweepIdleSessions } from '../../src/modules/play/play.service.js';
+import { isFocused, nextAnswer, setHidden, skipReason, startRig, text, unlabelledControls, until, visible, type Rig } from './browser.js';
 
 const reason = skipReason();
 
@@ -12,7 +13,6 @@ if (reason) {
     it.skip(reason, () => undefined);
   });
 } else {
-  // Bounded: the slowest test waits on the shell's own timers for a 12-second allowance.
   describe('portal: in a real browser', { timeout: 60_000 }, () => {
     let rig: Rig;
     let n = 0;
@@ -28,7 +28,7 @@ if (reason) {
 
     /** A new player with a portal session in the browser (registered through the API the way the portal does it). */
     async function playerSession(page: Page, options: { unlimited?: boolean } = {}) {
-      await rig.context.clearCookies();
+      await page.context().clearCookies();
       const id = unique();
       const player = { email: `p${id}@example.com`, password: 'correct horse battery', display_name: `Player ${id}`, username: `p_${id}` };
       const res = await page.request.post('/v1/auth/register', { headers: { 'X-Requested-With': 'ServiceSDK' }, data: player });
@@ -152,7 +152,7 @@ if (reason) {
     });
 
     it('plays Reflex until its score is on the leaderboard (mouse and keyboard)', async () => {
-      const page = await rig.newPage();
+      const page = await rig.clockedPage();
       const player = await playerSession(page, { unlimited: true });
       await page.goto('/games/reflex');
       await visible(page.getByRole('heading', { name: 'Reflex', level: 1 }));
@@ -161,24 +161,28 @@ if (reason) {
       await page.getByRole('link', { name: 'Play', exact: true }).click();
       await page.waitForURL(/\/play\/reflex$/);
 
+      // The page's clock moves only when told: green is due within 3 s of a round's start; each reaction takes what the test lets pass.
       const frame = shellFrame(page);
       const pad = frame.locator('#pad');
       await until(() => pad.getAttribute('data-state')).toBe('idle');
       await pad.click(); // starts round 1
-      for (const input of ['mouse', 'keyboard', 'mouse'] as const) {
-        await until(() => pad.getAttribute('data-state'), 10_000).toBe('go');
+      for (const [input, ms] of [['mouse', 240], ['keyboard', 310], ['mouse', 290]] as const) {
+        await until(() => pad.getAttribute('data-state')).toBe('wait');
+        await rig.elapse(page, 3, { jump: true }); // green shows at the end of the jump
+        await until(() => pad.getAttribute('data-state')).toBe('go');
+        await rig.elapse(page, ms / 1000);
         if (input === 'mouse') await pad.click();
         else await page.keyboard.press('Space');
       }
       await until(() => pad.getAttribute('data-state')).toBe('done');
       await until(() => text(frame.locator('#status'))).toContain('Rank #1');
-      await until(() => text(frame.locator('#rows li').first())).toMatch(new RegExp(`${player.display_name}: \\d+ ms`));
+      await until(() => text(frame.locator('#rows li').first())).toBe(`${player.display_name}: 280 ms`);
       await rig.screenshot(page, 'play-reflex');
 
       await page.goto('/games/reflex');
       const row = page.locator('.leaderboard tbody tr').first();
       await until(() => text(row)).toContain(player.display_name);
-      await until(() => text(row)).toContain('ms');
+      await until(() => text(row)).toContain('280 ms');
       await until(() => text(page.locator('.my-rank'))).toContain('Your rank: #1');
       await page.getByLabel('Today').check();
       await until(() => text(page.locator('.leaderboard caption'))).toContain('today');
@@ -190,7 +194,7 @@ if (reason) {
       await visible(page.getByRole('heading', { name: player.display_name }));
       await until(() => text(page.locator('table'))).toContain('Reflex');
       await rig.screenshot(page, 'profile');
-      await page.close();
+      await page.context().close();
     });
 
     it('saves a Tile Merge game to a slot and loads it back after a reload', async () => {
@@ -225,20 +229,41 @@ if (reason) {
       await page.close();
     });
 
+    /** The session's credited seconds and state, as the server has them (the newest session of that game). */
+    const lastSession = () => rig.app.ctx.db.selectFrom('play_sessions').select(['status', 'end_reason', 'credited_seconds']).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+
+    /** Lets `seconds` pass on both clocks and returns the heartbeat that fell due in them. */
+    async function beatAfter(page: Page, seconds: number) {
+      const beat = nextAnswer(page, '/v1/play/heartbeat');
+      await rig.elapse(page, seconds);
+      return (await beat).json();
+    }
+
     it('reaches the free limit: the game gets pause and limit, is removed, and the screen says what Unlimited gives', async () => {
-      const page = await rig.newPage();
+      const page = await rig.clockedPage();
       await playerSession(page);
       await page.goto('/play/tile-merge');
-      await until(() => text(page.locator('.time-left'))).toMatch(/^0:1[0-2]$/);
+      await until(() => text(page.locator('.time-left'))).toBe('0:12');
       const grid = shellFrame(page).locator('#grid');
       const start = await grid.getAttribute('data-board');
       for (const key of ['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown']) {
         await grid.press(key);
         if ((await grid.getAttribute('data-board')) !== start) break;
       }
-      // 12 seconds of allowance, heartbeats every 5: the shell's own timers end it.
+      // 12 seconds of allowance, heartbeats every 5: the shell's own timers end it, on the clocks the test moves.
+      expect((await beatAfter(page, 5)).data).toMatchObject({ credited_seconds: 5, entitlement: { remaining_seconds: 7 } });
+      await until(() => text(page.locator('.time-left'))).toBe('0:07');
+      expect((await beatAfter(page, 5)).data).toMatchObject({ credited_seconds: 10, entitlement: { remaining_seconds: 2 } });
+      // The last beat is due when the time runs out (2 s); the game hears `pause` and `limit` 1.5 s before it and saves.
+      const autosave = nextAnswer(page, '/v1/games/tile-merge/states/0');
+      await rig.elapse(page, 0.5);
+      expect((await autosave).status()).toBeLessThan(300);
+      await until(() => shellFrame(page).locator('body.paused').count()).toBe(1);
+      expect((await beatAfter(page, 1.5)).data).toMatchObject({ credited_seconds: 12, limit_reached: true, entitlement: { remaining_seconds: 0, limit_reached: true } });
+      expect(await lastSession()).toEqual({ status: 'closed', end_reason: 'limit', credited_seconds: 12 });
+
       const limit = page.locator('[data-screen="limit"]');
-      await visible(limit, 30_000);
+      await visible(limit);
       await until(() => page.locator('iframe').count()).toBe(0);
       await until(() => text(limit.getByRole('heading', { level: 1 }))).toBe('Your free play time for today is used up');
       await visible(limit.getByRole('heading', { name: 'What Unlimited gives you' }));
@@ -257,7 +282,58 @@ if (reason) {
       await until(() => text(page.locator('.stat').filter({ hasText: 'Left today' }))).toContain('0 s');
       await until(() => page.locator('svg.bars rect.bar').count()).toBe(14);
       await rig.screenshot(page, 'playtime');
-      await page.close();
+      await page.context().close();
+    });
+
+    it('beats only while the tab is visible; back from a short absence it credits at most max_heartbeat_gap', async () => {
+      const page = await rig.clockedPage();
+      await playerSession(page, { unlimited: true });
+      const beats: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/v1/play/heartbeat') beats.push(request.url());
+      });
+      await page.goto('/play/tile-merge');
+      await visible(shellFrame(page).locator('#grid'));
+      expect((await beatAfter(page, 5)).data).toMatchObject({ credited_seconds: 5 });
+
+      await setHidden(page, true);
+      await rig.elapse(page, 200); // over the 90-second gap cap, under the 300-second idle timeout
+      expect(beats).toHaveLength(1);
+
+      // Visible again: a beat at once, crediting the capped gap, then the regular rhythm.
+      const back = nextAnswer(page, '/v1/play/heartbeat');
+      await setHidden(page, false);
+      expect((await (await back).json()).data).toMatchObject({ credited_seconds: 5 + rig.app.ctx.config.max_heartbeat_gap });
+      expect((await beatAfter(page, 5)).data).toMatchObject({ credited_seconds: 10 + rig.app.ctx.config.max_heartbeat_gap });
+      expect(beats).toHaveLength(3);
+      await page.context().close();
+    });
+
+    it('starts a new session without reloading the game when the idle sweep closed the old one while the tab was hidden', async () => {
+      const page = await rig.clockedPage();
+      await playerSession(page, { unlimited: true });
+      await page.goto('/play/tile-merge');
+      const grid = shellFrame(page).locator('#grid');
+      await visible(grid);
+      const board = await grid.getAttribute('data-board');
+      const first = await lastSession();
+
+      await setHidden(page, true);
+      await rig.elapse(page, rig.app.ctx.config.session_idle_timeout + 1);
+      expect(await sweepIdleSessions(rig.app.ctx)).toBeGreaterThanOrEqual(1);
+      expect((await lastSession()).status).toBe('closed');
+
+      const ended = nextAnswer(page, '/v1/play/heartbeat');
+      const restarted = nextAnswer(page, '/v1/play/start');
+      await setHidden(page, false);
+      expect((await ended).status()).toBe(410);
+      expect((await restarted).status()).toBe(200);
+      await until(() => lastSession().then((s) => s.status)).toBe('active');
+      expect(first.status).toBe('active');
+      // The same game, undisturbed, and the new session beats.
+      expect(await grid.getAttribute('data-board')).toBe(board);
+      expect((await beatAfter(page, 5)).data).toMatchObject({ credited_seconds: 5 });
+      await page.context().close();
     });
 
     it('refuses a premium game to a free player before loading it, and plays it with Unlimited', async () => {
