@@ -2,6 +2,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { AppError, type ErrorCode } from './errors.js';
+import { formatMessage } from './validation.js';
 
 /** Framework and plugin error codes, mapped to ours. */
 const FRAMEWORK_CODES: Record<string, ErrorCode> = {
@@ -59,6 +60,8 @@ export function validationFields(errors: FastifySchemaValidationError[], context
     } else if (e.keyword === 'additionalProperties') {
       name = joinPath(name, String(params.additionalProperty));
       message = 'is not a known field';
+    } else if (e.keyword === 'format') {
+      message = formatMessage(params.format) ?? message;
     }
     if (!name) {
       name = context === 'body' ? 'body' : (context ?? 'request');

@@ -2,6 +2,17 @@
 // and no text input may hold a NUL character.
 import Ajv, { type AnySchema, type SchemaValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { isCountryCode } from '../lib/countries.js';
+
+/** This service's own formats, and what a field that fails one is told. */
+const FORMATS = {
+  /** an ISO 3166-1 alpha-2 code in any letter case, or "" (which clears a country) */
+  'iso-country': { validate: (s: string) => s === '' || isCountryCode(s.toUpperCase()), message: 'is not an ISO 3166-1 alpha-2 country code' },
+} as const;
+
+export function formatMessage(format: unknown): string | undefined {
+  return Object.hasOwn(FORMATS, String(format)) ? FORMATS[format as keyof typeof FORMATS].message : undefined;
+}
 
 /**
  * NUL is never meaningful in a name, a slug or a search, SQLite stores it silently and PostgreSQL refuses it
@@ -17,6 +28,7 @@ const rejectNul: SchemaValidateFunction = (_enabled: boolean, data: string) => {
 function createAjv(coerceTypes: boolean): Ajv.default {
   const ajv = new Ajv.default({ allErrors: true, useDefaults: true, removeAdditional: false, strict: false, coerceTypes });
   addFormats.default(ajv);
+  for (const [name, format] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate: format.validate });
   ajv.addKeyword({ keyword: 'noNul', type: 'string', schemaType: 'boolean', validate: rejectNul, errors: true });
   return ajv;
 }

@@ -174,6 +174,17 @@ eachDialect('accounts: PATCH /me', (h) => {
     expect(me).toMatchObject({ display_name: 'Before', bio: null, country: null, role: 'player' });
   });
 
+  it('reports a bad country together with the other bad fields, in words', async () => {
+    const { token } = await createPlayerWithToken(h.ctx);
+    const res = await patch(token, { display_name: 'X', country: 'XX', newsletter: 'yes' });
+    expect(res.status).toBe(422);
+    expect(res.body.error.fields).toEqual({
+      display_name: expect.any(String),
+      country: 'is not an ISO 3166-1 alpha-2 country code',
+      newsletter: expect.any(String),
+    });
+  });
+
   it('refuses a missing body and a JSON array with 422, a form body with 415', async () => {
     const { token } = await createPlayerWithToken(h.ctx);
     expect((await h.http.patch('/v1/me', { token })).status).toBe(422);

@@ -42,7 +42,7 @@ export const BioField = Nullable(
 );
 export const CountryField = Nullable(
   Type.String({
-    pattern: '^([A-Za-z]{2})?$',
+    format: 'iso-country',
     description: 'ISO 3166-1 alpha-2 code, any case (stored upper-case); "" or null clears it',
     examples: ['DE'],
   }),

@@ -5,7 +5,7 @@ import { uniqueViolation } from '../../db/unique.js';
 import { AppError, notFound, validationFailed } from '../../http/errors.js';
 import { getEntitlement } from '../play/entitlement.js';
 import type { BestScore, PatchMeInput } from './accounts.schemas.js';
-import { isCountryCode } from './countries.js';
+import { isCountryCode } from '../../lib/countries.js';
 import { isUnlimitedMember } from './membership.js';
 import { membershipOf, ownPlayerView, publicPlayerView } from './player.view.js';
 import { bestScoresForProfile } from '../scores/leaderboard.service.js';
