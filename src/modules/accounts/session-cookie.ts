@@ -11,9 +11,17 @@ function cookieOptions(ctx: AppContext) {
   return { httpOnly: true, sameSite: 'lax' as const, path: '/', secure: ctx.config.env === 'production' };
 }
 
+/**
+ * Max-Age in whole seconds for a token expiring at `expiresAt`: rounded up, so a token issued a few milliseconds
+ * before the answer is written still gets its full lifetime (90 days is 7,776,000, not 7,775,999).
+ */
+export function cookieMaxAge(expiresAt: number, now: number): number {
+  return Math.max(0, Math.ceil((expiresAt - now) / 1000));
+}
+
 /** The cookie holds the token (signed) and lives as long as it. */
 export function setSessionCookie(reply: FastifyReply, ctx: AppContext, token: string, expiresAt: number): void {
-  const maxAge = Math.max(0, Math.floor((expiresAt - ctx.clock.now()) / 1000));
+  const maxAge = cookieMaxAge(expiresAt, ctx.clock.now());
   reply.setCookie(sessionCookieName(ctx), token, { ...cookieOptions(ctx), signed: true, maxAge });
 }
 
