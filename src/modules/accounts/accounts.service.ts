@@ -2,10 +2,9 @@
 import type { AppContext } from '../../context.js';
 import type { PlayerUpdate } from '../../db/schema.js';
 import { uniqueViolation } from '../../db/unique.js';
-import { AppError, notFound, validationFailed } from '../../http/errors.js';
+import { AppError, notFound } from '../../http/errors.js';
 import { getEntitlement } from '../play/entitlement.js';
 import type { BestScore, PatchMeInput } from './accounts.schemas.js';
-import { isCountryCode } from '../../lib/countries.js';
 import { isUnlimitedMember } from './membership.js';
 import { membershipOf, ownPlayerView, publicPlayerView } from './player.view.js';
 import { bestScoresForProfile } from '../scores/leaderboard.service.js';
@@ -39,8 +38,8 @@ function changesOf(input: PatchMeInput): PlayerUpdate {
   }
   if (input.bio !== undefined) changes.bio = input.bio === null || input.bio === '' ? null : input.bio;
   if (input.country !== undefined) {
+    // The route's schema (format iso-country) has checked the code; it is stored upper-case.
     const code = (input.country ?? '').toUpperCase();
-    if (code !== '' && !isCountryCode(code)) throw validationFailed({ country: 'is not an ISO 3166-1 alpha-2 country code' });
     changes.country = code === '' ? null : code;
   }
   if (input.newsletter !== undefined) changes.newsletter = input.newsletter ? 1 : 0;
