@@ -13,17 +13,20 @@ export interface BoardRef {
   order: string;
 }
 
-/** Unique index leaderboards_key: one lookup. */
-export async function findBoardId(db: Executor, ref: BoardRef): Promise<number | undefined> {
-  const row = await db
+/** The boards of one game, name and period, in any order: a prefix of the unique index leaderboards_key. */
+function boardsInPeriod(db: Executor, ref: BoardRef) {
+  return db
     .selectFrom('leaderboards')
     .select('id')
     .where('game_id', '=', ref.gameId)
     .where('board', '=', ref.board)
     .where('period', '=', ref.period)
-    .where('period_key', '=', ref.periodKey)
-    .where('sort_order', '=', ref.order)
-    .executeTakeFirst();
+    .where('period_key', '=', ref.periodKey);
+}
+
+/** Unique index leaderboards_key: one lookup. */
+export async function findBoardId(db: Executor, ref: BoardRef): Promise<number | undefined> {
+  const row = await boardsInPeriod(db, ref).where('sort_order', '=', ref.order).executeTakeFirst();
   return row?.id;
 }
 
@@ -81,15 +84,7 @@ export function findBoardIds(db: Executor, gameId: number, board: string, order:
 
 /** Whether the board exists in this period under another order (the game's order changed since). */
 export async function boardExistsInAnyOrder(db: Executor, ref: BoardRef): Promise<boolean> {
-  const row = await db
-    .selectFrom('leaderboards')
-    .select('id')
-    .where('game_id', '=', ref.gameId)
-    .where('board', '=', ref.board)
-    .where('period', '=', ref.period)
-    .where('period_key', '=', ref.periodKey)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await boardsInPeriod(db, ref).executeTakeFirst()) !== undefined;
 }
 
 /** Creates the board unless another request just did; returns the new id, or undefined when it already existed. */
