@@ -1,20 +1,7 @@
 // The /dev routes in the OpenAPI document: developer key only, every field described, no private field anywhere.
 import { expect, it } from 'vitest';
 import { eachDialect } from '../helpers/harness.js';
-
-type Schema = { description?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[] };
-
-/** Paths of properties without a description, anywhere under `schema`. */
-function undescribed(schema: Schema, at: string): string[] {
-  const missing: string[] = [];
-  for (const [name, child] of Object.entries(schema.properties ?? {})) {
-    if (!child.description) missing.push(`${at}.${name}`);
-    missing.push(...undescribed(child, `${at}.${name}`));
-  }
-  if (schema.items) missing.push(...undescribed(schema.items, `${at}[]`));
-  for (const option of schema.anyOf ?? []) missing.push(...undescribed(option, at));
-  return missing;
-}
+import { undescribed, type Schema } from '../helpers/openapi.js';
 
 /** Every property name under `schema`. */
 function propertyNames(schema: Schema): string[] {

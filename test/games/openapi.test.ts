@@ -1,20 +1,7 @@
 // The catalogue routes in the OpenAPI document: every field described, /g/ kept out.
 import { expect, it } from 'vitest';
 import { eachDialect } from '../helpers/harness.js';
-
-type Schema = { type?: string; description?: string; properties?: Record<string, Schema>; anyOf?: Schema[]; items?: Schema };
-
-/** Names of properties (dotted) that carry no description, at any depth. */
-function undescribed(schema: Schema, prefix = ''): string[] {
-  const missing: string[] = [];
-  for (const [name, child] of Object.entries(schema.properties ?? {})) {
-    const path = prefix ? `${prefix}.${name}` : name;
-    const described = child.description ?? child.anyOf?.find((c) => c.description)?.description;
-    if (!described) missing.push(path);
-    missing.push(...undescribed(child, path));
-  }
-  return missing;
-}
+import { undescribed } from '../helpers/openapi.js';
 
 eachDialect('games: openapi', (h) => {
   it('documents the catalogue routes with every field of Game described', async () => {

@@ -1,19 +1,7 @@
 // The play routes in the OpenAPI document: every field of their requests and responses is described.
 import { expect, it } from 'vitest';
 import { eachDialect } from '../helpers/harness.js';
-
-type Schema = { description?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[] };
-
-/** Paths of properties without a description, anywhere under `schema`. */
-function undescribed(schema: Schema, at: string): string[] {
-  const missing: string[] = [];
-  for (const [name, child] of Object.entries(schema.properties ?? {})) {
-    if (!child.description) missing.push(`${at}.${name}`);
-    missing.push(...undescribed(child, `${at}.${name}`));
-  }
-  if (schema.items) missing.push(...undescribed(schema.items, `${at}[]`));
-  return missing;
-}
+import { undescribed } from '../helpers/openapi.js';
 
 eachDialect('play: OpenAPI', (h) => {
   it('describes every field of the play, entitlement and playtime routes, and lists their errors', async () => {
