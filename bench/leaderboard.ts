@@ -9,7 +9,7 @@
 import { benchDialects, percentile, scratchDatabase } from './lib.js';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import SqliteDatabase from 'better-sqlite3';
+import { Sqlite } from '../src/db/sqlite-driver.js';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type CompiledQuery as Compiled } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
@@ -107,7 +107,7 @@ async function explain(dialect: DialectName, url: string, boardId: number, playe
   const log = (event: { query: Compiled }) => void seen.push(event.query);
   const pool = dialect === 'postgres' ? new pg.Pool({ connectionString: url, max: 1 }) : undefined;
   const db = new Kysely<Database>({
-    dialect: pool ? new PostgresDialect({ pool }) : new SqliteDialect({ database: new SqliteDatabase(url) }),
+    dialect: pool ? new PostgresDialect({ pool }) : new SqliteDialect({ database: new Sqlite(url) }),
     log,
   });
   try {

@@ -99,6 +99,17 @@ describe('sdk: events', () => {
     expect(seen).toEqual([entitlement, 'limit']);
   });
 
+  it('delivers pause with its reason and resume, for a game taken over by another tab and taken back', () => {
+    const { client, sdk } = setup();
+    const seen: string[] = [];
+    sdk.on('pause', (data) => seen.push(`pause:${data.reason}`));
+    sdk.on('resume', (data) => seen.push(`resume:${data.reason}`));
+    client.receive(event('pause', { reason: 'replaced' }));
+    client.receive(event('resume', { reason: 'replaced' }));
+    client.receive(event('pause', { reason: 'limit' }));
+    expect(seen).toEqual(['pause:replaced', 'resume:replaced', 'pause:limit']);
+  });
+
   it('keeps calling other handlers when one throws', () => {
     const onHandlerError = vi.fn();
     const client = new Client({ post: () => undefined, onHandlerError });

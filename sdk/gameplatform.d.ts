@@ -13,7 +13,7 @@
  */
 declare namespace GamePlatform {
   /** Events the shell sends to the game. */
-  type EventName = 'entitlement' | 'pause' | 'limit';
+  type EventName = 'entitlement' | 'pause' | 'limit' | 'resume';
 
   /** Today's free play: the shell sends it after every heartbeat. */
   interface Entitlement {
@@ -28,9 +28,18 @@ declare namespace GamePlatform {
     day: string;
   }
 
-  /** `pause`: sent just before the limit closes the session; stop the game loop and save now. */
+  /**
+   * `pause`: stop the game loop. `limit`: sent just before the limit closes the session; save now.
+   * `replaced`: the player opened this game in another tab or on another device, which plays it now; the shell covers
+   * the game and offers to play here again (then `resume`). Do not save on `replaced`: the other place has the game.
+   */
   interface PauseEvent {
-    reason: 'limit';
+    reason: 'limit' | 'replaced';
+  }
+
+  /** `resume`: after a `pause` with reason `replaced`, the player chose to play here again, in a new session. */
+  interface ResumeEvent {
+    reason: 'replaced';
   }
 
   /** `limit`: the daily allowance is used up; the shell removes the game a moment later. */
@@ -43,6 +52,7 @@ declare namespace GamePlatform {
     entitlement: Entitlement;
     pause: PauseEvent;
     limit: LimitEvent;
+    resume: ResumeEvent;
   }
 
   interface GameInfo {

@@ -3,7 +3,7 @@
 export const PROTOCOL = 'gameplatform.sdk/1' as const;
 
 export type EventName = GamePlatform.EventName;
-export const EVENT_NAMES: readonly EventName[] = ['entitlement', 'pause', 'limit'];
+export const EVENT_NAMES: readonly EventName[] = ['entitlement', 'pause', 'limit', 'resume'];
 
 /** The calls a game can make, with their parameters and results. */
 export interface Methods {

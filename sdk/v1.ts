@@ -1,13 +1,21 @@
 // /sdk/v1.js: the script a game includes. It finds the shell (the parent window on the portal's origin) and defines the GamePlatform global.
 import { Client, createSdk } from './client.js';
 
+/** The server writes the portal's origin here when it serves the script, on the portal's origin and on every game's. */
+const SERVED_FOR = '%PORTAL_ORIGIN%';
+
 function portalOrigin(): string | null {
+  if (!SERVED_FOR.startsWith('%')) return SERVED_FOR;
+  // A copy the game ships in its own files: the portal is where the script came from, if not the game's own origin,
+  // else the parent that hosts the frame (Chromium and Safari tell it).
   const script = document.currentScript as HTMLScriptElement | null;
   try {
-    return script ? new URL(script.src).origin : null;
+    const from = script ? new URL(script.src).origin : null;
+    if (from && from !== location.origin) return from;
   } catch {
-    return null;
+    // an unreadable src: fall through
   }
+  return location.ancestorOrigins?.[0] ?? null;
 }
 
 function install(): void {

@@ -23,6 +23,7 @@ import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { devRoutes } from './modules/dev/dev.routes.js';
 import { createMailer } from './modules/mail/mailer.js';
 import { gameFilesRoutes } from './modules/games/game-files.routes.js';
+import { gameRequestRewriter } from './modules/games/game-origin.js';
 import { gamesRoutes } from './modules/games/games.routes.js';
 import { playRoutes } from './modules/play/play.routes.js';
 import { statesRoutes } from './modules/states/states.routes.js';
@@ -65,6 +66,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     bodyLimit: DEFAULT_BODY_LIMIT,
     return503OnClosing: false,
     routerOptions: { maxParamLength: 200 },
+    // Requests on a game's own origin (games_url) go to the game files, and only there.
+    rewriteUrl: gameRequestRewriter(config),
     // A URL the router cannot decode never reaches a route: answer it in the envelope too.
     frameworkErrors: (_error, _request, reply) => {
       void (reply as FastifyReply).code(400).send({ ok: false, error: { code: 'bad_request', message: 'The request URL cannot be read' } });

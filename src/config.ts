@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Type, type Static, type TSchema, Kind } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { defaultGamesUrl, parseGamesUrl, sharesPortalHost } from './modules/games/games-url.js';
 
 const RateLimit = (max: number, windowSeconds: number, what: string) =>
   Type.Object(
@@ -26,6 +27,11 @@ export const SettingsSchema = Type.Object(
       { additionalProperties: false, default: {} },
     ),
     public_url: Type.String({ default: 'http://localhost:8080', description: 'origin used in URLs, mail links and the Origin check' }),
+    games_url: Type.String({
+      default: '',
+      description:
+        'where game files are served, on an origin that is not the portal\'s: https://{slug}.games.example.com (an origin per game) or https://games.example.com/{slug} (one origin for all); unset: http://{slug}.games.localhost:<port of public_url> outside production, required in production',
+    }),
     data_dir: Type.String({ default: './data', description: 'avatars, game files and the default SQLite file' }),
     database_url: Type.String({ default: '', description: 'a SQLite file path, or postgres://…; default <data_dir>/gameplatform.sqlite' }),
     smtp_url: Type.String({ default: '', description: 'smtp:// or smtps:// URL; when unset, mail goes to the outbox table and the log' }),
@@ -63,6 +69,8 @@ export type Config = Readonly<
     env: Environment;
     /** `public_url` reduced to its origin, for the Origin check. */
     public_origin: string;
+    /** `games_url` with the default applied (development and tests: `{slug}.games.localhost`). */
+    games_url: string;
     /** `database_url` with the default applied. */
     database_url: string;
     database_kind: 'sqlite' | 'postgres';
@@ -168,6 +176,22 @@ function checkSemantics(s: Settings, env: Environment): void {
     throw new ConfigError('Setting max_heartbeat_gap (GP_MAX_HEARTBEAT_GAP) must be at least heartbeat_interval');
   }
   if (env === 'production') checkProduction(s, url);
+  checkGamesUrl(s, url);
+}
+
+/** The games' origin: a real template in production, the `*.games.localhost` default elsewhere; never the portal's host. */
+function checkGamesUrl(s: Settings, publicUrl: URL): void {
+  const name = 'Setting games_url (GP_GAMES_URL)';
+  const template = s.games_url || defaultGamesUrl(publicUrl);
+  let games;
+  try {
+    games = parseGamesUrl(template);
+  } catch (error) {
+    throw new ConfigError(`${name} ${(error as Error).message}`);
+  }
+  const clash = sharesPortalHost(games, publicUrl.hostname);
+  if (clash) throw new ConfigError(`${name} ${clash}`);
+  s.games_url = games.template;
 }
 
 function checkProduction(s: Settings, url: URL): void {
@@ -177,6 +201,12 @@ function checkProduction(s: Settings, url: URL): void {
   if (url.protocol !== 'https:') {
     throw new ConfigError('Setting public_url (GP_PUBLIC_URL) must be an https:// URL in production');
   }
+  if (!s.games_url) {
+    throw new ConfigError(
+      'Setting games_url (GP_GAMES_URL) must be set in production: game files are served from an origin of their own, e.g. https://{slug}.games.example.com with a wildcard DNS record and certificate (README, "Game files")',
+    );
+  }
+  if (!s.games_url.trim().startsWith('https://')) throw new ConfigError('Setting games_url (GP_GAMES_URL) must be an https:// URL in production');
   if (!s.tls_cert && !s.trust_proxy) {
     throw new ConfigError('In production set tls_cert and tls_key (GP_TLS_CERT, GP_TLS_KEY) or trust_proxy (GP_TRUST_PROXY): the API is served over HTTPS only');
   }

@@ -5,11 +5,14 @@ import { buildApp, type App } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { legacyNode } from './db/sqlite-driver.js';
+import { gamesUrlWarning } from './modules/games/game-origin.js';
 import { publishDemoGamesIfEmpty } from './modules/portal/demo-games.js';
 import { startIdleSweep } from './modules/play/play.sweeper.js';
 
 export async function startServer(config: Config): Promise<App> {
   const logger = pino({ level: config.log_level });
+  if (legacyNode) logger.warn(`Node.js ${process.versions.node} is past its end of life and untested here; use Node.js 22.12 or newer (24 LTS)`);
   const database = openDatabase(config.database_url, {
     onPoolError: (error) => logger.warn({ err: error }, 'database connection lost; the pool will reconnect'),
   });
@@ -23,7 +26,9 @@ export async function startServer(config: Config): Promise<App> {
   app.addHook('onClose', async () => sweeper.stop());
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`serving ${config.public_url} (database: ${database.dialect})`);
+  app.log.info(`serving ${config.public_url} (database: ${database.dialect}), games at ${config.games_url}`);
+  const gamesWarning = gamesUrlWarning(config);
+  if (gamesWarning) app.log.warn(gamesWarning);
 
   closeWithGrace({ delay: 10_000, logger }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'closing after an uncaught error');

@@ -78,7 +78,7 @@ describe('config', () => {
   });
 
   describe('in production', () => {
-    const base = { NODE_ENV: 'production', GP_PUBLIC_URL: 'https://play.example.com', GP_TRUST_PROXY: 'true' };
+    const base = { NODE_ENV: 'production', GP_PUBLIC_URL: 'https://play.example.com', GP_TRUST_PROXY: 'true', GP_GAMES_URL: 'https://{slug}.play-games.example' };
     it('refuses the default secret', () => {
       expect(() => loadConfig({ env: base, cwd: dir() })).toThrow(/secret \(GP_SECRET\)/);
       expect(() => loadConfig({ env: { ...base, GP_SECRET: DEFAULT_SECRET }, cwd: dir() })).toThrow(/GP_SECRET/);
@@ -91,6 +91,41 @@ describe('config', () => {
       expect(() => loadConfig({ env: { ...base, GP_SECRET: secret, GP_TRUST_PROXY: '' }, cwd: dir() })).toThrow(/HTTPS only/);
       expect(() => loadConfig({ env: { ...base, GP_SECRET: secret, GP_PUBLIC_URL: 'http://x.example' }, cwd: dir() })).toThrow(/https:\/\//);
       expect(loadConfig({ env: { ...base, GP_SECRET: secret }, cwd: dir() }).env).toBe('production');
+    });
+    it('needs an https games_url: game files are never served from the portal\'s origin', () => {
+      const secret = 's'.repeat(40);
+      expect(() => loadConfig({ env: { ...base, GP_SECRET: secret, GP_GAMES_URL: '' }, cwd: dir() })).toThrow(/games_url \(GP_GAMES_URL\) must be set in production/);
+      expect(() => loadConfig({ env: { ...base, GP_SECRET: secret, GP_GAMES_URL: 'http://{slug}.games.example.com' }, cwd: dir() })).toThrow(/games_url.*https/);
+    });
+  });
+
+  describe('games_url', () => {
+    const games = (env: Record<string, string>) => loadConfig({ env, cwd: dir() }).games_url;
+
+    it('defaults to an origin per game under games.localhost, on the port of public_url', () => {
+      expect(games({})).toBe('http://{slug}.games.localhost:8080');
+      expect(games({ GP_PUBLIC_URL: 'http://127.0.0.1:9123' })).toBe('http://{slug}.games.localhost:9123');
+      expect(games({ GP_PUBLIC_URL: 'https://localhost' })).toBe('https://{slug}.games.localhost');
+    });
+
+    it('takes {slug} as the first label of the host, or as the last segment of the path, in a canonical form', () => {
+      expect(games({ GP_GAMES_URL: 'https://{slug}.Games.Example.com:443/' })).toBe('https://{slug}.games.example.com');
+      expect(games({ GP_GAMES_URL: 'https://cdn.example.net/play/{slug}/' })).toBe('https://cdn.example.net/play/{slug}');
+    });
+
+    it.each([
+      ['https://games.example.com', /exactly once/],
+      ['https://{slug}.{slug}.example.com', /exactly once/],
+      ['https://x{slug}.example.com', /whole label/],
+      ['https://{slug}.example.com/games', /no path/],
+      ['https://example.com/{slug}/files', /last segment/],
+      ['ftp://{slug}.example.com', /http/],
+      ['https://{slug}.example.com?x=1', /query/],
+      ['https://{slug}.localhost', /directly under the portal's host name/],
+      ['http://localhost:9000/{slug}', /portal's own host name/],
+    ])('refuses %s', (value, message) => {
+      expect(() => games({ GP_GAMES_URL: value })).toThrow(message);
+      expect(() => games({ GP_GAMES_URL: value })).toThrow(/games_url \(GP_GAMES_URL\)/);
     });
   });
 });

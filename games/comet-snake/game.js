@@ -20,6 +20,8 @@
   let score = 0;
   let running = false;
   let stopped = false;
+  /** the snake was moving when another tab took the game: it moves on when the player plays here again */
+  let held = false;
   let last = 0;
   let step = 160;
 
@@ -140,10 +142,28 @@
   for (const b of document.querySelectorAll('[data-dir]')) b.addEventListener('click', () => steer(/** @type {HTMLElement} */ (b).dataset.dir ?? ''));
   document.getElementById('start')?.addEventListener('click', start);
 
-  GamePlatform.on('pause', () => {
+  GamePlatform.on('pause', ({ reason }) => {
+    if (reason === 'replaced') {
+      // Played in another tab now: hold the snake where it is, and go on if the player comes back here.
+      held = running;
+      running = false;
+      stopped = true;
+      status.textContent = 'Paused: you are playing in another tab.';
+      return;
+    }
     running = false;
     stopped = true;
     status.textContent = 'Paused: your play time is up.';
+  });
+  GamePlatform.on('resume', () => {
+    stopped = false;
+    if (!held) return void (status.textContent = 'Press Start, Space or tap the field.');
+    held = false;
+    running = true;
+    status.textContent = 'Go!';
+    last = performance.now();
+    requestAnimationFrame(loop);
+    canvas.focus();
   });
 
   reset();

@@ -93,9 +93,14 @@
   });
   pad.addEventListener('click', (event) => event.preventDefault());
 
-  GamePlatform.on('pause', () => {
+  GamePlatform.on('pause', ({ reason }) => {
     clearTimeout(timer);
-    show('paused', 'Paused', 'Your free time for today is up');
+    if (state === 'wait' || state === 'go') times = []; // a round cut short does not count
+    show('paused', 'Paused', reason === 'replaced' ? 'You are playing in another tab' : 'Your free time for today is up');
+  });
+  GamePlatform.on('resume', () => {
+    show('idle', 'Reflex', 'Press Space, tap or click to start');
+    pad.focus();
   });
   GamePlatform.on('limit', () => {
     status.textContent = 'Free play time used up for today.';

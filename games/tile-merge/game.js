@@ -1,5 +1,5 @@
 // @ts-check
-// Tile Merge: 2048 with three save slots (GamePlatform.saves) and a score submitted when the game ends.
+// Tile Merge: 2048 with three save slots (saves.js) and a score submitted when the game ends.
 (function () {
   const SIZE = 4;
   const FORMAT = 1; // inside every save, for this game's own migrations
@@ -14,9 +14,6 @@
   let moves = 0;
   let over = false;
   let paused = false;
-  let slotCount = 3;
-  /** @type {Map<number, GamePlatform.StateSummary>} */
-  let saved = new Map();
 
   function newGame() {
     cells = new Array(SIZE * SIZE).fill(0);
@@ -120,81 +117,28 @@
     scoreEl.textContent = String(score);
   }
 
-  // ---- save slots ----
+  // ---- save slots (saves.js) ----
 
-  async function refreshSlots() {
-    try {
-      saved = new Map((await GamePlatform.saves.list()).map((s) => [s.slot, s]));
-    } catch {
-      saved = new Map();
-    }
-    slotsEl.replaceChildren(...Array.from({ length: slotCount }, (_, slot) => slotRow(slot)));
+  /** @param {unknown} state a loaded save; false when it is not one of this game's */
+  function restore(state) {
+    const data = /** @type {{format: number, cells: number[], score: number, moves: number, over: boolean}} */ (state);
+    if (!data || data.format !== FORMAT || !Array.isArray(data.cells) || data.cells.length !== SIZE * SIZE) return false;
+    cells = data.cells.slice();
+    score = data.score;
+    moves = data.moves;
+    over = data.over;
+    render();
+    grid.focus();
+    return true;
   }
 
-  function slotRow(slot) {
-    const info = saved.get(slot);
-    const li = document.createElement('li');
-    li.dataset.slot = String(slot);
-    const label = document.createElement('span');
-    label.className = 'label';
-    label.textContent = `Slot ${slot + 1}: ${info ? `${info.label ?? 'saved'} (v${info.version})` : 'empty'}`;
-    li.append(label, button(`Save`, `Save to slot ${slot + 1}`, () => save(slot)));
-    if (info) li.append(button('Load', `Load slot ${slot + 1}`, () => load(slot)), button('Delete', `Delete slot ${slot + 1}`, () => remove(slot)));
-    return li;
-  }
-
-  function button(text, label, onClick) {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.textContent = text;
-    b.setAttribute('aria-label', label);
-    b.addEventListener('click', onClick);
-    return b;
-  }
-
-  async function save(slot, label = `${score} points, ${moves} ${moves === 1 ? "move" : "moves"}`) {
-    const known = saved.get(slot);
-    try {
-      // Saved only over the version this page last saw: another device's newer save is not silently lost.
-      const result = await GamePlatform.saves.save(slot, { format: FORMAT, cells, score, moves, over }, { label, expected_version: known ? known.version : 0 });
-      status.textContent = `Saved to slot ${slot + 1} (version ${result.version}).`;
-    } catch (error) {
-      if (GamePlatform.isError(error) && error.code === 'version_conflict') status.textContent = `Slot ${slot + 1} changed elsewhere (now version ${error.details.current_version}); the list is refreshed, save again to overwrite.`;
-      else status.textContent = `Not saved: ${GamePlatform.isError(error) ? error.message : 'error'}`;
-    }
-    await refreshSlots();
-  }
-
-  async function load(slot) {
-    try {
-      const found = await GamePlatform.saves.load(slot);
-      if (!found) {
-        status.textContent = `Slot ${slot + 1} is empty.`;
-        return refreshSlots();
-      }
-      const data = /** @type {{format: number, cells: number[], score: number, moves: number, over: boolean}} */ (found.state);
-      if (data.format !== FORMAT || !Array.isArray(data.cells) || data.cells.length !== SIZE * SIZE) throw new Error('unknown save format');
-      cells = data.cells.slice();
-      score = data.score;
-      moves = data.moves;
-      over = data.over;
-      render();
-      status.textContent = `Loaded slot ${slot + 1}.`;
-      grid.focus();
-    } catch (error) {
-      status.textContent = `Not loaded: ${error instanceof Error ? error.message : 'error'}`;
-    }
-  }
-
-  async function remove(slot) {
-    try {
-      await GamePlatform.saves.delete(slot);
-      status.textContent = `Slot ${slot + 1} deleted.`;
-    } catch (error) {
-      status.textContent = `Not deleted: ${GamePlatform.isError(error) ? error.message : 'error'}`;
-    }
-    await refreshSlots();
-  }
+  const saves = createSaves({
+    slots: slotsEl,
+    status,
+    dialog: /** @type {HTMLDialogElement} */ (document.getElementById('conflict')),
+    snapshot: () => ({ state: { format: FORMAT, cells, score, moves, over }, label: `${score} points, ${moves} ${moves === 1 ? 'move' : 'moves'}` }),
+    restore,
+  });
 
   // ---- input: keyboard, swipe (touch and mouse drag), buttons ----
 
@@ -228,23 +172,27 @@
 
   // ---- the shell's events ----
 
-  GamePlatform.on('pause', () => {
+  GamePlatform.on('pause', ({ reason }) => {
     paused = true;
     document.body.classList.add('paused');
-    // The limit is near: keep this game in the first slot so it can go on tomorrow.
-    if (!over && moves > 0) void save(0, `Autosave: ${score} points`);
+    // The limit is near: keep this game so it can go on tomorrow. (Replaced: the game goes on in the other tab; no save.)
+    if (reason === 'limit' && !over && moves > 0) void saves.autosave(`Autosave: ${score} points`);
+    if (reason === 'replaced') status.textContent = 'Paused: you are playing in another tab.';
+  });
+  GamePlatform.on('resume', () => {
+    paused = false;
+    document.body.classList.remove('paused');
+    status.textContent = 'Back in play.';
+    grid.focus();
   });
   GamePlatform.on('limit', () => {
-    status.textContent = 'Free play time used up for today; your game is saved in slot 1.';
+    status.textContent = 'Free play time used up for today; saving your game…';
   });
 
   newGame();
   grid.focus();
   GamePlatform.init().then(
-    (info) => {
-      slotCount = info.game.save_slots;
-      return refreshSlots();
-    },
+    (info) => saves.start(info.game.save_slots),
     () => {
       status.textContent = 'Open this game from the Game Platform to use save slots.';
     },

@@ -6,8 +6,11 @@ import { ApiError, SDK_HEADER, api, apiUrl } from '../lib/api.js';
 import { focusHeading, h, mount, setTitle } from '../lib/dom.js';
 import { me, type Me } from '../lib/session.js';
 import type { Game } from '../lib/types.js';
+import { gameFrame } from './frame.js';
 import { apiCallFor, resultFor, type ApiCall, type ApiOutcome } from './game-api.js';
-import { formatClock, formatDuration, planNext } from './schedule.js';
+import { TabSignal } from './one-tab.js';
+import { PlayView } from './play-view.js';
+import { formatDuration, planNext } from './schedule.js';
 
 interface StartResult {
   session: string;
@@ -34,11 +37,12 @@ export async function playShell(main: HTMLElement, data: DOMStringMap): Promise<
   } catch (error) {
     return screen(main, refusalScreen(game, who, error));
   }
-  new ShellSession(main, game, who, started).run();
+  new ShellSession(main, game, who, started, data.crossOriginIsolated === 'true').run();
 }
 
 /** Shows a full-page message instead of the game, and moves focus to its heading. */
 function screen(main: HTMLElement, content: HTMLElement): void {
+  PlayView.setPlaying(false);
   mount(main, content);
   focusHeading(main);
 }
@@ -96,64 +100,57 @@ class ShellSession {
   private entitlement: GamePlatform.Entitlement;
   private readonly interval: number;
   private frame: HTMLIFrameElement | null = null;
-  private readonly timeLeft = h('span', { class: 'time-left', 'aria-hidden': 'true' });
-  /** the same time for screen readers, changed once a minute rather than every second */
-  private readonly timeLeftSpoken = h('span', { class: 'visually-hidden' });
-  private readonly announcer = h('span', { class: 'visually-hidden', role: 'status' });
+  /** the game's own origin (games_url): its messages come from there, the shell's go only there */
+  private gameOrigin = '';
+  private readonly view: PlayView;
+  private readonly tabs: TabSignal;
   private beatTimer: ReturnType<typeof setTimeout> | undefined;
   private warnTimer: ReturnType<typeof setTimeout> | undefined;
   private tickTimer: ReturnType<typeof setInterval> | undefined;
   /** when the entitlement was last heard (performance.now), for the local countdown */
   private syncedAt = performance.now();
   private limitAnnounced = false;
-  private ended = false;
+  /** playing; taken over (the game paused here, played in another tab or on another device); or ended for good */
+  private state: 'playing' | 'taken-over' | 'ended' = 'playing';
   private beating = false;
-  private lastAnnouncedMinute: number | null = null;
+  /** a heartbeat was asked for while one was in flight: send another when it is back */
+  private beatAgain = false;
+  /** another tab of this browser said it started this game */
+  private otherTabStarted = false;
 
   constructor(
     private readonly main: HTMLElement,
     private readonly game: Game,
     private readonly who: Me,
     started: StartResult,
+    private readonly isolated: boolean,
   ) {
     this.session = started.session;
     this.entitlement = started.entitlement;
     this.interval = started.heartbeat_interval;
     this.entryUrl = started.entry_url;
+    this.view = new PlayView(game, started.entitlement.unlimited, { quit: () => this.quit(), fullScreenChanged: () => this.frame?.focus() });
+    this.tabs = new TabSignal(game.slug, () => this.onOtherTab());
+  }
+
+  private get playing(): boolean {
+    return this.state === 'playing';
   }
 
   private readonly entryUrl: string;
 
   run(): void {
-    const quit = h('button', { type: 'button', class: 'button small' }, 'Quit');
-    quit.addEventListener('click', () => {
-      this.end('quit');
-      location.assign(`/games/${encodeURIComponent(this.game.slug)}`);
-    });
-    const full = h('button', { type: 'button', class: 'button small hide-narrow' }, 'Full screen');
-    const stage = h('div', { class: `stage orientation-${this.game.orientation}` });
-    full.addEventListener('click', () => void stage.requestFullscreen?.().then(() => this.frame?.focus()));
-
+    const { stage } = this.view;
     // The listener is in place before the frame exists, so the game's first message is never missed.
     window.addEventListener('message', (e) => this.onMessage(e));
-    this.frame = h('iframe', {
-      src: this.entryUrl,
-      title: this.game.name,
-      // Scripts only: never allow-same-origin, so the game cannot reach the portal's cookie, storage or DOM.
-      sandbox: 'allow-scripts',
-      class: 'game-frame',
-    });
+    const hosted = gameFrame(this.entryUrl, this.game.name, this.isolated);
+    this.frame = hosted.frame;
+    this.gameOrigin = hosted.origin;
     this.frame.addEventListener('load', () => this.frame?.focus());
-    stage.append(this.frame);
-    mount(
-      this.main,
-      h(
-        'section',
-        { class: 'shell', 'aria-label': `Playing ${this.game.name}` },
-        h('div', { class: 'shell-bar' }, h('h1', { class: 'shell-title' }, this.game.name), this.entitlement.unlimited ? h('span', { class: 'badge premium' }, 'Unlimited') : h('span', { class: 'time-box' }, 'Time left today ', this.timeLeft, this.timeLeftSpoken), this.announcer, h('div', { class: 'shell-actions' }, full, quit)),
-        stage,
-      ),
-    );
+    stage.prepend(this.frame);
+    mount(this.main, this.view.element);
+    PlayView.setPlaying(true);
+    this.tabs.started();
 
     document.addEventListener('visibilitychange', () => this.onVisibility());
     // Leaving the page ends the session; keepalive lets the request outlive the page (a beacon cannot carry the header).
@@ -163,6 +160,11 @@ class ShellSession {
     });
     this.updateClock();
     if (!document.hidden) this.resume();
+  }
+
+  private quit(): void {
+    this.end('quit');
+    location.assign(`/games/${encodeURIComponent(this.game.slug)}`);
   }
 
   // ---- heartbeats ----
@@ -182,7 +184,7 @@ class ShellSession {
   private schedule(): void {
     clearTimeout(this.beatTimer);
     clearTimeout(this.warnTimer);
-    if (this.ended || document.hidden) return;
+    if (!this.playing || document.hidden) return;
     const plan = planNext(this.remainingNow(), this.interval);
     this.beatTimer = setTimeout(() => void this.beat(), plan.heartbeatInMs);
     if (plan.final && !this.limitAnnounced) this.warnTimer = setTimeout(() => this.announceLimit(), plan.warnInMs ?? 0);
@@ -196,33 +198,87 @@ class ShellSession {
   }
 
   private async beat(): Promise<void> {
-    if (this.ended || this.beating) return;
+    if (!this.playing) return;
+    if (this.beating) {
+      this.beatAgain = true;
+      return;
+    }
     this.beating = true;
     try {
-      const { data } = await api<HeartbeatResult>('POST', '/v1/play/heartbeat', { body: { session: this.session } });
-      this.heard(data.entitlement);
-      this.send('entitlement', data.entitlement);
-      if (data.limit_reached || data.entitlement.limit_reached) return this.closeAtLimit();
-    } catch (error) {
-      if (error instanceof ApiError && (error.status === 410 || error.code === 'session_ended')) return void (await this.restart());
-      // A failed beat (network, 5xx) is retried at the next one; the server credits the gap then.
+      await this.beatOnce();
     } finally {
       this.beating = false;
+    }
+    if (!this.playing) return;
+    if (this.beatAgain) {
+      this.beatAgain = false;
+      return this.beat();
     }
     this.schedule();
   }
 
-  /** The server closed the session while the tab was away (idle sweep): start a new one without reloading the game. */
-  private async restart(): Promise<void> {
+  private async beatOnce(): Promise<void> {
+    try {
+      const { data } = await api<HeartbeatResult>('POST', '/v1/play/heartbeat', { body: { session: this.session } });
+      this.heard(data.entitlement);
+      this.send('entitlement', data.entitlement);
+      if (data.limit_reached || data.entitlement.limit_reached) this.closeAtLimit();
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 410 || error.code === 'session_ended')) await this.sessionClosed(error.extra.reason);
+      // A failed beat (network, 5xx) is retried at the next one; the server credits the gap then.
+    }
+  }
+
+  /** The 410's reason: taken over elsewhere (stop, offer to play here), the limit, or swept while away (start again). */
+  private async sessionClosed(reason: unknown): Promise<void> {
+    if (reason === 'replaced') return this.takenOver();
+    if (reason === 'limit') return this.closeAtLimit();
+    await this.restart();
+  }
+
+  /** Starts a new session without reloading the game (after the idle sweep, or to play here again); false when refused. */
+  private async restart(): Promise<boolean> {
     try {
       const started = (await api<StartResult>('POST', '/v1/play/start', { body: { game: this.game.slug } })).data;
       this.session = started.session;
+      this.state = 'playing';
+      this.otherTabStarted = false;
+      this.tabs.started();
       this.heard(started.entitlement);
       this.schedule();
+      return true;
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'limit_reached') return this.closeAtLimit();
-      this.fail(error);
+      if (error instanceof ApiError && error.code === 'limit_reached') this.closeAtLimit();
+      else this.fail(error);
+      return false;
     }
+  }
+
+  // ---- one game, one tab (one-tab.ts) ----
+
+  /** Another tab started this game: ask the server now whether this session was taken over (a hidden tab asks when shown). */
+  private onOtherTab(): void {
+    if (!this.playing) return;
+    this.otherTabStarted = true;
+    if (!document.hidden) void this.beat();
+  }
+
+  /** This session was replaced by the same game elsewhere: stop beating, pause the game, and offer to play here. */
+  private takenOver(): void {
+    if (!this.playing) return;
+    this.state = 'taken-over';
+    this.pauseTimers();
+    this.send('pause', { reason: 'replaced' });
+    this.view.showTakenOver(this.otherTabStarted ? 'tab' : 'elsewhere', () => void this.playHere());
+  }
+
+  /** Takes the game back: a new session (which the other place will hear of), the same game, resumed. */
+  private async playHere(): Promise<void> {
+    if (!(await this.restart())) return;
+    this.view.hideTakenOver();
+    this.send('resume', { reason: 'replaced' });
+    this.resume();
+    this.frame?.focus();
   }
 
   private heard(entitlement: GamePlatform.Entitlement): void {
@@ -232,7 +288,7 @@ class ShellSession {
   }
 
   private onVisibility(): void {
-    if (this.ended) return;
+    if (!this.playing) return;
     if (document.hidden) this.pauseTimers();
     else {
       void this.beat();
@@ -251,7 +307,7 @@ class ShellSession {
 
   private closeAtLimit(): void {
     this.announceLimit();
-    this.ended = true;
+    this.state = 'ended';
     this.pauseTimers();
     // The game goes: its frame (and everything running in it) is removed from the page.
     this.frame?.remove();
@@ -268,45 +324,35 @@ class ShellSession {
 
   /** Ends the session (idempotent on the server; sent once from here). */
   private end(reason: 'quit' | 'navigate' | 'hidden' | 'error'): void {
-    if (this.ended) return;
-    this.ended = true;
+    const wasPlaying = this.playing;
+    this.state = 'ended';
     this.pauseTimers();
-    void api('POST', '/v1/play/end', { body: { session: this.session, reason }, keepalive: true }).catch(() => undefined);
+    // A session taken over elsewhere is already closed on the server.
+    if (wasPlaying) void api('POST', '/v1/play/end', { body: { session: this.session, reason }, keepalive: true }).catch(() => undefined);
   }
 
   private updateClock(): void {
-    const remaining = this.remainingNow().remaining_seconds;
-    if (remaining === null) return;
-    this.timeLeft.textContent = formatClock(remaining);
-    const minute = Math.ceil(remaining / 60);
-    const spoken = minute <= 1 ? 'under a minute' : `about ${minute} minutes`;
-    if (this.timeLeftSpoken.textContent !== spoken) this.timeLeftSpoken.textContent = spoken;
-    // Screen readers hear the time at a few moments, not every second.
-    if ((minute === 5 || minute === 1) && this.lastAnnouncedMinute !== minute) {
-      this.lastAnnouncedMinute = minute;
-      this.announcer.textContent = `${minute === 1 ? 'One minute' : 'Five minutes'} of free play left today.`;
-    }
+    this.view.countdown.show(this.remainingNow().remaining_seconds);
   }
 
   // ---- the game's messages ----
 
   private send<E extends EventName>(name: E, data: GamePlatform.EventData[E]): void {
-    // The sandboxed frame has an opaque origin, which no targetOrigin can name: '*' it is, to that one window.
-    this.frame?.contentWindow?.postMessage(event(name, data), '*');
+    this.frame?.contentWindow?.postMessage(event(name, data), this.gameOrigin);
   }
 
   private onMessage(e: MessageEvent): void {
-    // Only the game this shell hosts: its window, with the opaque origin a sandboxed frame has.
-    if (!this.frame || e.source !== this.frame.contentWindow || e.origin !== 'null') return;
+    // Only the game this shell hosts: its window, on the game's origin (a page it navigated to elsewhere is not heard).
+    if (!this.frame || e.source !== this.frame.contentWindow || e.origin !== this.gameOrigin) return;
     if (!isRequestMessage(e.data)) return;
     const target = this.frame.contentWindow!;
-    void this.answer(e.data).then((reply) => target.postMessage(reply, '*'));
+    void this.answer(e.data).then((reply) => target.postMessage(reply, this.gameOrigin));
   }
 
   private async answer(request: RequestMessage) {
     const { id, method, params } = request;
     if (!isKnownMethod(method)) return failure(id, localError('unknown_method', `Unknown method ${String(method)}`));
-    if (this.ended) return failure(id, localError('session_over', 'The play session is over'));
+    if (!this.playing) return failure(id, localError('session_over', 'The play session is over'));
     if (method === 'init') return success(id, this.initInfo());
     const call = apiCallFor(this.game.slug, this.session, method, params);
     if ('error' in call) return failure(id, call.error);

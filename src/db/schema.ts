@@ -74,6 +74,8 @@ export interface GamesTable {
   /** the file set the last publish replaced (still served under its versioned URL), and its entry */
   previous_files_dir: string | null;
   previous_entry: string | null;
+  /** game.json `cross_origin_isolated`: its frame and the shell are served with COOP/COEP */
+  cross_origin_isolated: Generated<Flag>;
   created_at: number;
   updated_at: number;
 }
@@ -108,6 +110,8 @@ export interface PlaySessionsTable {
   ended_at: number | null;
   /** quit | navigate | hidden | error | limit | timeout | replaced */
   end_reason: string | null;
+  /** 1 when the session took over the same player's still-active session of the game: the same play, not a new one */
+  continues_play: Generated<number>;
 }
 
 export interface DailyUsageTable {

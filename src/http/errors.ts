@@ -20,7 +20,7 @@ export const ERROR_CATALOG = {
   username_taken: { status: 409, description: 'register or PATCH /me with a username already in use (case-insensitive)' },
   token_limit_reached: { status: 409, description: 'POST /me/tokens with 10 active tokens' },
   version_conflict: { status: 409, description: 'expected_version differs from the stored version; error.current_version gives it' },
-  session_ended: { status: 410, description: 'heartbeat on a closed play session' },
+  session_ended: { status: 410, description: 'heartbeat on a closed play session; error.reason says why it closed (replaced, timeout, limit, quit, …)' },
   payload_too_large: { status: 413, description: "body over the route's limit, or an avatar over 2 MB" },
   state_too_large: { status: 413, description: 'save state over 262,144 bytes of JSON text' },
   unsupported_media_type: { status: 415, description: 'a body that is not application/json on a JSON route; an avatar that is not JPG, PNG, GIF or WebP by content' },

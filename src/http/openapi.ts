@@ -36,6 +36,14 @@ Field names are snake_case. A *timestamp* is \`YYYY-MM-DD HH:MM:SS\` in UTC; a *
 Cross-origin requests are refused (403 \`cross_origin_forbidden\`); no response carries an \`Access-Control-*\` header.
 A JSON route takes only \`application/json\` bodies (415 otherwise).
 
+## Game files
+Games are served outside this API, each on an origin of its own (setting \`games_url\`, e.g.
+\`https://{slug}.games.example.com\`), never on the portal's: \`entry_url\` (POST /play/start) and \`cover_url\` point
+there. The play shell frames the game with \`allow-same-origin\` on that origin, so engine exports can fetch their
+files, run module scripts and WebAssembly and keep local storage. A game whose \`game.json\` sets
+\`"cross_origin_isolated": true\` is served (with its shell) with COOP/COEP, so that \`crossOriginIsolated\` is true in
+its frame. Requests from a game's origin to this API are refused like any other cross-origin request.
+
 ## Errors
 ${errorTable()}
 

@@ -1,17 +1,16 @@
 // Request-wide rules of DESIGN §4: HTTPS in production, no cross-origin calls, security headers, a request id, 503 while closing.
 import helmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import { isGameRequest } from '../modules/games/game-origin.js';
 import { AppError } from './errors.js';
 
 /**
- * What a game's sandboxed frame may fetch: its own files and the SDK, by plain GET. Such a frame has the opaque origin
- * "null", and Chromium sends `Origin: null` even on its <script>/<link> loads; they are public, read-only resources.
+ * Reads any page may make: a game's files on its own origin (its module scripts, fetches and workers send their Origin)
+ * and the SDK script. They are public and read-only; nothing on a game's origin acts on a credential.
  */
-const OPAQUE_ORIGIN_READS = ['/g/', '/sdk/'];
-
-function isSandboxedFrameRead(origin: string, method: string, url: string): boolean {
-  return origin === 'null' && (method === 'GET' || method === 'HEAD') && OPAQUE_ORIGIN_READS.some((prefix) => url.startsWith(prefix));
+function isPublicRead(request: FastifyRequest): boolean {
+  return (request.method === 'GET' || request.method === 'HEAD') && (isGameRequest(request.raw) || request.url.startsWith('/sdk/'));
 }
 
 export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
@@ -30,7 +29,7 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
       throw new AppError('https_required', 'The API is served over HTTPS only');
     }
     const origin = request.headers.origin;
-    if (origin !== undefined && !sameOrigin(origin, config.public_origin) && !isSandboxedFrameRead(origin, request.method, request.url)) {
+    if (origin !== undefined && !sameOrigin(origin, config.public_origin) && !isPublicRead(request)) {
       throw new AppError('cross_origin_forbidden', 'Cross-origin requests are not allowed');
     }
   });

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Locator, type Page, type Response } from 'playwright-core';
+import { chromium, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Response } from 'playwright-core';
 import { expect } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
@@ -54,6 +54,8 @@ export interface Rig {
   newPage(): Promise<Page>;
   /** A page in a context of its own whose timers, Date and performance.now move only with `elapse`. */
   clockedPage(): Promise<Page>;
+  /** A context of its own (a phone's viewport, touch…) whose pages are watched for problems like the others. */
+  watchedContext(options: BrowserContextOptions): Promise<BrowserContext>;
   /**
    * Moves the server's clock and the page's by the same seconds. The page's timers that fall due run at their own
    * moments; with `jump`, they run once at the end, seeing the clock already moved.
@@ -63,11 +65,23 @@ export interface Rig {
   close(): Promise<void>;
 }
 
-export async function startRig(options: { beforeReady?: (app: App) => void } = {}): Promise<Rig> {
+export interface RigOptions {
+  beforeReady?: (app: App) => void;
+  /**
+   * The portal's host name (default 127.0.0.1, whose games are on the cross-site *.games.localhost). A `*.localhost`
+   * name reaches this machine in Chromium only: Node's DNS does not resolve it, so `page.request` cannot be used then.
+   */
+  host?: string;
+  /** settings over the browser defaults ({port} in a value is the listening port) */
+  settings?: Record<string, unknown>;
+}
+
+export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const testDb: TestDatabase = await createTestDatabase('sqlite');
   const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const config = testConfig(testDb.dataDir, testDb.url, { settings: { ...BROWSER_SETTINGS, public_url: origin, host: '127.0.0.1', port } });
+  const origin = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  const extra = Object.fromEntries(Object.entries(options.settings ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v.replace('{port}', String(port)) : v]));
+  const config = testConfig(testDb.dataDir, testDb.url, { settings: { ...BROWSER_SETTINGS, public_url: origin, host: '127.0.0.1', port, ...extra } });
   const database: DatabaseHandle = openDatabase(config.database_url);
   await migrateToLatest(database.db);
   const clock = new ManualClock(Date.now());
@@ -83,8 +97,8 @@ export async function startRig(options: { beforeReady?: (app: App) => void } = {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  const newContext = async () => {
-    const created = await browser.newContext({ viewport: { width: 1200, height: 900 }, baseURL: origin });
+  const newContext = async (options: BrowserContextOptions = {}) => {
+    const created = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options, baseURL: origin });
     created.setDefaultTimeout(15_000);
     return created;
   };
@@ -120,6 +134,11 @@ export async function startRig(options: { beforeReady?: (app: App) => void } = {
       clock.advance(seconds);
       await (jump ? page.clock.fastForward(seconds * 1000) : page.clock.runFor(seconds * 1000));
     },
+    async watchedContext(options) {
+      const own = await newContext(options);
+      own.on('page', watch);
+      return own;
+    },
     async screenshot(page, name) {
       await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}.png`), fullPage: true });
     },
@@ -132,9 +151,32 @@ export async function startRig(options: { beforeReady?: (app: App) => void } = {
   };
 }
 
+let registered = 0;
+
+/** A new player with a portal session in the page's context (registered through the API the way the portal does it). */
+export async function registerPlayer(rig: Rig, page: Page, options: { unlimited?: boolean } = {}) {
+  await page.context().clearCookies();
+  const id = `${Date.now().toString(36)}r${++registered}`;
+  const player = { email: `p${id}@example.com`, password: 'correct horse battery', display_name: `Player ${id}`, username: `p_${id}` };
+  const res = await page.request.post('/v1/auth/register', { headers: { 'X-Requested-With': 'ServiceSDK' }, data: player });
+  expect(res.status()).toBe(201);
+  const { id: playerId } = (await res.json()).data.player as { id: number };
+  if (options.unlimited) {
+    await rig.app.ctx.db.updateTable('players').set({ membership_plan: 'unlimited', membership_status: 'active' }).where('id', '=', playerId).execute();
+  }
+  return { ...player, id: playerId };
+}
+
 /** The next answer to a POST on this API path, e.g. `/v1/play/heartbeat`; start waiting before the action that causes it. */
 export function nextAnswer(page: Page, apiPath: string): Promise<Response> {
   return page.waitForResponse((response) => response.request().method() !== 'GET' && new URL(response.url()).pathname === apiPath);
+}
+
+/** Lets `seconds` pass on both clocks and returns the body of the heartbeat that fell due in them. */
+export async function beatAfter(rig: Rig, page: Page, seconds: number) {
+  const beat = nextAnswer(page, '/v1/play/heartbeat');
+  await rig.elapse(page, seconds);
+  return (await beat).json();
 }
 
 /** Makes the page report itself hidden or visible, as switching tabs would, and fires `visibilitychange`. */

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { sweepIdleSessions } from '../../src/modules/play/play.service.js';
-import { isFocused, nextAnswer, setHidden, skipReason, startRig, text, unlabelledControls, until, visible, type Rig } from './browser.js';
+import { beatAfter as beatAfterIn, isFocused, nextAnswer, registerPlayer, setHidden, skipReason, startRig, text, unlabelledControls, until, visible, type Rig } from './browser.js';
 
 const reason = skipReason();
 
@@ -26,18 +26,7 @@ if (reason) {
       await rig?.close();
     });
 
-    /** A new player with a portal session in the browser (registered through the API the way the portal does it). */
-    async function playerSession(page: Page, options: { unlimited?: boolean } = {}) {
-      await page.context().clearCookies();
-      const id = unique();
-      const player = { email: `p${id}@example.com`, password: 'correct horse battery', display_name: `Player ${id}`, username: `p_${id}` };
-      const res = await page.request.post('/v1/auth/register', { headers: { 'X-Requested-With': 'ServiceSDK' }, data: player });
-      expect(res.status()).toBe(201);
-      if (options.unlimited) {
-        await rig.app.ctx.db.updateTable('players').set({ membership_plan: 'unlimited', membership_status: 'active' }).where('username_key', '=', player.username.toLowerCase()).execute();
-      }
-      return player;
-    }
+    const playerSession = (page: Page, options: { unlimited?: boolean } = {}) => registerPlayer(rig, page, options);
 
     const shellFrame = (page: Page) => page.frameLocator('iframe.game-frame');
 
@@ -54,8 +43,8 @@ if (reason) {
     it('browses the catalogue with search and categories, on a phone too', async () => {
       const page = await rig.newPage();
       await page.goto('/');
-      await until(() => page.locator('.card').count()).toBe(3);
-      await until(() => page.getByRole('link', { name: /All \(3\)/ }).getAttribute('aria-current')).toBe('page');
+      await until(() => page.locator('.card').count()).toBe(4);
+      await until(() => page.getByRole('link', { name: /All \(4\)/ }).getAttribute('aria-current')).toBe('page');
       expect(await unlabelledControls(page)).toEqual([]);
       await rig.screenshot(page, 'catalogue');
       await page.getByLabel('Search games').fill('merge');
@@ -67,7 +56,7 @@ if (reason) {
       expect(page.url()).toContain('category=arcade');
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto('/');
-      await until(() => page.locator('.card').count()).toBe(3);
+      await until(() => page.locator('.card').count()).toBe(4);
       await rig.screenshot(page, 'catalogue-phone');
       await page.close();
     });
@@ -232,12 +221,7 @@ if (reason) {
     /** The session's credited seconds and state, as the server has them (the newest session of that game). */
     const lastSession = () => rig.app.ctx.db.selectFrom('play_sessions').select(['status', 'end_reason', 'credited_seconds']).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
 
-    /** Lets `seconds` pass on both clocks and returns the heartbeat that fell due in them. */
-    async function beatAfter(page: Page, seconds: number) {
-      const beat = nextAnswer(page, '/v1/play/heartbeat');
-      await rig.elapse(page, seconds);
-      return (await beat).json();
-    }
+    const beatAfter = (page: Page, seconds: number) => beatAfterIn(rig, page, seconds);
 
     it('reaches the free limit: the game gets pause and limit, is removed, and the screen says what Unlimited gives', async () => {
       const page = await rig.clockedPage();

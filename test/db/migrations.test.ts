@@ -45,7 +45,7 @@ for (const dialect of enabledDialects()) {
 
       it('takes the write lock when a transaction begins', async () => {
         // A second connection cannot begin a write while our transaction is open: BEGIN IMMEDIATE took the lock.
-        const Sqlite = (await import('better-sqlite3')).default;
+        const { Sqlite } = await import('../../src/db/sqlite-driver.js');
         await handle.db.transaction().execute(async () => {
           const other = new Sqlite(testDb.url, { timeout: 1 });
           try {

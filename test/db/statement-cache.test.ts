@@ -1,6 +1,6 @@
 // The SQLite statement cache: the same SQL reuses its compiled statement, the cache stays bounded, and a schema
 // change under a cached statement does not break it.
-import Sqlite from 'better-sqlite3';
+import { Sqlite } from '../../src/db/sqlite-driver.js';
 import { describe, expect, it } from 'vitest';
 import { cacheStatements } from '../../src/db/connect.js';
 

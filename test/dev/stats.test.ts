@@ -201,6 +201,20 @@ eachDialect('dev: stats', (h) => {
       expect(stats.days.find((d: { day: string }) => d.day === '2026-11-16')).toEqual({ day: '2026-11-16', plays: 2, players: 1 });
     });
 
+    it("counts a session that took over the player's still-active one (a second tab) in no play, as the Game's stats.plays", async () => {
+      h.clock.set('2026-11-21T09:00:00Z');
+      const { game, key } = await gameWithStatsKey(h);
+      const p = await createPlayerWithToken(h.ctx);
+      await start(p.token, game.slug);
+      h.clock.advance(30);
+      await start(p.token, game.slug); // the second tab
+      h.clock.advance(30);
+      await start(p.token, game.slug); // the first tab again
+      const stats = await statsOf(h, game.slug, key);
+      expect(stats).toMatchObject({ players: 1, plays: 1, active_sessions: 1, today: { plays: 1, players: 1 }, last_7_days: { plays: 1, players: 1 } });
+      expect((await h.http.get(`/v1/games/${game.slug}`)).body.data.stats.plays).toBe(1);
+    });
+
     it('counts saved slots below save_slots only, and none after a delete', async () => {
       h.clock.set('2026-11-21T10:00:00Z');
       const { game, key } = await gameWithStatsKey(h, 3);
@@ -280,7 +294,9 @@ eachDialect(
       const p = await createPlayerWithToken(h.ctx);
       const api = playApi(h);
       h.clock.set('2026-11-21T04:59:59Z'); // 23:59:59 on the 20th in New York (UTC-5)
-      expect((await api.start(p.token, game.slug)).status).toBe(200);
+      const first = await api.start(p.token, game.slug);
+      expect(first.status).toBe(200);
+      await api.end(p.token, first.body.data.session); // ended: the next start is a new play
       h.clock.set('2026-11-21T05:00:00Z');
       expect((await api.start(p.token, game.slug)).status).toBe(200);
       const stats = (await h.http.get(devUrl.stats(game.slug), { token: key })).body.data;

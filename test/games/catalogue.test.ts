@@ -117,11 +117,11 @@ eachDialect('games: GET /games/{slug}', (h) => {
       status: 'published',
       author: 'Nebula Works',
       released_at: '2026-03-14',
-      cover_url: `http://localhost:8080/g/${slug}/~${files_dir}/cover.png`,
+      cover_url: `http://${slug}.games.localhost:8080/~${files_dir}/cover.png`,
       play_url: `http://localhost:8080/play/${slug}`,
       stats: { plays: 0, playtime_hours: 0 },
     });
-    const cover = await h.http.get(new URL(res.body.data.cover_url).pathname);
+    const cover = await h.http.get(res.body.data.cover_url);
     expect(cover.status).toBe(200);
     expect(cover.headers['content-type']).toBe('image/png');
   });

@@ -1,4 +1,5 @@
-// /g/{slug}/…: content types, cache headers, the entry-file gate, traversal attempts over a real socket, republishing mid-read.
+// A game's files on its own origin ({slug}.games.localhost by default): content types, cache headers, the entry-file gate,
+// traversal attempts over a real socket, republishing mid-read.
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,10 +17,10 @@ interface RawResponse {
   body: Buffer;
 }
 
-/** A request whose path goes on the wire exactly as written (app.inject would normalise `..` and `\`). */
-function raw(port: number, urlPath: string, method = 'GET'): Promise<RawResponse> {
+/** A request whose path goes on the wire exactly as written (app.inject would normalise `..` and `\`), to a game's host. */
+function raw(port: number, host: string, urlPath: string, method = 'GET'): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: urlPath, method }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, path: urlPath, method, headers: { host } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -29,7 +30,7 @@ function raw(port: number, urlPath: string, method = 'GET'): Promise<RawResponse
   });
 }
 
-eachDialect('games: files under /g/', (h) => {
+eachDialect("games: files on the game's origin", (h) => {
   let game: Awaited<ReturnType<typeof publishFixture>>;
   let port = 0;
   beforeAll(async () => {
@@ -37,7 +38,10 @@ eachDialect('games: files under /g/', (h) => {
     await h.app.listen({ port: 0, host: '127.0.0.1' });
     port = (h.app.server.address() as AddressInfo).port;
   });
-  const url = (file: string) => `/g/${game.slug}/${file}`;
+  /** The game's origin: http://<slug>.games.localhost:8080 (the default games_url of a localhost public_url). */
+  const origin = (slug = game.slug) => `http://${slug}.games.localhost:8080`;
+  const url = (file: string, slug = game.slug) => `${origin(slug)}/${file}`;
+  const host = (slug = game.slug) => `${slug}.games.localhost:8080`;
   const session = async (options: Parameters<typeof createPlaySession>[3] = {}, gameId = game.game.id, player?: { id: number }) =>
     (await createPlaySession(h.ctx, (player ?? (await createPlayer(h.ctx))).id, gameId, { status: 'active', ...options })).token;
 
@@ -48,19 +52,34 @@ eachDialect('games: files under /g/', (h) => {
       ['cover.png', /^image\/png$/],
       ['assets/ship.svg', /^image\/svg\+xml$/],
     ])('serves %s with its content type', async (file, type) => {
-      const res = await raw(port, url(file));
+      const res = await raw(port, host(), `/${file}`);
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(type);
       expect(res.body).toEqual(fixture(file));
     });
 
-    it('lets the sandboxed frame load them by plain tags, and sandboxes game pages opened directly', async () => {
+    it('lets the portal frame the game and show its cover, and no one else frame it', async () => {
       const res = await h.http.get(url('game.js'));
       expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
-      expect(res.headers['content-security-policy']).toMatch(/^sandbox allow-scripts/);
-      expect(res.headers['content-security-policy']).not.toMatch(/allow-same-origin/);
+      expect(res.headers['content-security-policy']).toBe(`frame-ancestors 'self' ${h.config.public_origin}`);
+      expect(res.headers['x-frame-options']).toBeUndefined();
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    });
+
+    it('answers a game path asked on the portal\'s origin with a redirect to the game\'s origin, never with the file', async () => {
+      for (const [path, location] of [
+        [`/g/${game.slug}/game.js`, url('game.js')],
+        [`/g/${game.slug}/~${game.files_dir}/assets/ship.svg?x=1`, url(`~${game.files_dir}/assets/ship.svg?x=1`)],
+        [`/g/${game.slug}/index.html?session=ps_x`, url('index.html?session=ps_x')],
+      ]) {
+        const res = await h.http.get(path!);
+        expect(res.status, path).toBe(302);
+        expect(res.headers.location).toBe(location);
+        expect(res.headers['cache-control']).toBe('no-store');
+        expect(res.text).toBe('');
+      }
+      expect((await h.http.get(`/g/${game.slug}/../x`)).status).toBe(404);
     });
 
     it('has the plain URL revalidated (a republish may change it) and answers 304 when unchanged', async () => {
@@ -88,7 +107,7 @@ eachDialect('games: files under /g/', (h) => {
     });
 
     it('answers an unknown file with 404 in the JSON envelope, not cached', async () => {
-      for (const file of ['nope.js', 'assets', 'assets/', `~${game.files_dir}/nope.js`, '~not-a-set/game.js']) {
+      for (const file of ['nope.js', 'assets', 'assets/', `~${game.files_dir}/nope.js`, '~not-a-set/game.js', 'v1/status', 'sdk/v2.js']) {
         const res = await h.http.get(url(file));
         expect(res.status, file).toBe(404);
         expect(res.body.error.code).toBe('not_found');
@@ -98,14 +117,14 @@ eachDialect('games: files under /g/', (h) => {
 
     it('serves only published and beta games', async () => {
       const beta = await publishFixture(h.ctx, 'orbit-dash', { manifest: { status: 'beta' } });
-      expect((await h.http.get(`/g/${beta.slug}/game.js`)).status).toBe(200);
+      expect((await h.http.get(url('game.js', beta.slug))).status).toBe(200);
       for (const status of ['draft', 'retired']) {
         const hidden = await publishFixture(h.ctx, 'orbit-dash', { manifest: { status } });
-        const res = await h.http.get(`/g/${hidden.slug}/game.js`);
+        const res = await h.http.get(url('game.js', hidden.slug));
         expect(res.status).toBe(404);
         expect(res.body.error.code).toBe('not_found');
       }
-      expect((await h.http.get('/g/no-such-game/game.js')).status).toBe(404);
+      expect((await h.http.get(url('game.js', 'no-such-game'))).status).toBe(404);
     });
   });
 
@@ -127,7 +146,7 @@ eachDialect('games: files under /g/', (h) => {
       const res = await h.http.get(url('index.html'), { query: { session: token } });
       expect(res.status).toBe(302);
       expect(res.headers['cache-control']).toBe('no-store');
-      const location = `/g/${game.slug}/~${game.files_dir}/index.html?session=${token}`;
+      const location = url(`~${game.files_dir}/index.html?session=${token}`);
       expect(res.headers.location).toBe(location);
       expect((await h.http.get(url(''), { query: { session: token } })).headers.location).toBe(location);
 
@@ -136,8 +155,9 @@ eachDialect('games: files under /g/', (h) => {
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(page.headers['cache-control']).toBe('no-store');
       expect(page.headers['referrer-policy']).toBe('no-referrer');
-      expect(page.headers['content-security-policy']).toMatch(/^sandbox /);
+      expect(page.headers['content-security-policy']).toMatch(/^frame-ancestors /);
       expect(page.headers['cross-origin-resource-policy']).toBe('cross-origin');
+      expect(page.headers['set-cookie']).toBeUndefined();
       expect(Buffer.from(page.text)).toEqual(fixture('index.html'));
     });
 
@@ -174,7 +194,7 @@ eachDialect('games: files under /g/', (h) => {
 
     it('of a premium game is refused to a free player and served to an Unlimited member', async () => {
       const premium = await publishFixture(h.ctx, 'quiet-garden');
-      const entry = `/g/${premium.slug}/~${premium.files_dir}/play.html`;
+      const entry = url(`~${premium.files_dir}/play.html`, premium.slug);
       refused(await h.http.get(entry, { query: { session: await session({}, premium.game.id) } }));
       const member = await createPlayer(h.ctx, { membership_plan: 'unlimited', membership_status: 'active' });
       const res = await h.http.get(entry, { query: { session: await session({}, premium.game.id, member) } });
@@ -191,34 +211,36 @@ eachDialect('games: files under /g/', (h) => {
     });
 
     const attempts = () => [
-      `/g/${game.slug}/../../../secret.txt`,
-      `/g/${game.slug}/assets/../../secret.txt`,
-      `/g/${game.slug}/%2e%2e/%2e%2e/%2e%2e/secret.txt`,
-      `/g/${game.slug}/%2E%2E%2F%2E%2E%2F%2E%2E%2Fsecret.txt`,
-      `/g/${game.slug}/..%2f..%2f..%2fsecret.txt`,
-      `/g/${game.slug}/%252e%252e/%252e%252e/%252e%252e/secret.txt`,
-      `/g/${game.slug}/%252e%252e%252f%252e%252e%252fsecret.txt`,
-      `/g/${game.slug}/..\\..\\..\\secret.txt`,
-      `/g/${game.slug}/..%5c..%5c..%5csecret.txt`,
-      `/g/${game.slug}/%2fetc%2fpasswd`,
-      `/g/${game.slug}//etc/passwd`,
-      `/g/${game.slug}/~${game.files_dir}/../../secret.txt`,
-      `/g/${game.slug}/~..%2f..%2f/secret.txt`,
-      `/g/${game.slug}/~../secret.txt`,
-      `/g/${game.slug}/game.js%00.png`,
-      `/g/${game.slug}/game.js%00`,
-      `/g/${game.slug}/%c0%ae%c0%ae/secret.txt`,
-      `/g/${game.slug}/%uff0e%uff0e/secret.txt`,
-      `/g/..%2f..%2fsecret.txt/x`,
-      `/g/../secret.txt`,
-      `/g/${game.slug}/./game.js`,
-      `/g/${game.slug}/game.js/`,
+      `/../../../secret.txt`,
+      `/assets/../../secret.txt`,
+      `/%2e%2e/%2e%2e/%2e%2e/secret.txt`,
+      `/%2E%2E%2F%2E%2E%2F%2E%2E%2Fsecret.txt`,
+      `/..%2f..%2f..%2fsecret.txt`,
+      `/%252e%252e/%252e%252e/%252e%252e/secret.txt`,
+      `/%252e%252e%252f%252e%252e%252fsecret.txt`,
+      `/..\\..\\..\\secret.txt`,
+      `/..%5c..%5c..%5csecret.txt`,
+      `/%2fetc%2fpasswd`,
+      `//etc/passwd`,
+      `/~${game.files_dir}/../../secret.txt`,
+      `/~..%2f..%2f/secret.txt`,
+      `/~../secret.txt`,
+      `/game.js%00.png`,
+      `/game.js%00`,
+      `/%c0%ae%c0%ae/secret.txt`,
+      `/%uff0e%uff0e/secret.txt`,
+      `/./game.js`,
+      `/game.js/`,
+      `/../${game.slug}/game.js`,
+      `/g/${game.slug}/game.js`,
     ];
 
     it('never serves anything outside the game files', async () => {
-      for (const attempt of attempts()) {
-        const res = await raw(port, attempt);
-        expect([400, 404], attempt).toContain(res.status);
+      // On the game's own host, on a host that names no game, and on a host name that is no slug.
+      const hosts = [host(), host('..'), host('a.b'), 'games.localhost:8080', `${game.slug}.games.localhost.:8080`];
+      for (const [attempt, on] of [...attempts().map((a) => [a, host()]), ...hosts.map((hh) => ['/secret.txt', hh])]) {
+        const res = await raw(port, on!, attempt!);
+        expect([400, 404], `${on} ${attempt}`).toContain(res.status);
         expect(res.body.toString(), attempt).not.toContain(SECRET);
         expect(res.body.toString(), attempt).not.toContain('root:');
         expect(JSON.parse(res.body.toString()).ok, attempt).toBe(false);
@@ -227,7 +249,7 @@ eachDialect('games: files under /g/', (h) => {
 
     it('never serves the entry file under another spelling of its path', async () => {
       for (const attempt of ['./index.html', 'assets/../index.html', 'assets/%2e%2e/index.html', '%2e/index.html', 'index.html/', 'index.html%00', '.%2findex.html', `~${game.files_dir}/./index.html`]) {
-        const res = await raw(port, url(attempt));
+        const res = await raw(port, host(), `/${attempt}`);
         expect([400, 403, 404], attempt).toContain(res.status);
         expect(res.body.toString(), attempt).not.toContain('<canvas');
       }
@@ -237,7 +259,7 @@ eachDialect('games: files under /g/', (h) => {
       const withHidden = await publishFixture(h.ctx, 'orbit-dash');
       writeFileSync(path.join(h.dataDir, 'games', withHidden.slug, withHidden.files_dir, '.env'), SECRET);
       for (const attempt of ['.env', '%2eenv', `~${withHidden.files_dir}/.env`]) {
-        const res = await raw(port, `/g/${withHidden.slug}/${attempt}`);
+        const res = await raw(port, host(withHidden.slug), `/${attempt}`);
         expect(res.status, attempt).toBe(404);
         expect(res.body.toString()).not.toContain(SECRET);
       }
@@ -250,7 +272,7 @@ eachDialect('games: files under /g/', (h) => {
       const v1 = await publishFixture(h.ctx, 'orbit-dash', { files: { 'big.bin': Buffer.alloc(size, 'a') } });
       const chunks: Buffer[] = [];
       const done = new Promise<number>((resolve, reject) => {
-        const req = http.get({ host: '127.0.0.1', port, path: `/g/${v1.slug}/big.bin` }, (res) => {
+        const req = http.get({ host: '127.0.0.1', port, path: '/big.bin', headers: { host: host(v1.slug) } }, (res) => {
           res.once('data', () => res.pause());
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => resolve(res.statusCode!));
@@ -274,21 +296,21 @@ eachDialect('games: files under /g/', (h) => {
       const row = await h.ctx.db.selectFrom('games').select(['files_dir', 'previous_files_dir']).where('slug', '=', v1.slug).executeTakeFirstOrThrow();
       expect([row.files_dir, row.previous_files_dir]).not.toContain(v1.files_dir);
 
-      const next = await raw(port, `/g/${v1.slug}/big.bin`);
+      const next = await raw(port, host(v1.slug), '/big.bin');
       expect(next.body.equals(Buffer.alloc(size, 'b'))).toBe(true);
     });
 
     it('keeps serving the replaced file set under its versioned URL, and stops after the next publish', async () => {
       const v1 = await publishFixture(h.ctx, 'orbit-dash');
-      const old = `/g/${v1.slug}/~${v1.files_dir}`;
+      const old = url(`~${v1.files_dir}`, v1.slug);
       const token = await session({}, v1.game.id);
       await publishFixture(h.ctx, 'orbit-dash', { manifest: { slug: v1.slug, version: '2.0.0', entry: 'start.html' }, files: { 'start.html': '<p>v2</p>', 'game.js': 'v2' } });
       expect((await h.http.get(`${old}/game.js`)).text).toBe(fixture('game.js').toString());
-      expect((await h.http.get(`/g/${v1.slug}/game.js`)).text).toBe('v2');
+      expect((await h.http.get(url('game.js', v1.slug))).text).toBe('v2');
       // the old set's entry is still gated, and still served to an active session
       expect((await h.http.get(`${old}/index.html`)).status).toBe(403);
       expect((await h.http.get(`${old}/index.html`, { query: { session: token } })).status).toBe(200);
-      expect((await h.http.get(`/g/${v1.slug}/`, { query: { session: token } })).headers.location).toMatch(/\/start\.html\?session=/);
+      expect((await h.http.get(url('', v1.slug), { query: { session: token } })).headers.location).toMatch(/\/start\.html\?session=/);
       await publishFixture(h.ctx, 'orbit-dash', { manifest: { slug: v1.slug, version: '3.0.0' } });
       expect((await h.http.get(`${old}/game.js`)).status).toBe(404);
     });

@@ -20,6 +20,8 @@ export interface Response<T = any> {
   /** the parsed JSON body (undefined when the body is not JSON) */
   body: T;
   text: string;
+  /** the body's bytes as sent (compressed ones stay compressed) */
+  rawPayload: Buffer;
   cookies: Array<{ name: string; value: string; [k: string]: unknown }>;
 }
 
@@ -53,7 +55,7 @@ export function requester(app: FastifyInstance): Requester {
     } catch {
       body = undefined;
     }
-    return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body, text: res.body, cookies: res.cookies as Response['cookies'] };
+    return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body, text: res.body, rawPayload: res.rawPayload, cookies: res.cookies as Response['cookies'] };
   };
   return {
     get: (url, o) => call('GET', url, o),

@@ -1,4 +1,4 @@
-// The entry file under /g/{slug}/ through the real play flow: before start, during play, after the limit, end, timeout and replacement.
+// The entry file on the game's origin through the real play flow: before start, during play, after the limit, end, timeout and replacement.
 import { beforeAll, expect, it } from 'vitest';
 import { eachDialect } from '../helpers/harness.js';
 import { createPlayerWithToken, publishFixture } from '../helpers/factories.js';
@@ -15,12 +15,9 @@ eachDialect(
       other = await publishFixture(h.ctx, 'orbit-dash');
     });
 
-    /** Loads the entry URL that start returned, following the redirect to the versioned file set. */
-    const load = async (entryUrl: string) => {
-      const first = await h.http.get(entryUrl.replace('http://localhost:8080', ''));
-      if (first.status !== 302) return first;
-      return h.http.get(String(first.headers.location));
-    };
+    /** Loads the entry URL that start returned (on the game's own host: app.inject sends the URL's Host). */
+    const load = (entryUrl: string) => h.http.get(entryUrl);
+    const plainEntry = (slug: string) => `http://${slug}.games.localhost:8080/index.html`;
     const expectRefused = (res: { status: number; body: { error: { code: string } } }) => {
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('play_not_allowed');
@@ -32,15 +29,15 @@ eachDialect(
     };
 
     it('is refused before start: without a session, or with a session token the player does not have', async () => {
-      expectRefused(await h.http.get(`/g/${game.slug}/index.html`));
-      expectRefused(await h.http.get(`/g/${game.slug}/index.html`, { query: { session: 'ps_not-started-yet' } }));
+      expectRefused(await h.http.get(plainEntry(game.slug)));
+      expectRefused(await h.http.get(plainEntry(game.slug), { query: { session: 'ps_not-started-yet' } }));
     });
 
     it('is served during play at the entry_url of start, and keeps being served while the heartbeats come', async () => {
       h.clock.set('2026-06-01T10:00:00Z');
       const { token } = await createPlayerWithToken(h.ctx);
       const s = await start(token);
-      expect(s.entry_url).toBe(`http://localhost:8080/g/${game.slug}/index.html?session=${s.session}`);
+      expect(s.entry_url).toBe(`http://${game.slug}.games.localhost:8080/~${game.files_dir}/index.html?session=${s.session}`);
       const page = await load(s.entry_url);
       expect(page.status).toBe(200);
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -48,7 +45,7 @@ eachDialect(
       expect((await api.heartbeat(token, s.session)).status).toBe(200);
       expect((await load(s.entry_url)).status).toBe(200);
       // the session is for its own game only
-      expectRefused(await h.http.get(`/g/${other.slug}/index.html`, { query: { session: s.session } }));
+      expectRefused(await h.http.get(plainEntry(other.slug), { query: { session: s.session } }));
     });
 
     it('is refused after the limit closed the session, and for every game of that player until the reset', async () => {

@@ -81,6 +81,30 @@ eachDialect('play: POST /play/heartbeat', (h) => {
     expect(res.body.error.code).toBe('session_ended');
   });
 
+  it('says in the 410 why the session closed: replaced (started elsewhere), timeout, limit or the reason of its end', async () => {
+    h.clock.set('2026-06-04T10:00:00Z');
+    const reasonOf = async (token: string, session: string) => {
+      const res = await api.heartbeat(token, session);
+      expect(res.status).toBe(410);
+      expect(res.body.error.code).toBe('session_ended');
+      return res.body.error.reason;
+    };
+    const p = await playing(h);
+    const other = (await api.start(p.token, p.game.slug)).body.data.session;
+    expect(await reasonOf(p.token, p.session)).toBe('replaced');
+    await api.end(p.token, other, 'navigate');
+    expect(await reasonOf(p.token, other)).toBe('navigate');
+    const third = (await api.start(p.token, p.game.slug)).body.data.session;
+    h.clock.advance(h.ctx.config.session_idle_timeout);
+    expect(await reasonOf(p.token, third)).toBe('timeout');
+    expect(await reasonOf(p.token, third)).toBe('timeout'); // and again, once closed
+    await setUsage(h, p.player.id, '2026-06-04', 890);
+    const last = (await api.start(p.token, p.game.slug)).body.data.session;
+    h.clock.advance(20);
+    expect((await api.heartbeat(p.token, last)).body.data.limit_reached).toBe(true);
+    expect(await reasonOf(p.token, last)).toBe('limit');
+  });
+
   it('closes a session idle for session_idle_timeout on its next heartbeat (410), crediting nothing for the silence', async () => {
     const p = await playing(h);
     h.clock.advance(30);

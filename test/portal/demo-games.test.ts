@@ -1,31 +1,63 @@
 // The demo games: valid game.json files, published through the real publish service into an empty catalogue only.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
+import sharp from 'sharp';
 import { expect, it } from 'vitest';
+import { builtGamesRoot, synthesizeWav } from '../../src/modules/portal/demo-build.js';
 import { demoGameDirs, publishDemoGamesIfEmpty } from '../../src/modules/portal/demo-games.js';
 import { checkGameDirectory } from '../../src/modules/games/publish.service.js';
 import { eachDialect } from '../helpers/harness.js';
 
 it('demo games: each directory passes the publish checks', async () => {
   const dirs = demoGameDirs();
-  expect(dirs.length).toBeGreaterThanOrEqual(3);
+  expect(dirs.length).toBeGreaterThanOrEqual(4);
   for (const dir of dirs) await expect(checkGameDirectory(dir)).resolves.toBeTruthy();
+});
+
+it('demo games: the Phaser one is published from its build, with its bundle, atlas, image and sounds, and no sources', async () => {
+  const dir = demoGameDirs().find((d) => d.endsWith('star-catcher'))!;
+  expect(dir).toBe(path.join(builtGamesRoot(), 'star-catcher'));
+  const { files } = await checkGameDirectory(dir);
+  expect(files.files).toEqual(
+    expect.arrayContaining(['game.js', 'game.js.br', 'game.js.gz', 'assets/atlas.json', 'assets/atlas.png', 'assets/sky.png', 'assets/catch.wav', 'assets/bump.wav']),
+  );
+  expect(files.files.filter((f) => f.startsWith('src/'))).toEqual([]);
+  const atlas = JSON.parse(readFileSync(path.join(dir, 'assets', 'atlas.json'), 'utf8'));
+  expect(Object.keys(atlas.frames).sort()).toEqual(['basket', 'gem', 'rock', 'star']);
+  expect((await sharp(path.join(dir, 'assets', 'atlas.png')).metadata()).width).toBe(atlas.meta.size.w);
+  // Buffer.equals: a deep toEqual over 1.4 MB walks every byte as a property.
+  expect(brotliDecompressSync(readFileSync(path.join(dir, 'game.js.br'))).equals(readFileSync(path.join(dir, 'game.js')))).toBe(true);
+  expect(readFileSync(path.join(dir, 'game.js'), 'utf8')).toContain('Phaser');
+});
+
+it('demo games: sounds are valid 16-bit PCM WAV files', () => {
+  const wav = synthesizeWav({ wave: 'sine', volume: 0.5, notes: [{ hz: 440, ms: 100 }] }, 8000);
+  expect(wav.toString('ascii', 0, 4)).toBe('RIFF');
+  expect(wav.readUInt32LE(4)).toBe(wav.length - 8);
+  expect(wav.toString('ascii', 8, 16)).toBe('WAVEfmt ');
+  expect(wav.readUInt16LE(34)).toBe(16);
+  expect(wav.readUInt32LE(40)).toBe(800 * 2);
 });
 
 eachDialect('portal: demo games', (h) => {
   it('publishes the demo games into an empty catalogue, once', async () => {
-    expect((await publishDemoGamesIfEmpty(h.ctx)).sort()).toEqual(['comet-snake', 'reflex', 'tile-merge']);
+    expect((await publishDemoGamesIfEmpty(h.ctx)).sort()).toEqual(['comet-snake', 'reflex', 'star-catcher', 'tile-merge']);
     expect(await publishDemoGamesIfEmpty(h.ctx)).toEqual([]);
 
     const list = await h.http.get('/v1/games');
-    expect(list.body.meta.count).toBe(3);
+    expect(list.body.meta.count).toBe(4);
     const bySlug = Object.fromEntries(list.body.data.games.map((g: { slug: string }) => [g.slug, g]));
     expect(bySlug.reflex).toMatchObject({ leaderboard: { enabled: true, order: 'asc', unit: 'ms' }, requires_premium: false });
     expect(bySlug['tile-merge']).toMatchObject({ save_slots: 3, leaderboard: { order: 'desc' } });
     expect(bySlug['comet-snake']).toMatchObject({ requires_premium: true });
+    expect(bySlug['star-catcher']).toMatchObject({ leaderboard: { enabled: true, order: 'desc' }, category: 'action' });
   });
 
-  it('serves the demo games\' public files to a sandboxed frame', async () => {
+  it('serves the demo games\' public files from their own origin, readable by the portal', async () => {
     const game = (await h.http.get('/v1/games/reflex')).body.data;
-    const cover = await h.http.get(new URL(game.cover_url).pathname, { headers: { origin: 'null' } });
+    expect(new URL(game.cover_url).origin).toBe('http://reflex.games.localhost:8080');
+    const cover = await h.http.get(game.cover_url, { headers: { origin: h.config.public_origin } });
     expect(cover.status).toBe(200);
     expect(cover.headers['content-type']).toMatch(/^image\/svg\+xml/);
     expect(cover.headers['cross-origin-resource-policy']).toBe('cross-origin');

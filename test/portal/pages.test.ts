@@ -80,6 +80,14 @@ eachDialect('portal: pages', (h) => {
     expect(types.text).toContain('declare const GamePlatform: GamePlatform.SDK');
   });
 
+  it('has an SDK guide that states the frame\'s rules and how to ship each engine\'s build', async () => {
+    const guide = (await h.http.get('/docs/sdk')).text;
+    for (const heading of ['id="frame"', 'id="engines"', 'id="phaser"', 'id="vite"', 'id="unity"', 'id="godot"', 'id="construct"']) expect(guide).toContain(heading);
+    expect(guide).toContain('cross_origin_isolated');
+    expect(guide).toContain('instantiateStreaming');
+    expect(guide).not.toContain('opaque origin');
+  });
+
   it('serves hashed assets for good and the pages never from cache', async () => {
     const page = await h.http.get('/');
     expect(page.headers['cache-control']).toBe('no-cache');
@@ -97,16 +105,36 @@ eachDialect('portal: pages', (h) => {
   });
 });
 
-eachDialect('portal: what a sandboxed game frame may load', (h) => {
-  it('lets Origin "null" GET the SDK and game files, and nothing else', async () => {
-    const sdk = await h.http.get('/sdk/v1.js', { headers: { origin: 'null' } });
-    expect(sdk.status).toBe(200);
-    expect((await h.http.head('/sdk/v1.js', { headers: { origin: 'null' } })).status).toBe(200);
-    for (const [method, url] of [['get', '/v1/status'], ['get', '/'], ['get', '/play/x'], ['post', '/sdk/v1.js'], ['get', '/gx/a']] as const) {
-      const res = await h.http[method](url, { headers: { origin: 'null' } });
-      expect(res.status, `${method} ${url}`).toBe(403);
-      expect(res.body.error.code).toBe('cross_origin_forbidden');
+eachDialect("portal: what a game's origin may load", (h) => {
+  const gameOrigin = 'http://orbit.games.localhost:8080';
+
+  it('lets a game GET the SDK on its own origin and the portal\'s, with the portal\'s origin written in', async () => {
+    for (const url of ['/sdk/v1.js', `${gameOrigin}/sdk/v1.js`]) {
+      const sdk = await h.http.get(url, { headers: { origin: gameOrigin } });
+      expect(sdk.status, url).toBe(200);
+      expect(sdk.text).toContain(`"${h.config.public_origin}"`);
+      expect(sdk.text).not.toContain('%PORTAL_ORIGIN%');
+      expect((await h.http.head(url, { headers: { origin: 'null' } })).status).toBe(200);
     }
-    expect((await h.http.get('/sdk/v1.js', { headers: { origin: 'https://evil.example' } })).status).toBe(403);
+  });
+
+  it("refuses everything else from a game's origin (or an opaque one) on the portal", async () => {
+    for (const origin of [gameOrigin, 'null']) {
+      for (const [method, url] of [['get', '/v1/status'], ['get', '/'], ['get', '/play/x'], ['post', '/sdk/v1.js'], ['post', '/v1/play/start'], ['get', '/gx/a']] as const) {
+        const res = await h.http[method](url, { headers: { origin } });
+        expect(res.status, `${origin} ${method} ${url}`).toBe(403);
+        expect(res.body.error.code).toBe('cross_origin_forbidden');
+      }
+    }
+    expect((await h.http.post(`${gameOrigin}/index.html`, { headers: { origin: gameOrigin } })).status).toBe(403);
+  });
+
+  it("serves nothing but game files on a game's host: no API, no portal page, no cookie", async () => {
+    for (const path of ['/v1/status', '/v1/me', '/', '/games/orbit', '/docs', '/assets/icon.svg', '/avatars/initials/1/AB.svg']) {
+      const res = await h.http.get(`${gameOrigin}${path}`);
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.body?.ok, path).toBe(false);
+      expect(res.headers['set-cookie'], path).toBeUndefined();
+    }
   });
 });

@@ -8,6 +8,8 @@ import * as scores from './2026_11_21_0030_scores.js';
 import * as saveStates from './2026_11_21_0040_save_states.js';
 import * as playSessions from './2026_11_21_0050_play_sessions.js';
 import * as devStats from './2026_11_21_0060_dev_stats.js';
+import * as gameIsolation from './2026_11_23_0170_game_isolation.js';
+import * as playContinues from './2026_11_23_1700_play_continues.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -18,4 +20,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0040_save_states': saveStates,
   '2026_11_21_0050_play_sessions': playSessions,
   '2026_11_21_0060_dev_stats': devStats,
+  '2026_11_23_0170_game_isolation': gameIsolation,
+  '2026_11_23_1700_play_continues': playContinues,
 };

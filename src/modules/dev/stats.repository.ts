@@ -42,9 +42,11 @@ export interface PlayCounts {
 }
 
 /**
- * Sessions started and distinct players, per window and over all of them, for windows that follow one another
- * (calendar days). One statement: the inner query reads the span from play_sessions_game_started_idx
- * (game_id, started_at, player_id) alone (index-only) and groups it by player, counting each player's plays per window;
+ * Plays started and distinct players, per window and over all of them, for windows that follow one another
+ * (calendar days). A session that continues a play (continues_play = 1: it took over the player's still-active session
+ * in another tab or on another device) is not a play. One statement: the inner query reads the span from
+ * play_sessions_game_started_play_idx (game_id, started_at, player_id, continues_play) alone (index-only) and groups it
+ * by player, counting each player's plays per window;
  * the outer one sums the plays and counts the players with a play in each window. Cost O(sessions started in the span)
  * index entries plus one group per player of the span (a hash aggregate), instead of one sort per COUNT(DISTINCT …).
  */
@@ -59,6 +61,7 @@ export async function playsPerWindow(db: Executor, gameId: number, windows: Time
       ...windows.map((w, i) => sql<number>`count(case when started_at >= ${w.start} and started_at < ${w.end} then 1 end)`.as(`w${i}`)),
     ])
     .where('game_id', '=', gameId)
+    .where('continues_play', '=', 0)
     .where('started_at', '>=', from)
     .where('started_at', '<', to)
     .groupBy('player_id');

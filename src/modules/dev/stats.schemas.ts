@@ -8,8 +8,8 @@ const date = (description: string) => Type.String({ ...DateString, description }
 const DayStats = Type.Object(
   {
     day: date('the calendar day, YYYY-MM-DD in reset_timezone'),
-    plays: count('play sessions started that day'),
-    players: count('distinct players who started a play session that day'),
+    plays: count('plays started that day (see plays)'),
+    players: count('distinct players who started a play that day'),
   },
   { description: 'One calendar day in reset_timezone (midnight to midnight, 23 or 25 hours on clock changes)' },
 );
@@ -20,7 +20,9 @@ export const GameStats = Type.Object(
     generated_at: Type.String({ ...Timestamp, description: 'when the numbers were read: timestamp YYYY-MM-DD HH:MM:SS (UTC)' }),
     timezone: Type.String({ description: 'reset_timezone, the IANA zone whose midnights bound `today`, `last_7_days` and `days`', examples: ['Europe/Berlin'] }),
     players: count('distinct players who have ever started a play session of the game'),
-    plays: count('play sessions ever started (the same number as the Game\'s stats.plays)'),
+    plays: count(
+      "plays ever started (the same number as the Game's stats.plays): play sessions started, except a session that took over the same player's still-active session of the game (a second tab, another device), which continues that play",
+    ),
     playtime_seconds: count('play time credited to the game\'s sessions, all players, in seconds (heartbeats and ends credit it; time past a free player\'s daily allowance is not credited)'),
     playtime_hours: Type.Number({ minimum: 0, description: 'playtime_seconds in hours, one decimal (the Game\'s stats.playtime_hours)' }),
     active_sessions: count(
@@ -29,8 +31,8 @@ export const GameStats = Type.Object(
     today: Type.Object(
       {
         day: date('today, YYYY-MM-DD in reset_timezone'),
-        plays: count('play sessions started today'),
-        players: count('distinct players who started a play session today'),
+        plays: count('plays started today'),
+        players: count('distinct players who started a play today'),
       },
       { description: 'since midnight in reset_timezone' },
     ),
@@ -38,8 +40,8 @@ export const GameStats = Type.Object(
       {
         from: date('the first of the seven days (six days before today)'),
         to: date('the last of the seven days: today'),
-        plays: count('play sessions started over the seven days'),
-        players: count('distinct players who started a play session over the seven days (a player of several days counts once)'),
+        plays: count('plays started over the seven days'),
+        players: count('distinct players who started a play over the seven days (a player of several days counts once)'),
       },
       { description: 'today and the six calendar days before it, in reset_timezone' },
     ),

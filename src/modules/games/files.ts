@@ -46,8 +46,3 @@ export function isServablePath(relative: string): boolean {
 export function encodeFilePath(relative: string): string {
   return relative.split('/').map(encodeURIComponent).join('/');
 }
-
-/** `/g/{slug}/~{set}/{file}`: a URL whose bytes never change, so it can be cached for good. */
-export function versionedFilePath(slug: string, set: string, file: string): string {
-  return `/g/${encodeURIComponent(slug)}/${SET_MARKER}${set}/${encodeFilePath(file)}`;
-}

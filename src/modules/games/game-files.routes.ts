@@ -1,10 +1,15 @@
-// GET /g/{slug}/…: the game files, outside /v1 and the OpenAPI document, errors still in the JSON envelope. Registered with prefix /g.
+// GET /g/{slug}/…: the game files, outside /v1 and the OpenAPI document, errors still in the JSON envelope. Registered
+// with prefix /g. Requests on a game's own origin reach it rewritten (game-origin.ts); asked on the portal's origin,
+// a game path is redirected there, so no game page ever runs in the portal's origin.
+import compress, { type FastifyCompressOptions } from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { notFound } from '../../http/errors.js';
-import { parseGamePath, resolveGameFile, type CachePolicy } from './game-files.service.js';
+import { chooseVariant, sendVariant } from './game-file-send.js';
+import { gameOriginLocation, parseGamePath, resolveGameFile, type CachePolicy } from './game-files.service.js';
+import { isGameRequest } from './game-origin.js';
 
 const CACHE_CONTROL: Record<CachePolicy, string> = {
   immutable: 'public, max-age=31536000, immutable',
@@ -12,34 +17,34 @@ const CACHE_CONTROL: Record<CachePolicy, string> = {
   'no-store': 'no-store',
 };
 
-/**
- * Game pages run in the shell's sandboxed iframe (an opaque origin). The same sandbox applies when a game page is opened
- * on its own, so a game's scripts never run with the portal's origin (its cookie, its API).
- */
-const SANDBOX = 'sandbox allow-scripts allow-forms allow-modals allow-orientation-lock allow-pointer-lock allow-popups allow-presentation allow-downloads';
-
-const SEND_OPTIONS = { cacheControl: false, etag: true, lastModified: true, acceptRanges: true, dotfiles: 'deny', index: false } as const;
+/** Text, scripts, JSON, SVG, WebAssembly and engine data (octet-stream) are compressed when no pre-compressed copy exists. */
+const COMPRESS_OPTIONS: FastifyCompressOptions = { global: true, encodings: ['br', 'gzip'], threshold: 1024 };
 
 export async function gameFilesRoutes(fastify: FastifyInstance): Promise<void> {
   // serve: false — only reply.sendFile, scoped to this plugin; every path is checked before it reaches send.
   await fastify.register(fastifyStatic, { serve: false });
+  await fastify.register(compress, COMPRESS_OPTIONS);
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const frameAncestors = `frame-ancestors 'self' ${app.ctx.config.public_origin}`;
 
   app.addHook('onRequest', async (_request, reply) => {
-    // The opaque-origin frame loads these by plain tags: helmet's same-origin policy would block them.
+    // The portal frames the game across origins (its frame-ancestors here replaces X-Frame-Options: SAMEORIGIN), and its
+    // cover shows on portal pages: both need these files readable cross-origin.
+    reply.removeHeader('x-frame-options');
     reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
-    reply.header('Content-Security-Policy', SANDBOX);
+    reply.header('Content-Security-Policy', frameAncestors);
     reply.header('Cache-Control', 'no-store');
   });
-  // Errors are never cached, whatever the route had set before failing.
   app.addHook('onSend', async (_request, reply, payload) => {
+    // Errors are never cached, whatever the route had set before failing; and no cookie is ever set on a game's origin.
     if (reply.statusCode >= 400) reply.header('Cache-Control', 'no-store');
+    reply.removeHeader('set-cookie');
     return payload;
   });
 
   // A file that is not there is 404 (the root handler would offer HEAD as another method: 405).
   app.setNotFoundHandler((request) => {
-    throw notFound(`Nothing at ${request.method} ${request.url.split('?')[0]}`);
+    throw notFound(`Nothing at ${request.method} ${(request.originalUrl ?? request.url).split('?')[0]}`);
   });
 
   app.get(
@@ -49,13 +54,28 @@ export async function gameFilesRoutes(fastify: FastifyInstance): Promise<void> {
       schema: { hide: true, querystring: Type.Object({ session: Type.Optional(Type.String()) }) },
     },
     async (request, reply) => {
-      const target = parseGamePath(request.raw.url ?? '');
-      if (!target) throw notFound(`Nothing at ${request.method} ${request.url.split('?')[0]}`);
+      const rawUrl = request.raw.url ?? '';
+      const target = parseGamePath(rawUrl);
+      if (!target) throw notFound(`Nothing at ${request.method} ${request.originalUrl.split('?')[0]}`);
+      if (!isGameRequest(request.raw)) return redirect(reply, gameOriginLocation(app.ctx, target, queryOf(rawUrl)));
       const answer = await resolveGameFile(app.ctx, target, request.query.session);
-      if (answer.kind === 'redirect') return reply.code(302).header('Location', answer.location).header('Referrer-Policy', 'no-referrer').send();
+      if (answer.kind === 'redirect') return redirect(reply, answer.location);
+      const variant = await chooseVariant(answer.roots, answer.file, request.headers['accept-encoding']);
+      if (!variant) throw notFound(`Nothing at ${request.method} ${request.originalUrl.split('?')[0]}`);
       reply.header('Cache-Control', CACHE_CONTROL[answer.cache]);
       if (answer.cache === 'no-store') reply.header('Referrer-Policy', 'no-referrer');
-      return reply.sendFile(answer.file, answer.root, SEND_OPTIONS);
+      if (answer.isolated) {
+        // game.json cross_origin_isolated: with the shell's own COOP/COEP, the frame gets crossOriginIsolated (threads).
+        reply.header('Cross-Origin-Embedder-Policy', 'require-corp').header('Cross-Origin-Opener-Policy', 'same-origin');
+      }
+      return sendVariant(reply, variant);
     },
   );
+}
+
+const queryOf = (url: string) => (url.includes('?') ? url.slice(url.indexOf('?')) : '');
+
+/** Redirects keep the session token out of Referer headers and out of caches. */
+function redirect(reply: FastifyReply, location: string): FastifyReply {
+  return reply.code(302).header('Location', location).header('Referrer-Policy', 'no-referrer').send();
 }

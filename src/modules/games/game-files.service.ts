@@ -5,7 +5,9 @@ import { AppError, notFound } from '../../http/errors.js';
 import { sha256 } from '../../lib/secrets.js';
 import { playsWithoutLimit } from '../accounts/membership.js';
 import { getEntitlement } from '../play/entitlement.js';
-import { isServablePath, isServableSegment, isSetName, SET_MARKER, slugDirectory, versionedFilePath } from './files.js';
+import { encodedName } from './file-types.js';
+import { encodeFilePath, isServablePath, isServableSegment, isSetName, SET_MARKER, slugDirectory } from './files.js';
+import { gameBaseUrl, gameFileUrl } from './game-origin.js';
 import { findEntrySession, findListedGame } from './games.repository.js';
 import { SLUG_PATTERN } from './manifest.js';
 
@@ -50,7 +52,15 @@ export function parseGamePath(rawUrl: string): GamePath | null {
 export type CachePolicy = 'immutable' | 'revalidate' | 'no-store';
 
 export type GameFileAnswer =
-  | { kind: 'file'; root: string; file: string; cache: CachePolicy }
+  | {
+      kind: 'file';
+      /** where to look for the file, in order: the file set asked for, then (plain URLs only) the one it replaced */
+      roots: string[];
+      file: string;
+      cache: CachePolicy;
+      /** the game asked for cross-origin isolation (game.json `cross_origin_isolated`) */
+      isolated: boolean;
+    }
   | { kind: 'redirect'; location: string };
 
 const notAllowed = (message: string) => new AppError('play_not_allowed', message);
@@ -67,11 +77,15 @@ async function checkEntryGate(ctx: AppContext, game: { id: number; requires_prem
   if ((await getEntitlement(ctx, player)).limit_reached) throw notAllowed('No play time is left today');
 }
 
+/** The entry file under any name that serves its content: itself, or a pre-compressed copy (`index.html.br`). */
+const namesEntry = (file: string, entry: string) => file === entry || encodedName(file)?.inner === entry;
+
 /**
  * Resolves a request for a game file. Only published and beta games have files. A `~<set>` URL may name the current
  * file set or the one the last publish replaced (pages loaded before a republish keep working); its bytes never change.
- * The entry file at the plain URL redirects to the versioned one, so that everything the page loads by relative URL
- * comes from the same file set.
+ * A plain URL (a root-relative `/assets/x.js` in a game on its own origin) reads the current set, then the replaced
+ * one, so a page of the old version still finds its hashed files. The entry file at the plain URL redirects to the
+ * versioned one, so that everything the page loads by relative URL comes from the same file set.
  */
 export async function resolveGameFile(ctx: AppContext, target: GamePath, session: string | undefined): Promise<GameFileAnswer> {
   const game = await findListedGame(ctx.db, target.slug);
@@ -84,12 +98,24 @@ export async function resolveGameFile(ctx: AppContext, target: GamePath, session
     entry = game.previous_entry;
   }
   const file = target.file || entry;
-  const root = path.join(slugDirectory(ctx.config, game.slug), set);
-  if (file !== entry) return { kind: 'file', root, file, cache: target.set === undefined ? 'revalidate' : 'immutable' };
+  const dir = slugDirectory(ctx.config, game.slug);
+  const isolated = game.cross_origin_isolated === 1;
+  if (!namesEntry(file, entry)) {
+    const roots = [path.join(dir, set)];
+    if (target.set === undefined && game.previous_files_dir) roots.push(path.join(dir, game.previous_files_dir));
+    return { kind: 'file', roots, file, cache: target.set === undefined ? 'revalidate' : 'immutable', isolated };
+  }
 
   await checkEntryGate(ctx, game, session);
   if (target.set === undefined) {
-    return { kind: 'redirect', location: `${versionedFilePath(game.slug, set, entry)}?session=${encodeURIComponent(session!)}` };
+    return { kind: 'redirect', location: `${gameFileUrl(ctx.config, game.slug, set, entry)}?session=${encodeURIComponent(session!)}` };
   }
-  return { kind: 'file', root, file, cache: 'no-store' };
+  return { kind: 'file', roots: [path.join(dir, set)], file, cache: 'no-store', isolated };
+}
+
+/** Where a /g/{slug}/… URL asked on the portal's origin lives now: the same path on the game's own origin. */
+export function gameOriginLocation(ctx: AppContext, target: GamePath, query: string): string {
+  const base = gameBaseUrl(ctx.config, target.slug);
+  const file = target.file ? encodeFilePath(target.file) : '';
+  return `${base}/${target.set === undefined ? '' : `${SET_MARKER}${target.set}/`}${file}${query}`;
 }

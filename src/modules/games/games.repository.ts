@@ -43,10 +43,13 @@ export async function countListedByCategory(db: Executor, filter: CatalogueFilte
 }
 
 /** A game clients may see (published or beta). Unique index on slug. */
-export function findListedGame(db: Executor, slug: string): Promise<(GameRecord & Pick<GameRow, 'previous_files_dir' | 'previous_entry'>) | undefined> {
+export function findListedGame(
+  db: Executor,
+  slug: string,
+): Promise<(GameRecord & Pick<GameRow, 'previous_files_dir' | 'previous_entry' | 'cross_origin_isolated'>) | undefined> {
   return db
     .selectFrom('games')
-    .select([...GAME_COLUMNS, 'previous_files_dir', 'previous_entry'])
+    .select([...GAME_COLUMNS, 'previous_files_dir', 'previous_entry', 'cross_origin_isolated'])
     .where('slug', '=', slug)
     .where('status', 'in', [...LISTED_STATUSES])
     .executeTakeFirst();

@@ -38,12 +38,13 @@ export const GameSchema = Type.Object(
     author: Type.String({ description: 'who made the game' }),
     released_at: { ...DateString, description: 'release date YYYY-MM-DD' },
     cover_url: Type.String({
-      description: 'URL of the cover image inside the game files; it names the file set, so its bytes never change and it may be cached',
+      description:
+        "URL of the cover image inside the game files, on the game's own origin (setting games_url); it names the file set, so its bytes never change and it may be cached",
     }),
     play_url: Type.String({ description: 'the play shell: {public_url}/play/{slug}' }),
     stats: Type.Object(
       {
-        plays: Type.Integer({ description: 'play sessions started' }),
+        plays: Type.Integer({ description: "plays started: play sessions started, except one that took over the same player's still-active session of the game (a second tab, another device)" }),
         playtime_hours: Type.Number({ description: 'credited play time over all sessions, in hours, one decimal' }),
       },
       { description: 'counted by the play sessions' },

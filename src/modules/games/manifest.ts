@@ -52,11 +52,13 @@ export interface GameManifest {
   released_at: string;
   cover: string;
   entry: string;
+  /** COOP/COEP on the shell and the game's files, so that the frame is cross-origin isolated (threads) */
+  cross_origin_isolated: boolean;
 }
 
 const KNOWN_FIELDS = new Set([
   'slug', 'name', 'tagline', 'description', 'category', 'tags', 'version', 'orientation', 'players',
-  'leaderboard', 'save_slots', 'requires_premium', 'status', 'author', 'released_at', 'cover', 'entry',
+  'leaderboard', 'save_slots', 'requires_premium', 'status', 'author', 'released_at', 'cover', 'entry', 'cross_origin_isolated',
 ]);
 
 type Problems = Record<string, string>;
@@ -215,6 +217,7 @@ export function parseManifest(raw: unknown, files: ReadonlySet<string>): GameMan
     released_at: releasedAtOf(p, raw.released_at),
     cover: fileOf(p, 'cover', raw.cover, undefined, COVER_TYPES, files),
     entry: fileOf(p, 'entry', raw.entry, 'index.html', ENTRY_TYPES, files),
+    cross_origin_isolated: boolean(p, 'cross_origin_isolated', raw.cross_origin_isolated, false),
   };
   if (Object.keys(p).length > 0) throw validationFailed(p, 'game.json is not valid');
   return manifest;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { AppContext } from '../../context.js';
 import { AppError, validationFailed } from '../../http/errors.js';
 import { isServablePath, isServableSegment, isSetName, newSetName, SET_MARKER, slugDirectory } from './files.js';
+import { gamesUrlOf } from './game-origin.js';
 import { insertGameIfAbsent, lockGameBySlug, updatePublishedGame, type PublishedRow, type PublishValues } from './games.repository.js';
 import { parseManifest, type GameManifest } from './manifest.js';
 import { searchTextOf } from './search.js';
@@ -13,6 +14,8 @@ export const MANIFEST_FILE = 'game.json';
 export const PUBLISH_LIMITS = { files: 5000, bytes: 1024 * 1024 * 1024 } as const;
 /** Staging and trash directories left by a publish that crashed are removed by a later publish after this long. */
 const STALE_MS = 60 * 60 * 1000;
+/** A DNS label: with `{slug}` in games_url's host, a slug is one (a slug may otherwise have 64 characters). */
+const MAX_HOST_LABEL = 63;
 
 export interface PublishResult {
   slug: string;
@@ -116,6 +119,7 @@ function columnsOf(manifest: GameManifest, filesDir: string, now: number): Publi
     released_at: manifest.released_at,
     cover: manifest.cover,
     entry: manifest.entry,
+    cross_origin_isolated: manifest.cross_origin_isolated ? 1 : 0,
     files_dir: filesDir,
     search_text: searchTextOf(manifest),
     updated_at: now,
@@ -179,6 +183,9 @@ async function sweepScratch(ctx: AppContext, slugDir: string): Promise<void> {
 /** Publishes the game in `sourceDir`: a new slug is created, an existing one updated in place (same id, favourites, stats). */
 export async function publishGame(ctx: AppContext, sourceDir: string): Promise<PublishResult> {
   const { dir, manifest, files } = await checkGameDirectory(sourceDir);
+  if (manifest.slug.length > MAX_HOST_LABEL && gamesUrlOf(ctx.config).layout === 'host') {
+    throw validationFailed({ slug: `must be at most ${MAX_HOST_LABEL} characters: games_url puts it in a host name` }, `${MANIFEST_FILE} is not valid`);
+  }
   const slugDir = slugDirectory(ctx.config, manifest.slug);
   await mkdir(slugDir, { recursive: true });
   const staging = path.join(slugDir, scratchName('staging', ctx.clock.now()));

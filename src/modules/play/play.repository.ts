@@ -10,12 +10,14 @@ export interface PlayableGame {
   slug: string;
   status: string;
   entry: string;
+  /** the current file set (its versioned URLs are cached for good) */
+  files_dir: string;
   requires_premium: number;
 }
 
 /** The game named by `slug`. Unique index on games.slug. */
 export function findGameBySlug(db: Executor, slug: string): Promise<PlayableGame | undefined> {
-  return db.selectFrom('games').select(['id', 'slug', 'status', 'entry', 'requires_premium']).where('slug', '=', slug).executeTakeFirst();
+  return db.selectFrom('games').select(['id', 'slug', 'status', 'entry', 'files_dir', 'requires_premium']).where('slug', '=', slug).executeTakeFirst();
 }
 
 export type PlayerMembership = MembershipFields & { id: number };
@@ -82,12 +84,17 @@ export interface NewSession {
   player_id: number;
   game_id: number;
   now: number;
+  /** it takes over the player's still-active session of this game (another tab or device): not a new play */
+  continues: boolean;
 }
 
 export async function insertSession(db: Executor, s: NewSession): Promise<void> {
   await db
     .insertInto('play_sessions')
-    .values({ token_hash: s.token_hash, player_id: s.player_id, game_id: s.game_id, status: 'active', started_at: s.now, last_heartbeat_at: s.now, credited_until: s.now, credited_seconds: 0 })
+    .values({
+      token_hash: s.token_hash, player_id: s.player_id, game_id: s.game_id, status: 'active', started_at: s.now, last_heartbeat_at: s.now,
+      credited_until: s.now, credited_seconds: 0, continues_play: s.continues ? 1 : 0,
+    })
     .execute();
 }
 

@@ -23,7 +23,8 @@ export async function playRoutes(fastify: FastifyInstance): Promise<void> {
           'Checks, in this order: the game exists and is listed (404 not_found), it can be launched (403 game_unavailable; every listed game can be launched today), ' +
           'a premium game needs an Unlimited member or staff (402 premium_required), a free player needs time left today (402 limit_reached, with error.entitlement). ' +
           "Starting a game closes the player's earlier active session of the same game (credited up to now, reason replaced). " +
-          "Counts a play in the game's stats and a session in the player's day.",
+          "Counts a session in the player's day, and a play in the game's stats.plays unless it took over a session that was still active " +
+          '(not idle for session_idle_timeout): a second tab or another device continues the same play.',
         body: StartBody,
         response: { 200: Ok(StartResponse) },
       },
@@ -42,7 +43,9 @@ export async function playRoutes(fastify: FastifyInstance): Promise<void> {
           'Credits the seconds since the last credit, at most max_heartbeat_gap (the rest of a longer silence is not counted), and for a free player at most what is left today; ' +
           'a credit that spans midnight in reset_timezone is split between the two days. Concurrent heartbeats credit an interval once. ' +
           'When a free player reaches the allowance the session closes (reason limit) and the response carries limit_reached: true. ' +
-          'A closed session, or one without a heartbeat for session_idle_timeout (it is closed then, nothing credited for the silence), answers 410 session_ended. ' +
+          'A closed session, or one without a heartbeat for session_idle_timeout (it is closed then, nothing credited for the silence), answers 410 session_ended ' +
+          'with error.reason, why it closed: replaced (the same game was started again, in another tab or on another device: a shell should stop and offer to play here ' +
+          'rather than start again), timeout, limit, or the reason given to POST /play/end (quit, navigate, hidden, error). ' +
           "Another player's session answers 404 like an unknown one.",
         body: HeartbeatBody,
         response: { 200: Ok(HeartbeatResponse) },

@@ -18,7 +18,10 @@ export const StartResponse = Type.Object({
   game: Type.String({ description: 'slug of the game' }),
   started_at: Timestamp,
   heartbeat_interval: Type.Integer({ description: 'seconds between heartbeats the shell should send (setting heartbeat_interval)' }),
-  entry_url: Type.String({ description: "URL of the game's entry file for this session: {public_url}/g/{slug}/{entry}?session=<token>" }),
+  entry_url: Type.String({
+    description:
+      "URL of the game's entry file for this session, on the game's own origin (setting games_url) and in its current file set: {games_url with the slug}/~{set}/{entry}?session=<token>",
+  }),
   entitlement: EntitlementSchema,
 });
 

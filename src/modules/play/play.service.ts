@@ -13,6 +13,7 @@ import {
   findPlayerMembership, findSessionByTokenHash, insertSession, lockPlayerStarts, settleClaim, type PlayableGame, type SessionRow,
 } from './play.repository.js';
 import { addUsage, countSessionStart, usedSeconds } from './usage.repository.js';
+import { gameFileUrl } from '../games/game-origin.js';
 import { isListed } from '../games/manifest.js';
 
 
@@ -43,7 +44,8 @@ async function retrying<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-const sessionEnded = () => new AppError('session_ended', 'This play session has ended; start a new one');
+/** 410 with the reason the session closed (replaced, timeout, limit, quit, …): a shell tells "taken over elsewhere" from "ended". */
+const sessionEnded = (reason: string) => new AppError('session_ended', 'This play session has ended; start a new one', { reason });
 const noSession = () => notFound('No such play session');
 
 function idleCutoff(ctx: AppContext, now: number): number {
@@ -59,9 +61,9 @@ function isLaunchable(_game: PlayableGame): boolean {
   return true;
 }
 
+/** The entry file of the current file set on the game's own origin: no redirect, and every relative URL stays in that set. */
 export function entryUrl(ctx: AppContext, game: PlayableGame, token: string): string {
-  const entry = game.entry.split('/').map(encodeURIComponent).join('/');
-  return `${ctx.config.public_url}/g/${encodeURIComponent(game.slug)}/${entry}?session=${encodeURIComponent(token)}`;
+  return `${gameFileUrl(ctx.config, game.slug, game.files_dir, game.entry)}?session=${encodeURIComponent(token)}`;
 }
 
 interface Credit {
@@ -127,16 +129,21 @@ export async function startPlay(ctx: AppContext, playerId: number, slug: string)
     ctx.db.transaction().execute(async (trx) => {
       await lockPlayerStarts(trx, playerId);
       // The earlier session of this game is credited up to now and closed (replaced); on a 402 below it all rolls back.
+      // Taking over a session still alive (a second tab, another device) continues that play: it is not counted again.
+      let continues = false;
       for (const earlier of await findActiveSessions(trx, playerId, game.id)) {
         if (isIdle(ctx, earlier, now)) await closeIdleSessions(trx, idleCutoff(ctx, now), earlier.id);
-        else await creditSession(ctx, trx, earlier, now, 'replaced');
+        else {
+          await creditSession(ctx, trx, earlier, now, 'replaced');
+          continues = true;
+        }
       }
       const token = newSecret('ps_');
-      await insertSession(trx, { token_hash: sha256(token), player_id: playerId, game_id: game.id, now });
+      await insertSession(trx, { token_hash: sha256(token), player_id: playerId, game_id: game.id, now, continues });
       const used = await countSessionStart(trx, playerId, dayWindow(now, ctx.config.reset_timezone).day);
       const entitlement = entitlementOf(ctx, player, used, now);
       if (entitlement.limit_reached) throw new AppError('limit_reached', 'The free play time for today is used up', { entitlement });
-      await countPlay(trx, game.id);
+      if (!continues) await countPlay(trx, game.id);
       return {
         session: token,
         game: game.slug,
@@ -179,10 +186,10 @@ export async function heartbeat(ctx: AppContext, playerId: number, token: string
   return retrying(async () => {
     const now = ctx.clock.now();
     const s = await ownSession(ctx, playerId, tokenHash);
-    if (s.status !== 'active') throw sessionEnded();
+    if (s.status !== 'active') throw sessionEnded(s.end_reason ?? 'quit');
     if (isIdle(ctx, s, now)) {
       await closeIdleSessions(ctx.db, idleCutoff(ctx, now), s.id);
-      throw sessionEnded();
+      throw sessionEnded('timeout');
     }
     const credit = await ctx.db.transaction().execute((trx) => creditSession(ctx, trx, s, now));
     return {

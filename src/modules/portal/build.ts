@@ -1,13 +1,17 @@
-// Builds the front-end with esbuild: the portal bundle and stylesheet (hashed names), the SDK script and its .d.ts. Run by `npm run build` and by the tests' global setup.
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+// Builds the front-end with esbuild: the portal bundle and stylesheet (hashed names), the SDK script and its .d.ts, the demo
+// games with sources. Run by `npm run build` and by the tests' global setup.
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { realpathSync } from 'node:fs';
-import { packageRoot, webRoot, type Manifest } from './web-root.js';
+import { buildDemoGames } from './demo-build.js';
+import { packageRoot, PORTAL_ORIGIN_TOKEN, webRoot, type Manifest } from './web-root.js';
 
 export interface BuildWebOptions {
   outDir?: string;
   minify?: boolean;
+  /** also build the demo games with sources into dist/games (default true) */
+  games?: boolean;
 }
 
 export async function buildWeb(options: BuildWebOptions = {}): Promise<Manifest> {
@@ -50,11 +54,15 @@ export async function buildWeb(options: BuildWebOptions = {}): Promise<Manifest>
     banner: { js: '/* Game Platform SDK v1. Types: /sdk/v1.d.ts. Guide: /docs/sdk */' },
     logLevel: 'silent',
   });
+  // The server writes the portal's origin in place of this token; without it the SDK would guess (sdk/v1.ts).
+  if (!readFileSync(path.join(outDir, 'sdk', 'v1.js'), 'utf8').includes(PORTAL_ORIGIN_TOKEN)) throw new Error(`the built SDK lacks ${PORTAL_ORIGIN_TOKEN}`);
   copyFileSync(path.join(root, 'sdk', 'gameplatform.d.ts'), path.join(outDir, 'sdk', 'v1.d.ts'));
   copyFileSync(path.join(root, 'portal', 'icon.svg'), path.join(outDir, 'assets', 'icon.svg'));
 
   const manifest: Manifest = { script: named('portal/main.ts'), style: named('portal/styles.css'), built_at: new Date().toISOString() };
   writeFileSync(path.join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  // The demo games with sources (the Phaser one): published from their build on the first start.
+  if (options.games ?? true) await buildDemoGames();
   return manifest;
 }
 
@@ -62,5 +70,5 @@ export async function buildWeb(options: BuildWebOptions = {}): Promise<Manifest>
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   const started = Date.now();
   const manifest = await buildWeb();
-  console.log(`front-end built in ${Date.now() - started} ms: ${manifest.script}, ${manifest.style}, sdk/v1.js`);
+  console.log(`front-end built in ${Date.now() - started} ms: ${manifest.script}, ${manifest.style}, sdk/v1.js, demo games`);
 }

@@ -3,18 +3,22 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../../context.js';
 import { publishGame } from '../games/publish.service.js';
+import { builtGamesRoot, hasSources } from './demo-build.js';
 import { hasAnyGame } from './portal.repository.js';
 import { packageRoot } from './web-root.js';
 
 export const demoGamesDir = (): string => path.join(packageRoot(), 'games');
 
-/** Directories under `root` that hold a game.json, in name order. */
-export function demoGameDirs(root = demoGamesDir()): string[] {
+/**
+ * Directories under `root` that hold a game.json, in name order. A game with sources (games/<name>/src/main.ts) is
+ * published from its build, dist/games/<name> (npm run build makes it).
+ */
+export function demoGameDirs(root = demoGamesDir(), built = builtGamesRoot()): string[] {
   if (!existsSync(root)) return [];
   return readdirSync(root, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(path.join(root, entry.name, 'game.json')))
-    .map((entry) => path.join(root, entry.name))
-    .sort();
+    .map((entry) => (hasSources(path.join(root, entry.name)) ? path.join(built, entry.name) : path.join(root, entry.name)))
+    .sort((a, b) => path.basename(a).localeCompare(path.basename(b)));
 }
 
 /**

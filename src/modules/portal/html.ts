@@ -4,20 +4,25 @@ import type { Manifest } from './web-root.js';
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
-/** Portal pages: scripts and styles from this origin only, no inline script or style, frames only of this origin (the game). */
-export const PORTAL_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "frame-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * Portal pages: scripts and styles from this origin only, no inline script or style; frames only from the games' origins
+ * (`games`, a CSP source such as `http://*.games.localhost:8080`), which also serve the covers.
+ */
+export function portalCsp(games: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src 'self' data: blob: ${games}`,
+    "font-src 'self'",
+    "connect-src 'self'",
+    `frame-src ${games}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 /** /docs (Swagger UI): its scripts are files of this origin too; its widgets set style attributes. */
 export const DOCS_CSP = [

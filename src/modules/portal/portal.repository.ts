@@ -4,9 +4,14 @@ import { USERNAME_PATTERN } from '../accounts/username.js';
 import { LISTED_STATUSES, SLUG_PATTERN } from '../games/manifest.js';
 
 /** A game clients can see (published or beta), by slug. A string that cannot be a slug is not looked up. */
-export async function findListedGame(db: Executor, slug: string): Promise<{ name: string; tagline: string | null } | undefined> {
+export async function findListedGame(db: Executor, slug: string): Promise<{ name: string; tagline: string | null; cross_origin_isolated: number } | undefined> {
   if (!SLUG_PATTERN.test(slug)) return undefined;
-  return db.selectFrom('games').select(['name', 'tagline']).where('slug', '=', slug).where('status', 'in', [...LISTED_STATUSES]).executeTakeFirst();
+  return db
+    .selectFrom('games')
+    .select(['name', 'tagline', 'cross_origin_isolated'])
+    .where('slug', '=', slug)
+    .where('status', 'in', [...LISTED_STATUSES])
+    .executeTakeFirst();
 }
 
 /** An active player, by username (case-insensitive, through the unique username_key). A string that cannot be a username is not looked up. */

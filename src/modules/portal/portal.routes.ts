@@ -4,9 +4,10 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { findActivePlayer, findListedGame } from './portal.repository.js';
-import { DOCS_CSP, PORTAL_CSP, renderNotFound, renderPage, type PageOptions } from './html.js';
+import { gamesSource } from '../games/game-origin.js';
+import { DOCS_CSP, portalCsp, renderNotFound, renderPage, type PageOptions } from './html.js';
 import { sdkDocsHtml } from './sdk-docs.js';
-import { readManifest, webRoot, type Manifest } from './web-root.js';
+import { PORTAL_ORIGIN_TOKEN, readManifest, webRoot, type Manifest } from './web-root.js';
 
 export interface PortalAssets {
   root: string;
@@ -21,13 +22,14 @@ const NOT_BUILT = 'The portal is not built: run `npm run build` (npm start does 
 
 /** Content-Security-Policy for every HTML response: strict on portal pages, Swagger UI's needs on /docs; game files under /g/ are the games module's. */
 export function registerPageSecurity(app: FastifyInstance): void {
+  const pageCsp = portalCsp(gamesSource(app.ctx.config));
   app.addHook('onSend', async (request, reply, payload) => {
     const type = String(reply.getHeader('content-type') ?? '');
     if (!type.startsWith('text/html') || reply.hasHeader('content-security-policy')) return payload;
     const url = request.url;
     if (url.startsWith('/g/')) return payload;
     const docs = url === '/docs' || (url.startsWith('/docs/') && !url.startsWith('/docs/sdk'));
-    reply.header('content-security-policy', docs ? DOCS_CSP : PORTAL_CSP);
+    reply.header('content-security-policy', docs ? DOCS_CSP : pageCsp);
     return payload;
   });
 }
@@ -74,7 +76,13 @@ export function portalRoutes(assets: PortalAssets) {
     app.get<SlugParams>('/play/:slug', { config, schema }, async (request, reply) => {
       const game = await findListedGame(app.ctx.db, request.params.slug);
       if (!game) return sendNotFound(reply, assets, request.url);
-      return sendPage(reply, assets, { page: 'play', title: `Play ${game.name}`, layout: 'play', data: { slug: request.params.slug } });
+      const data: Record<string, string> = { slug: request.params.slug };
+      if (game.cross_origin_isolated === 1) {
+        // With helmet's COOP same-origin, this makes the shell cross-origin isolated; its frame then may be too (frame.ts).
+        reply.header('cross-origin-embedder-policy', 'require-corp');
+        data.crossOriginIsolated = 'true';
+      }
+      return sendPage(reply, assets, { page: 'play', title: `Play ${game.name}`, layout: 'play', data });
     });
 
     app.get<{ Params: { username: string } }>('/u/:username', { config, schema }, async (request, reply) => {
@@ -103,7 +111,10 @@ export function portalRoutes(assets: PortalAssets) {
   };
 }
 
-/** /sdk/v1.js and its types. Games load them from a sandboxed (opaque-origin) frame, so they are cross-origin readable. */
+/**
+ * /sdk/v1.js and its types, on the portal's origin and on every game's (games include /sdk/v1.js root-relative): the
+ * script learns the portal's origin from the copy served, and is readable cross-origin.
+ */
 function registerSdk(app: FastifyInstance, assets: PortalAssets): void {
   const files: Array<[string, string, string]> = [
     ['/sdk/v1.js', 'v1.js', 'text/javascript; charset=utf-8'],
@@ -112,7 +123,8 @@ function registerSdk(app: FastifyInstance, assets: PortalAssets): void {
   for (const [url, name, type] of files) {
     let content: Buffer | null = null;
     try {
-      content = readFileSync(path.join(assets.root, 'sdk', name));
+      const built = readFileSync(path.join(assets.root, 'sdk', name), 'utf8');
+      content = Buffer.from(built.replaceAll(PORTAL_ORIGIN_TOKEN, app.ctx.config.public_origin));
     } catch {
       content = null;
     }

@@ -1,5 +1,7 @@
 // The SDK guide served at /docs/sdk (the README's "Game SDK" section says the same).
 import { escapeHtml } from './html.js';
+import { enginesGuideHtml, frameRulesHtml } from './sdk-engines.js';
+import { playViewSectionHtml, savesSectionHtml } from './sdk-docs-play.js';
 
 const MINIMAL_GAME = `<!doctype html>
 <html lang="en">
@@ -16,10 +18,15 @@ const MINIMAL_SCRIPT = `// game.js
 let clicks = 0;
 const status = document.getElementById('status');
 
+let version = 0;                                       // the version of slot 0 this page has seen (0: empty)
+
 GamePlatform.init().then(async ({ player, entitlement }) => {
   status.textContent = \`Hello \${player.display_name}\`;
   const saved = await GamePlatform.saves.load(0);      // null when the slot is empty
-  if (saved) clicks = saved.state.clicks;
+  if (saved) {
+    clicks = saved.state.clicks;
+    version = saved.version;
+  }
 });
 
 document.getElementById('click').addEventListener('click', () => {
@@ -27,7 +34,15 @@ document.getElementById('click').addEventListener('click', () => {
 });
 
 // Just before the daily limit closes the session: stop and keep the progress.
-GamePlatform.on('pause', () => GamePlatform.saves.save(0, { format: 1, clicks }));
+GamePlatform.on('pause', async ({ reason }) => {
+  if (reason !== 'limit') return;                      // "replaced": the game goes on in another tab
+  try {
+    version = (await GamePlatform.saves.save(0, { format: 1, clicks }, { expected_version: version })).version;
+  } catch (error) {
+    // version_conflict: slot 0 was saved meanwhile on another device; it is kept, not overwritten
+    // (see "Saves that never overwrite another device's" below).
+  }
+});
 
 async function gameOver() {
   try {
@@ -51,15 +66,16 @@ const code = (text: string) => `<pre><code>${escapeHtml(text)}</code></pre>`;
 
 export const sdkDocsHtml = `<article class="prose">
 <h1>Game SDK</h1>
-<p>A game runs inside the play shell at <code>/play/{slug}</code>, in a sandboxed frame (<code>sandbox="allow-scripts"</code>).
-It has an opaque origin: it cannot call the API, read the portal's cookie, use <code>localStorage</code>, or load module scripts and
-fonts across origins. The SDK asks the shell over <code>postMessage</code>; the shell makes the API call for the player who is
-playing, limited to this game's own saves, scores and leaderboard, and answers.</p>
+<p>A game runs inside the play shell at <code>/play/{slug}</code>, in a frame on an origin of its own: it loads its
+files, module scripts and WebAssembly and keeps its storage as on any web host, and it cannot reach the portal's
+cookie, page or API (<a href="#frame">the frame's rules</a>). The SDK asks the shell over <code>postMessage</code>; the
+shell makes the API call for the player who is playing, limited to this game's own saves, scores and leaderboard, and
+answers. Engine builds (Phaser, Vite, Unity, Godot, Construct): <a href="#engines">shipping an engine build</a>.</p>
 <p>Types: <a href="/sdk/v1.d.ts"><code>/sdk/v1.d.ts</code></a> (reference it with <code>/// &lt;reference path="v1.d.ts" /&gt;</code>
 or a <code>// @ts-check</code> JavaScript file). Script: <a href="/sdk/v1.js"><code>/sdk/v1.js</code></a>.</p>
 
 <h2 id="minimal">A minimal game</h2>
-<p>Use classic <code>&lt;script src&gt;</code> tags (no <code>type="module"</code>): the frame's opaque origin makes module scripts cross-origin.</p>
+<p>Include the SDK with a classic <code>&lt;script src="/sdk/v1.js"&gt;</code> before your code (which may be a module).</p>
 ${code(MINIMAL_GAME)}
 ${code(MINIMAL_SCRIPT)}
 <p>Publish the directory with <code>gameplatform games publish &lt;dir&gt;</code>; its <code>game.json</code> holds the game's fields and its entry file:</p>
@@ -81,13 +97,16 @@ ${code(GAME_JSON)}
 </table>
 <p>Slots run from 0 to <code>save_slots - 1</code>; a state is any JSON value up to 262,144 bytes. Put a format number inside it for your own migrations.</p>
 
+${savesSectionHtml}
+
 <h2 id="events">Events</h2>
 <table>
 <thead><tr><th scope="col">Event</th><th scope="col">When</th><th scope="col">Data</th></tr></thead>
 <tbody>
 <tr><td><code>entitlement</code></td><td>after every heartbeat of the shell (every <code>heartbeat_interval</code> seconds while the tab is visible)</td><td>the Entitlement: <code>unlimited</code>, <code>remaining_seconds</code>, <code>limit_reached</code>, …</td></tr>
-<tr><td><code>pause</code></td><td>just before the daily limit closes the session: stop the game loop and save now</td><td><code>{reason: "limit"}</code></td></tr>
+<tr><td><code>pause</code></td><td>stop the game loop. <code>limit</code>: just before the daily limit closes the session, save now. <code>replaced</code>: the player opened the game in another tab or on another device (do not save)</td><td><code>{reason: "limit" | "replaced"}</code></td></tr>
 <tr><td><code>limit</code></td><td>right after <code>pause</code>; a moment later the shell removes the game and explains the limit</td><td><code>{reason: "limit", entitlement}</code></td></tr>
+<tr><td><code>resume</code></td><td>after a <code>pause</code> with reason <code>replaced</code>, the player chose <em>Play here</em>: go on from where the game stood</td><td><code>{reason: "replaced"}</code></td></tr>
 </tbody>
 </table>
 
@@ -104,12 +123,13 @@ such as <code>current_version</code> or <code>fields</code>). <code>GamePlatform
 <p>For the curious (the SDK does this for you). Game → shell: <code>{protocol: "gameplatform.sdk/1", type: "request", id, method, params}</code>.
 Shell → game: <code>{protocol, type: "response", id, ok: true, result}</code> or <code>{…, ok: false, error: {code, message, status, …}}</code>,
 and <code>{protocol, type: "event", event, data}</code>. The shell accepts messages only from the frame it created
-(<code>event.source</code>, origin <code>"null"</code>); the SDK posts only to the portal's origin and listens only to its parent window on that origin.</p>
+(<code>event.source</code>) on the game's origin, and posts only to that origin; the SDK posts only to the portal's origin and
+listens only to its parent window on that origin.</p>
 
-<h2 id="rules">Rules of the frame</h2>
-<ul>
-<li>Every file of the game is public and cacheable, except the entry file, which is served only inside a running play session.</li>
-<li>No <code>fetch</code> to the API, no cookies, no storage, no pop-ups from the shell's sandbox: keep state in save slots.</li>
-<li>Make the game playable with a keyboard, a mouse and touch; the shell focuses the frame when it has loaded.</li>
-</ul>
+${playViewSectionHtml}
+
+${frameRulesHtml}
+<p>Make the game playable with a keyboard, a mouse and touch; the shell focuses the frame when it has loaded.</p>
+
+${enginesGuideHtml}
 </article>`;

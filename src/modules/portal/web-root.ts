@@ -16,6 +16,9 @@ export function packageRoot(): string {
 
 export const webRoot = (): string => path.join(packageRoot(), 'dist', 'web');
 
+/** Written in the built SDK (sdk/v1.ts); the server puts the portal's origin in its place when it serves the script. */
+export const PORTAL_ORIGIN_TOKEN = '%PORTAL_ORIGIN%';
+
 /** Names of the built files, by role: the HTML links hashed names so assets can be cached for good. */
 export interface Manifest {
   script: string;

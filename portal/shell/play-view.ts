@@ -1,0 +1,75 @@
+// The play view: one slim bar (the game's name, the time left, full screen, quit) and below it the stage, which the
+// game's frame fills edge to edge. The site's header and footer step aside while a game runs (body.playing); the
+// frame follows the game's `orientation` (styles in play-view.css), and a notice covers it when another tab took over.
+import { h } from '../lib/dom.js';
+import type { Game } from '../lib/types.js';
+import { Countdown } from './countdown.js';
+import { fullScreenButton } from './full-screen.js';
+
+export type TakenOverBy = 'tab' | 'elsewhere';
+
+export class PlayView {
+  readonly element: HTMLElement;
+  /** where the shell puts the game's frame */
+  readonly stage: HTMLElement;
+  readonly countdown = new Countdown();
+  private notice: HTMLElement | null = null;
+
+  constructor(
+    private readonly game: Game,
+    unlimited: boolean,
+    handlers: { quit: () => void; fullScreenChanged: () => void },
+  ) {
+    const quit = h('button', { type: 'button', class: 'button small quit' }, 'Quit');
+    quit.addEventListener('click', handlers.quit);
+    this.stage = h('div', { class: `stage orientation-${game.orientation}` });
+    if (game.orientation === 'portrait' || game.orientation === 'landscape') this.stage.append(this.rotateHint(game.orientation));
+    this.element = h('section', { class: 'shell', 'aria-label': `Playing ${game.name}` });
+    const full = fullScreenButton(this.element, game.orientation, handlers.fullScreenChanged);
+    const bar = h(
+      'div',
+      { class: 'shell-bar' },
+      h('h1', { class: 'shell-title' }, game.name),
+      unlimited ? h('span', { class: 'badge premium' }, 'Unlimited') : this.countdown.element,
+      h('div', { class: 'shell-actions' }, full, quit),
+    );
+    this.element.append(bar, this.stage);
+  }
+
+  /** The site's header and footer go while the game is on screen, and come back for any other screen of the shell. */
+  static setPlaying(playing: boolean): void {
+    document.body.classList.toggle('playing', playing);
+  }
+
+  /** Covers the paused game: it is being played elsewhere; `playHere` takes it back. */
+  showTakenOver(by: TakenOverBy, playHere: () => void): void {
+    this.hideTakenOver();
+    const button = h('button', { type: 'button', class: 'button primary' }, 'Play here');
+    button.addEventListener('click', () => {
+      button.disabled = true;
+      playHere();
+    });
+    const where = by === 'tab' ? 'in another tab' : 'in another tab or on another device';
+    this.notice = h(
+      'section',
+      { class: 'stage-notice', 'data-screen': 'replaced', role: 'alertdialog', 'aria-labelledby': 'replaced-title', 'aria-describedby': 'replaced-text' },
+      h('h2', { id: 'replaced-title', tabindex: '-1' }, `Playing ${where}`),
+      h('p', { id: 'replaced-text' }, `${this.game.name} is open ${where}, so it stopped here: one game plays in one place at a time, and its time counts once.`),
+      h('div', { class: 'actions' }, button, h('a', { class: 'button', href: `/games/${encodeURIComponent(this.game.slug)}` }, `Back to ${this.game.name}`)),
+    );
+    this.stage.append(this.notice);
+    button.focus();
+  }
+
+  hideTakenOver(): void {
+    this.notice?.remove();
+    this.notice = null;
+  }
+
+  private rotateHint(orientation: 'portrait' | 'landscape'): HTMLElement {
+    const anyway = h('button', { type: 'button', class: 'button small' }, 'Play anyway');
+    anyway.addEventListener('click', () => this.stage.classList.add('hint-dismissed'));
+    const turn = orientation === 'landscape' ? 'sideways' : 'upright';
+    return h('div', { class: 'rotate-hint', role: 'note' }, h('p', null, `Turn your device ${turn} to play ${this.game.name}.`), anyway);
+  }
+}
