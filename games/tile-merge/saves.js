@@ -61,8 +61,8 @@ function createSaves(game) {
     try {
       const result = await GamePlatform.saves.save(slot, game.snapshot().state, { label, expected_version: expected });
       changedElsewhere.delete(slot);
+      await refresh(); // the list first, so that what the status says is what the slots show
       say(`Saved to slot ${slot + 1} (version ${result.version}).`);
-      await refresh();
       return true;
     } catch (error) {
       if (!isConflict(error)) say(`Not saved: ${errorText(error)}`);
