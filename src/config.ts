@@ -203,7 +203,7 @@ function checkProduction(s: Settings, url: URL): void {
   }
   if (!s.games_url) {
     throw new ConfigError(
-      'Setting games_url (GP_GAMES_URL) must be set in production: game files are served from an origin of their own, e.g. https://{slug}.games.example.com with a wildcard DNS record and certificate (README, "Game files")',
+      'Setting games_url (GP_GAMES_URL) must be set in production: game files are served from an origin of their own, e.g. https://{slug}.games.example.com with a wildcard DNS record and certificate (docs/api.md, "Game files on their own origin")',
     );
   }
   if (!s.games_url.trim().startsWith('https://')) throw new ConfigError('Setting games_url (GP_GAMES_URL) must be an https:// URL in production');

@@ -43,7 +43,7 @@ export function gamesSource(config: Pick<Config, 'games_url'>): string {
 export function gamesUrlWarning(config: Pick<Config, 'games_url' | 'public_url'>): string | null {
   const games = gamesUrlOf(config);
   if (!isLoopbackName(games.hostname) || isLoopbackName(new URL(config.public_url).hostname)) return null;
-  return `games are served at ${games.template}, which only browsers on this machine reach: set games_url (README, "Game files on their own origin")`;
+  return `games are served at ${games.template}, which only browsers on this machine reach: set games_url (docs/api.md, "Game files on their own origin")`;
 }
 
 const onGameHost = new WeakSet<IncomingMessage>();
