@@ -1,14 +1,14 @@
 // 404 for unknown paths and 405 (with Allow) for a known path asked with the wrong method.
 // Under /v1 both are JSON envelopes; a browser asking for any other unknown path gets the portal's HTML 404 page.
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './errors.js';
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 export interface NotFoundOptions {
   /** renders the HTML 404 page for a path outside the API */
-  htmlPage?: (path: string) => string;
+  htmlPage?: (request: FastifyRequest, path: string) => string;
 }
 
 /** The API's own paths: these always answer in the JSON envelope. */
@@ -39,7 +39,7 @@ export function registerNotFound(app: FastifyInstance, options: NotFoundOptions 
       throw new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(', ')}`);
     }
     if (options.htmlPage && !isApiPath(path) && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply.code(404).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(options.htmlPage(path));
+      return reply.code(404).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(options.htmlPage(request, path));
     }
     throw new AppError('not_found', `Nothing at ${request.method} ${path}`);
   });

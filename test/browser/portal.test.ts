@@ -391,8 +391,29 @@ if (reason) {
       await visible(page.getByRole('heading', { name: 'Game SDK', level: 1 }));
       await rig.screenshot(page, 'sdk-guide');
       await page.goto('/docs');
-      await visible(page.locator('.swagger-ui .opblock').first());
+      await visible(page.locator('.swagger-ui .opblock').first(), 45_000); // a 1.7 MB bundle: slow on a loaded machine
       await page.close();
+    });
+
+    it("keeps a visitor's console clean: no page asks who is logged in without a session cookie", async () => {
+      const page = await (await rig.watchedContext({})).newPage(); // a browser of its own: no cookie from the tests before
+      const errors: string[] = [];
+      const asked: string[] = [];
+      // (The 404 page's own status is logged against the page itself: that one is the page, not a question.)
+      page.on('console', (m) => m.type() === 'error' && m.location().url !== page.url() && errors.push(`${page.url()}: ${m.text()}`));
+      page.on('request', (request) => new URL(request.url()).pathname === '/v1/me' && asked.push(page.url()));
+      for (const path of ['/', '/games/reflex', '/login', '/register', '/docs/sdk', '/no-such-page', '/play/reflex']) {
+        await page.goto(path);
+        await until(() => page.locator('#account-nav a[href="/login"], h1').first().isVisible()).toBe(true);
+      }
+      expect(asked).toEqual([]);
+      expect(errors).toEqual([]);
+      // Logged in, the same pages do ask, and the header shows the player.
+      const player = await playerSession(page);
+      await page.goto('/games/reflex');
+      await until(() => text(page.locator('#account-nav'))).toContain(player.display_name);
+      expect(asked.length).toBeGreaterThan(0);
+      await page.context().close();
     });
 
     it('saw no script error and no CSP violation on any page', () => {

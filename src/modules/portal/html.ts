@@ -47,12 +47,14 @@ export interface PageOptions {
   main?: string;
   /** a class for <main> */
   layout?: 'narrow' | 'wide' | 'play';
+  /** the request carried no session cookie: the page knows nobody is logged in without asking /v1/me */
+  signedOut?: boolean;
 }
 
 const LOADING = '<p class="loading" role="status">Loading…</p><noscript><p class="notice">This page needs JavaScript.</p></noscript>';
 
 export function renderPage(manifest: Manifest | null, options: PageOptions): string {
-  const data = Object.entries({ page: options.page, ...options.data })
+  const data = Object.entries({ page: options.page, ...options.data, ...(options.signedOut ? { session: 'none' } : {}) })
     .map(([key, value]) => ` data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${escapeHtml(value)}"`)
     .join('');
   const assets = manifest
@@ -95,8 +97,9 @@ function readablePath(path: string): string {
   }
 }
 
-export function renderNotFound(manifest: Manifest | null, path: string): string {
+export function renderNotFound(manifest: Manifest | null, path: string, signedOut = false): string {
   return renderPage(manifest, {
+    signedOut,
     page: 'not-found',
     title: 'Page not found',
     layout: 'narrow',

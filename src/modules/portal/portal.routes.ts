@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sessionCookieName } from '../../http/auth.js';
 import { findActivePlayer, findListedGame } from './portal.repository.js';
 import { gamesSource } from '../games/game-origin.js';
 import { DOCS_CSP, portalCsp, renderNotFound, renderPage, type PageOptions } from './html.js';
@@ -34,13 +35,20 @@ export function registerPageSecurity(app: FastifyInstance): void {
   });
 }
 
-function sendPage(reply: FastifyReply, assets: PortalAssets, options: PageOptions, status = 200) {
-  if (!assets.manifest) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
-  return reply.code(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(renderPage(assets.manifest, options));
+/** No session cookie came with the request: its page need not ask /v1/me (a visitor's console stays free of 401s). */
+export function signedOut(request: FastifyRequest): boolean {
+  return request.cookies[sessionCookieName(request.server.ctx)] === undefined;
 }
 
-function sendNotFound(reply: FastifyReply, assets: PortalAssets, url: string) {
-  return reply.code(404).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(renderNotFound(assets.manifest, url.split('?')[0] ?? '/'));
+function sendPage(request: FastifyRequest, reply: FastifyReply, assets: PortalAssets, options: PageOptions, status = 200) {
+  if (!assets.manifest) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
+  const html = renderPage(assets.manifest, { ...options, signedOut: signedOut(request) });
+  return reply.code(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+}
+
+function sendNotFound(request: FastifyRequest, reply: FastifyReply, assets: PortalAssets) {
+  const html = renderNotFound(assets.manifest, request.url.split('?')[0] ?? '/', signedOut(request));
+  return reply.code(404).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
 }
 
 /** Pages that need nothing from the database: path → page id, title and width. */
@@ -64,35 +72,35 @@ export function portalRoutes(assets: PortalAssets) {
     const schema = { hide: true };
 
     for (const [url, page, title, layout] of STATIC_PAGES) {
-      app.get(url, { config, schema }, async (_request, reply) => sendPage(reply, assets, { page, title, layout }));
+      app.get(url, { config, schema }, async (request, reply) => sendPage(request, reply, assets, { page, title, layout }));
     }
 
     app.get<SlugParams>('/games/:slug', { config, schema }, async (request, reply) => {
       const game = await findListedGame(app.ctx.db, request.params.slug);
-      if (!game) return sendNotFound(reply, assets, request.url);
-      return sendPage(reply, assets, { page: 'game', title: game.name, description: game.tagline ?? undefined, data: { slug: request.params.slug } });
+      if (!game) return sendNotFound(request, reply, assets);
+      return sendPage(request, reply, assets, { page: 'game', title: game.name, description: game.tagline ?? undefined, data: { slug: request.params.slug } });
     });
 
     app.get<SlugParams>('/play/:slug', { config, schema }, async (request, reply) => {
       const game = await findListedGame(app.ctx.db, request.params.slug);
-      if (!game) return sendNotFound(reply, assets, request.url);
+      if (!game) return sendNotFound(request, reply, assets);
       const data: Record<string, string> = { slug: request.params.slug };
       if (game.cross_origin_isolated === 1) {
         // With helmet's COOP same-origin, this makes the shell cross-origin isolated; its frame then may be too (frame.ts).
         reply.header('cross-origin-embedder-policy', 'require-corp');
         data.crossOriginIsolated = 'true';
       }
-      return sendPage(reply, assets, { page: 'play', title: `Play ${game.name}`, layout: 'play', data });
+      return sendPage(request, reply, assets, { page: 'play', title: `Play ${game.name}`, layout: 'play', data });
     });
 
     app.get<{ Params: { username: string } }>('/u/:username', { config, schema }, async (request, reply) => {
       const player = await findActivePlayer(app.ctx.db, request.params.username);
-      if (!player) return sendNotFound(reply, assets, request.url);
-      return sendPage(reply, assets, { page: 'profile', title: player.display_name, data: { username: player.username } });
+      if (!player) return sendNotFound(request, reply, assets);
+      return sendPage(request, reply, assets, { page: 'profile', title: player.display_name, data: { username: player.username } });
     });
 
-    app.get('/docs/sdk', { config, schema }, async (_request, reply) =>
-      sendPage(reply, assets, { page: 'sdk-docs', title: 'Game SDK', layout: 'narrow', main: sdkDocsHtml }),
+    app.get('/docs/sdk', { config, schema }, async (request, reply) =>
+      sendPage(request, reply, assets, { page: 'sdk-docs', title: 'Game SDK', layout: 'narrow', main: sdkDocsHtml }),
     );
 
     registerSdk(app, assets);
@@ -140,5 +148,5 @@ function registerSdk(app: FastifyInstance, assets: PortalAssets): void {
 }
 
 export function notFoundPage(assets: PortalAssets) {
-  return (url: string) => renderNotFound(assets.manifest, url);
+  return (request: FastifyRequest, path: string) => renderNotFound(assets.manifest, path, signedOut(request));
 }
