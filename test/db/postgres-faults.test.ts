@@ -2,12 +2,17 @@
 // through an admin connection, again and again, while requests, transactions and the sweep run. The process lives,
 // in-flight requests get 200/201 or 503 unavailable, later requests succeed, acknowledged writes are all there, and a
 // transaction that did not commit left nothing. PostgreSQL only.
+import { spawn } from 'node:child_process';
+import { request } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import { startIdleSweep } from '../../src/modules/play/play.sweeper.js';
+import { createTestDatabase } from '../helpers/database.js';
 import { enabledDialects } from '../helpers/dialects.js';
 import { createGame, createPlayerWithToken, createPlaySession } from '../helpers/factories.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
@@ -15,6 +20,34 @@ import type { Response } from '../helpers/request.js';
 
 const onPostgres = enabledDialects().includes('postgres');
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const root = path.resolve(import.meta.dirname, '../..');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function get(port: number, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await pause(100);
+  }
+}
 
 /** A probe route: a transaction that writes a favorite, then waits in PostgreSQL (where a terminated backend finds it). */
 function probes(app: App) {
@@ -189,4 +222,51 @@ describe.skipIf(!onPostgres)('PostgreSQL faults [postgres]', () => {
     expect(stillActive.length).toBe(WORKERS);
     console.info(`postgres faults: ${terminated} backends terminated, ${outcomes.length} requests, ${refused} answered 503 unavailable`);
   }, 120_000);
+
+  it('as a process: waits for a database that refuses connections at start, then lives through its backends terminated under load', async () => {
+    const scratch = await createTestDatabase('postgres');
+    const name = new URL(scratch.url).pathname.slice(1);
+    await admin.query(`alter database ${name} allow_connections false`);
+    const port = await freePort();
+    const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/cli.ts'), 'serve'], {
+      cwd: scratch.dataDir,
+      env: {
+        PATH: process.env.PATH ?? '',
+        GP_DATABASE_URL: scratch.url,
+        GP_DATA_DIR: scratch.dataDir,
+        GP_PORT: String(port),
+        GP_HOST: '127.0.0.1',
+        GP_LOG_LEVEL: 'info',
+        GP_DATABASE_CONNECT_TIMEOUT_SECONDS: '120',
+      },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await until('the start to retry', () => output.includes('the database cannot be reached'), 60_000);
+      expect(output).toMatch(/not currently accepting connections\) while migrating; retrying in/);
+      await admin.query(`alter database ${name} allow_connections true`);
+      await until('the service to serve', () => output.includes('serving http'), 90_000);
+
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        const burst = Array.from({ length: 6 }, (_, j) => get(port, j % 2 ? '/v1/status' : '/v1/games'));
+        await pause(50);
+        await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+        statuses.push(...(await Promise.all(burst)));
+      }
+      expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
+      expect(child.exitCode).toBeNull();
+      await until('readiness', async () => (await get(port, '/readyz')) === 200, 10_000);
+      expect(await get(port, '/v1/games')).toBe(200);
+      expect(output).not.toMatch(/uncaught|unhandled error/i);
+    } finally {
+      await admin.query(`alter database ${name} allow_connections true`);
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    await scratch.drop();
+  }, 240_000);
 });
