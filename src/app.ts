@@ -29,6 +29,7 @@ import { playRoutes } from './modules/play/play.routes.js';
 import { statesRoutes } from './modules/states/states.routes.js';
 import { leaderboardRoutes } from './modules/scores/leaderboard.routes.js';
 import { scoresRoutes } from './modules/scores/scores.routes.js';
+import { healthRoutes } from './modules/status/health.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 
 export type App = FastifyInstance & { ctx: AppContext };
@@ -95,6 +96,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await registerOpenApi(app, config);
 
   await app.register(statusRoutes);
+  await app.register(healthRoutes);
   await app.register(accountsRoutes);
   await app.register(statesRoutes);
   await app.register(gamesRoutes);

@@ -34,6 +34,12 @@ export const SettingsSchema = Type.Object(
     }),
     data_dir: Type.String({ default: './data', description: 'avatars, game files and the default SQLite file' }),
     database_url: Type.String({ default: '', description: 'a SQLite file path, or postgres://…; default <data_dir>/gameplatform.sqlite' }),
+    database_connect_timeout_seconds: Type.Integer({
+      minimum: 0,
+      maximum: 86400,
+      default: 60,
+      description: 'at start, how long to keep retrying (with backoff) a database that cannot be reached before giving up; 0: give up at once',
+    }),
     smtp_url: Type.String({ default: '', description: 'smtp:// or smtps:// URL; when unset, mail goes to the outbox table and the log' }),
     mail_from: Type.String({ default: 'Game Platform <no-reply@localhost>', description: 'sender of the platform mail' }),
     redis_url: Type.String({ default: '', description: 'when set, rate-limit counters are shared through Redis' }),

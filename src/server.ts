@@ -5,6 +5,7 @@ import { buildApp, type App } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { whileDatabaseUnreachable } from './db/wait.js';
 import { legacyNode } from './db/sqlite-driver.js';
 import { gamesUrlWarning } from './modules/games/game-origin.js';
 import { publishDemoGamesIfEmpty } from './modules/portal/demo-games.js';
@@ -16,10 +17,13 @@ export async function startServer(config: Config): Promise<App> {
   const database = openDatabase(config.database_url, {
     onPoolError: (error) => logger.warn({ err: error }, 'database connection lost; the pool will reconnect'),
   });
-  for (const line of await migrateToLatest(database.db)) logger.info(line);
+  // A database still starting or failing over is waited for (database_connect_timeout_seconds); a failed migration
+  // left nothing behind (PostgreSQL runs them in one transaction), so it is run again from the start.
+  const waiting = { timeoutMs: config.database_connect_timeout_seconds * 1000, log: logger };
+  for (const line of await whileDatabaseUnreachable('migrating', () => migrateToLatest(database.db), waiting)) logger.info(line);
 
   const app = await buildApp({ config, database, logger });
-  const demos = await publishDemoGamesIfEmpty(app.ctx);
+  const demos = await whileDatabaseUnreachable('publishing the demo games', () => publishDemoGamesIfEmpty(app.ctx), waiting);
   if (demos.length) app.log.info(`the catalogue was empty: published the demo games ${demos.join(', ')}`);
   // Every process sweeps idle play sessions (the sweep is safe to run concurrently); the timer stops before the database closes.
   const sweeper = startIdleSweep(app.ctx);

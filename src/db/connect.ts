@@ -17,6 +17,7 @@ import {
 } from 'kysely';
 import type { Database } from './schema.js';
 import { Sqlite } from './sqlite-driver.js';
+import { DatabaseUnavailableError } from './unavailable.js';
 
 export type Db = Kysely<Database>;
 /** A database handle or an open transaction: repositories accept either. */
@@ -112,14 +113,47 @@ function prepareMarkedStatements(client: pg.PoolClient): void {
 export interface OpenOptions {
   onPoolError?: (error: Error) => void;
   poolSize?: number;
+  /** how long a request waits for a connection (a free one from the pool, or a new one) before 503; default 10 s */
+  connectTimeoutMs?: number;
+}
+
+/**
+ * The pool, made to survive its connections dying (a failover, a restarted database or pooler, a terminated backend):
+ * - every client gets an 'error' listener for its whole life. pg-pool listens only while a client is idle; a client
+ *   checked out (inside a transaction, between two statements) whose connection dies would emit 'error' with nobody
+ *   listening, and end the process. The query running on it rejects with the error, and so does the next one, so the
+ *   request fails (503) and pg-pool drops the broken client when it is released; the pool opens a new one on demand.
+ * - an error while getting a connection becomes a DatabaseUnavailableError (503), whatever PostgreSQL said.
+ * - TCP keep-alive notices a peer that vanished without closing (a failover to another host).
+ */
+function resilientPool(url: string, options: OpenOptions): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    types: pgTypes as pg.CustomTypesConfig,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    keepAlive: true,
+  });
+  // An idle client losing its connection emits 'error' on the pool; unhandled, it would end the process.
+  pool.on('error', (error) => options.onPoolError?.(error));
+  pool.on('connect', (client) => {
+    client.on('error', () => {
+      // Nothing to do: see above. The failing query reports the error; an idle client's reaches the pool's handler.
+    });
+    prepareMarkedStatements(client);
+  });
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  pool.connect = ((...args: unknown[]) => {
+    if (args.length) return connect(...args); // the callback form, used by pool.query
+    return (connect() as Promise<pg.PoolClient>).catch((error: unknown) => {
+      throw new DatabaseUnavailableError(error);
+    });
+  }) as typeof pool.connect;
+  return pool;
 }
 
 function openPostgres(url: string, options: OpenOptions): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types: pgTypes as pg.CustomTypesConfig });
-  // An idle client losing its connection emits 'error' on the pool; unhandled, it would end the process.
-  pool.on('error', (error) => options.onPoolError?.(error));
-  pool.on('connect', prepareMarkedStatements);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(url, options) }) });
   return { db, dialect: 'postgres', destroy: () => db.destroy() };
 }
 

@@ -1,5 +1,5 @@
 // Applies or reverts the migrations listed in migrations/index.ts.
-import { Migrator, NO_MIGRATIONS, type Kysely, type MigrationResultSet } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Migrator, NO_MIGRATIONS, sql, type Kysely, type MigrationResultSet } from 'kysely';
 import { migrations } from './migrations/index.js';
 
 // Capabilities number their migrations in blocks (0010 accounts, 0020 games, …) and land in any order, so a database
@@ -11,7 +11,8 @@ function migrator(db: Kysely<any>): Migrator {
 function unwrap(result: MigrationResultSet): string[] {
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
-    throw new Error(`Migration ${failed ?? ''} failed: ${(result.error as Error).message ?? String(result.error)}`);
+    // The cause stays attached: a lost connection (retried at start) is told from a migration that is wrong.
+    throw new Error(`Migration ${failed ?? ''} failed: ${(result.error as Error).message ?? String(result.error)}`, { cause: result.error });
   }
   return (result.results ?? []).map((r) => `${r.direction === 'Up' ? 'applied' : 'reverted'} ${r.migrationName}`);
 }
@@ -26,4 +27,11 @@ export async function migrateDown(db: Kysely<any>): Promise<string[]> {
 
 export async function migrateAllDown(db: Kysely<any>): Promise<string[]> {
   return unwrap(await migrator(db).migrateTo(NO_MIGRATIONS));
+}
+
+/** The migrations this version knows that the database has not applied (readiness: none may be missing). */
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db);
+  const applied = new Set(rows.map((r) => r.name));
+  return Object.keys(migrations).filter((name) => !applied.has(name));
 }

@@ -1,6 +1,7 @@
 // Renders every error in the envelope: AppErrors as they are, framework errors mapped to DESIGN §3, anything else as a 500 without internals.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { AppError, type ErrorCode } from './errors.js';
 import { formatMessage } from './validation.js';
 
@@ -40,8 +41,6 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   unavailable: 'The service is unavailable; try again shortly',
 };
 
-/** Database errors that mean "not reachable now" rather than a bug. */
-const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '53300', 'SQLITE_BUSY']);
 
 function joinPath(base: string, key: string): string {
   return base ? `${base}.${key}` : key;
@@ -92,8 +91,8 @@ export function errorHandler(this: FastifyInstance, error: FastifyError, request
     return send(reply, status, code, code === 'state_too_large' ? 'The state is larger than 262,144 bytes' : (MESSAGES[code] ?? error.message));
   }
 
-  const errno = (error as { code?: string }).code;
-  if (errno && UNAVAILABLE_ERRNOS.has(errno)) {
+  // The database went away (a failover, a restart, a lost connection) or is busy: the transaction was rolled back.
+  if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error }, 'database unavailable');
     reply.header('Retry-After', '5');
     return send(reply, 503, 'unavailable', MESSAGES.unavailable!);

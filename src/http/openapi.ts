@@ -7,6 +7,9 @@ import { ERROR_CATALOG } from './errors.js';
 
 export const API_VERSION = '1.0.0' as const;
 
+/** Operations endpoints outside /v1 that the document lists too. */
+export const UNVERSIONED_PATHS = new Set(['/healthz', '/readyz']);
+
 function settingsTable(): string {
   const rows = settingLeaves().map((leaf) => {
     const def = leaf.schema.default === undefined || leaf.schema.default === '' ? 'unset' : `\`${String(leaf.schema.default)}\``;
@@ -21,7 +24,8 @@ function errorTable(): string {
 }
 
 const DESCRIPTION = `
-The game platform's JSON API. Every path below starts with the base address \`{public_url}/v1\`.
+The game platform's JSON API. Every path below starts with the base address \`{public_url}/v1\`, except the probes
+\`/healthz\` (liveness) and \`/readyz\` (readiness) at \`{public_url}\` itself.
 
 Every response is JSON in one envelope: \`{ok: true, data, meta?}\` or \`{ok: false, error: {code, message, ...}}\`.
 The one exception is this document itself, served bare so that tools can read it.
@@ -67,7 +71,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         },
       },
     },
-    transform: ({ schema, url }) => ({ schema: url.startsWith('/v1/') ? schema : { ...schema, hide: true }, url }),
+    transform: ({ schema, url }) => ({ schema: url.startsWith('/v1/') || UNVERSIONED_PATHS.has(url) ? schema : { ...schema, hide: true }, url }),
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -78,6 +78,7 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
 
   // Before the credential hook: the routes with their own limits, and requests that send no credential (per IP).
   app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config?.healthProbe) return; // probes are never limited
     const rule = request.routeOptions.config?.rateLimitRule;
     if (rule === 'login') return enforce(checks.loginByIp, request, reply);
     if (rule === 'register') return enforce(checks.register, request, reply);
@@ -95,7 +96,7 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
     /** Registered after the credential hook: requests that send a credential count against it once it is known. */
     afterAuthentication() {
       app.addHook('onRequest', async (request, reply) => {
-        if (request.routeOptions.config?.rateLimitRule || !sendsCredential(request)) return;
+        if (request.routeOptions.config?.rateLimitRule || request.routeOptions.config?.healthProbe || !sendsCredential(request)) return;
         return enforce(checks.defaultByCredential, request, reply);
       });
     },

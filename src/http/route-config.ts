@@ -14,6 +14,8 @@ declare module 'fastify' {
     tooLargeCode?: ErrorCode;
     /** the route's own rate limit (DESIGN §4); without it the route counts against the default limit */
     rateLimitRule?: RateLimitRule;
+    /** /healthz and /readyz: never rate-limited, answered over plain HTTP in production; liveness also while closing */
+    healthProbe?: 'liveness' | 'readiness';
   }
 }
 

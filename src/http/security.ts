@@ -21,11 +21,12 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    if (closing) {
+    const probe = request.routeOptions.config?.healthProbe;
+    if (closing && probe !== 'liveness') {
       reply.header('Connection', 'close');
       throw new AppError('unavailable', 'The service is restarting; try again shortly');
     }
-    if (config.env === 'production' && request.protocol !== 'https') {
+    if (config.env === 'production' && request.protocol !== 'https' && !probe) {
       throw new AppError('https_required', 'The API is served over HTTPS only');
     }
     const origin = request.headers.origin;

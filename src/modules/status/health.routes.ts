@@ -1,0 +1,52 @@
+// GET /healthz (liveness) and GET /readyz (readiness), for orchestrators and load balancers: outside /v1, never
+// rate-limited, not logged at info, answered over plain HTTP in production too (probes reach the process directly).
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Ok, errorEnvelope, ok } from '../../http/envelope.js';
+import { AppError } from '../../http/errors.js';
+import { readiness } from './health.service.js';
+
+export async function healthRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        tags: ['service'],
+        summary: 'Liveness',
+        description:
+          'Answers 200 while the process can answer requests, also while it shuts down; touches no database. A failing liveness probe means: restart the process. Not rate-limited; needs no credential.',
+        response: { 200: Ok(Type.Object({ status: Type.Literal('ok', { description: 'always ok' }) })) },
+      },
+      config: { healthProbe: 'liveness' },
+      logLevel: 'warn',
+    },
+    async () => ok({ status: 'ok' as const }),
+  );
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['service'],
+        summary: 'Readiness',
+        description:
+          'Answers 200 when the database answers within a second and has every migration of this version; 503 `unavailable` otherwise and while the process shuts down. A failing readiness probe means: send no traffic here for now. Not rate-limited; needs no credential.',
+        response: {
+          200: Ok(Type.Object({ status: Type.Literal('ready', { description: 'always ready' }) })),
+          503: errorEnvelope(503, ['unavailable']),
+        },
+      },
+      config: { healthProbe: 'readiness' },
+      logLevel: 'warn',
+    },
+    async (request) => {
+      const result = await readiness(app.ctx);
+      if (!result.ready) {
+        request.log.debug({ reason: result.reason }, 'not ready');
+        throw new AppError('unavailable', 'The service is not ready: its database is unreachable or not migrated');
+      }
+      return ok({ status: 'ready' as const });
+    },
+  );
+}
