@@ -17,6 +17,7 @@ import {
 } from 'kysely';
 import type { Database } from './schema.js';
 import { Sqlite } from './sqlite-driver.js';
+import type { PoolStats } from '../modules/metrics/metrics.js';
 
 export type Db = Kysely<Database>;
 /** A database handle or an open transaction: repositories accept either. */
@@ -26,6 +27,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Db;
   dialect: DialectName;
+  /** Connections open, checked out and waited for (GET /metrics). SQLite has its one connection and no queue. */
+  poolStats(): PoolStats;
   destroy(): Promise<void>;
 }
 
@@ -77,7 +80,7 @@ function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: cacheStatements(sqlite) }) });
-  return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+  return { db, dialect: 'sqlite', poolStats: () => ({ size: 1, inUse: 0, waiting: 0 }), destroy: () => db.destroy() };
 }
 
 // bigint (int8) columns hold epoch milliseconds and scores, all safe integers: read them as numbers.
@@ -120,7 +123,8 @@ function openPostgres(url: string, options: OpenOptions): DatabaseHandle {
   pool.on('error', (error) => options.onPoolError?.(error));
   pool.on('connect', prepareMarkedStatements);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', destroy: () => db.destroy() };
+  const poolStats = () => ({ size: pool.totalCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount });
+  return { db, dialect: 'postgres', poolStats, destroy: () => db.destroy() };
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {

@@ -8,10 +8,14 @@ import { sha256 } from '../lib/secrets.js';
 import { sessionCookieName } from './auth.js';
 import { AppError } from './errors.js';
 
-/** A route's own limit; every other route counts against `default` (per credential, else per IP). */
-export type RateLimitRule = 'login' | 'register' | 'forgot_password';
+/** A route's own limit; every other route counts against `default` (per credential, else per IP). `none`: not limited (/metrics). */
+export type RateLimitRule = 'login' | 'register' | 'forgot_password' | 'none';
 
-type Check = ReturnType<FastifyInstance['createRateLimit']>;
+/** A limiter and its name (the `limit` label of gameplatform_rate_limited_total). */
+interface Check {
+  name: string;
+  check: ReturnType<FastifyInstance['createRateLimit']>;
+}
 
 const REDIS_ERROR_LOG_INTERVAL_MS = 60_000;
 
@@ -62,8 +66,18 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
   const ip = (request: FastifyRequest) => normalizeIP(request.ip);
   /** Whether the request sends a credential at all (validated or not). */
   const sendsCredential = (request: FastifyRequest) => Boolean(request.headers.authorization || request.cookies?.[cookieName]);
-  const limiter = (name: string, setting: { max: number; window_seconds: number }, key: (request: FastifyRequest) => string): Check =>
-    app.createRateLimit({ max: setting.max, timeWindow: setting.window_seconds * 1000, keyGenerator: (request) => `${name}:${key(request)}` });
+  const limiter = (name: string, setting: { max: number; window_seconds: number }, key: (request: FastifyRequest) => string): Check => ({
+    name,
+    check: app.createRateLimit({ max: setting.max, timeWindow: setting.window_seconds * 1000, keyGenerator: (request) => `${name}:${key(request)}` }),
+  });
+  const enforce = async (limit: Check, request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const result = await limit.check(request);
+    if (result.isAllowed || !result.isExceeded) return;
+    ctx.metrics.rateLimited.inc({ limit: limit.name });
+    const seconds = Math.max(1, result.ttlInSeconds);
+    reply.header('Retry-After', String(seconds));
+    throw new AppError('rate_limited', `Too many requests; try again in ${seconds} seconds`, { retry_after: seconds });
+  };
 
   const limits = config.rate_limits;
   const checks = {
@@ -79,6 +93,7 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
   // Before the credential hook: the routes with their own limits, and requests that send no credential (per IP).
   app.addHook('onRequest', async (request, reply) => {
     const rule = request.routeOptions.config?.rateLimitRule;
+    if (rule === 'none') return;
     if (rule === 'login') return enforce(checks.loginByIp, request, reply);
     if (rule === 'register') return enforce(checks.register, request, reply);
     if (rule === 'forgot_password') return; // counted per address once the body is read
@@ -113,12 +128,4 @@ function credentialKey(request: FastifyRequest): string | undefined {
   const credential = request.credential;
   if (!credential) return undefined;
   return credential.kind === 'player' ? `player-token:${credential.tokenId}` : `developer-key:${credential.keyId}`;
-}
-
-async function enforce(check: Check, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const result = await check(request);
-  if (result.isAllowed || !result.isExceeded) return;
-  const seconds = Math.max(1, result.ttlInSeconds);
-  reply.header('Retry-After', String(seconds));
-  throw new AppError('rate_limited', `Too many requests; try again in ${seconds} seconds`, { retry_after: seconds });
 }
