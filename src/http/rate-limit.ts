@@ -17,18 +17,38 @@ interface Check {
   check: ReturnType<FastifyInstance['createRateLimit']>;
 }
 
-const REDIS_ERROR_LOG_INTERVAL_MS = 60_000;
+/** Exponential reconnect delays from 100 ms up to 5 s, for as long as Redis stays away. */
+const reconnectDelay = (attempt: number) => Math.min(100 * 2 ** Math.min(attempt - 1, 6), 5000);
 
-function connectRedis(url: string, log: FastifyBaseLogger): Redis {
-  // Fail fast when Redis is away: the limits are skipped (skipOnError) rather than holding requests.
-  const redis = new Redis(url, { connectTimeout: 2000, maxRetriesPerRequest: 1, enableOfflineQueue: false });
-  let lastLogged = 0;
-  redis.on('error', (error: Error) => {
-    if (Date.now() - lastLogged < REDIS_ERROR_LOG_INTERVAL_MS) return;
-    lastLogged = Date.now();
+/**
+ * One connection for the counters. Fail fast while Redis is away: no offline queue, one retry, and the plugin's
+ * skipOnError serves the request uncounted rather than holding it. ioredis reconnects by itself; the log says once
+ * that Redis is gone and once that it is back, however many requests and reconnect attempts come in between.
+ */
+function connectRedis(url: string, log: FastifyBaseLogger): { redis: Redis; close(): Promise<void> } {
+  const redis = new Redis(url, { connectTimeout: 2000, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: reconnectDelay });
+  let reachable = true;
+  let closing = false;
+  const lost = (error?: Error) => {
+    if (!reachable || closing) return; // already said, or closed on purpose (shutdown)
+    reachable = false;
     log.warn({ err: error }, 'redis unreachable: rate limits are not counted until it is back');
+  };
+  redis.on('error', (error: Error) => lost(error));
+  redis.on('close', () => lost());
+  redis.on('ready', () => {
+    if (reachable) return;
+    reachable = true;
+    log.info('redis is back: rate limits are counted and shared again');
   });
-  return redis;
+  return {
+    redis,
+    async close() {
+      closing = true;
+      if (redis.status === 'ready') await redis.quit();
+      else redis.disconnect();
+    },
+  };
 }
 
 /** Waits for the first connection (or the first failure), so that counting starts with the first request. */
@@ -52,13 +72,11 @@ export interface RateLimits {
 
 export async function registerRateLimits(app: FastifyInstance, ctx: AppContext): Promise<RateLimits> {
   const { config } = ctx;
-  const redis = config.redis_url ? connectRedis(config.redis_url, app.log) : undefined;
-  if (redis) {
-    await firstConnection(redis);
-    app.addHook('onClose', async () => {
-      if (redis.status === 'ready') await redis.quit();
-      else redis.disconnect();
-    });
+  const connection = config.redis_url ? connectRedis(config.redis_url, app.log) : undefined;
+  const redis = connection?.redis;
+  if (connection) {
+    await firstConnection(connection.redis);
+    app.addHook('onClose', () => connection.close());
   }
   await app.register(rateLimit, { global: false, skipOnError: true, ...(redis ? { redis, nameSpace: `${config.redis_prefix}rate:` } : {}) });
 
