@@ -22,10 +22,13 @@ import { loadPortalAssets, notFoundPage, portalRoutes, registerPageSecurity } fr
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { devRoutes } from './modules/dev/dev.routes.js';
 import { createMailer } from './modules/mail/mailer.js';
+import { createMetrics } from './modules/metrics/metrics.js';
+import { metricsRoutes, registerHttpMetrics } from './modules/metrics/metrics.routes.js';
 import { gameFilesRoutes } from './modules/games/game-files.routes.js';
 import { gameRequestRewriter } from './modules/games/game-origin.js';
 import { gamesRoutes } from './modules/games/games.routes.js';
 import { playRoutes } from './modules/play/play.routes.js';
+import { countActiveSessions } from './modules/play/play.service.js';
 import { statesRoutes } from './modules/states/states.routes.js';
 import { leaderboardRoutes } from './modules/scores/leaderboard.routes.js';
 import { scoresRoutes } from './modules/scores/scores.routes.js';
@@ -77,8 +80,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   const clock = options.clock ?? systemClock;
   const mailer = createMailer({ config, db: database.db, clock, log: app.log });
-  const ctx: AppContext = { config, db: database.db, dialect: database.dialect, clock, log: app.log, mailer };
+  const metrics = createMetrics();
+  const ctx: AppContext = { config, db: database.db, dialect: database.dialect, clock, log: app.log, mailer, metrics };
+  metrics.setSources({ activeSessions: () => countActiveSessions(ctx), pool: database.poolStats });
   app.decorate('ctx', ctx);
+  registerHttpMetrics(app, metrics);
   // Mail still being delivered finishes before the database closes (the caller destroys it after app.close()).
   app.addHook('onClose', async () => mailer.close());
 
@@ -97,6 +103,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   await app.register(statusRoutes);
   await app.register(healthRoutes);
+  await app.register(metricsRoutes);
   await app.register(accountsRoutes);
   await app.register(statesRoutes);
   await app.register(gamesRoutes);

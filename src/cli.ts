@@ -14,6 +14,7 @@ import { serviceVersion } from './lib/version.js';
 import { registerPlayerCommands } from './modules/accounts/accounts.cli.js';
 import { registerGameCommands } from './modules/games/games.cli.js';
 import { createMailer } from './modules/mail/mailer.js';
+import { createMetrics } from './modules/metrics/metrics.js';
 import { registerMailCommands } from './modules/mail/mail.cli.js';
 import { registerPlayCommands } from './modules/play/play.cli.js';
 
@@ -35,7 +36,7 @@ export async function withContext<T>(fn: (ctx: AppContext) => Promise<T>): Promi
     const log = pino({ level: config.log_level }, pino.destination(2));
     const mailer = createMailer({ config, db: database.db, clock: systemClock, log });
     try {
-      return await fn({ config, db: database.db, dialect: database.dialect, clock: systemClock, log, mailer });
+      return await fn({ config, db: database.db, dialect: database.dialect, clock: systemClock, log, mailer, metrics: createMetrics() });
     } finally {
       await mailer.close();
     }

@@ -54,6 +54,7 @@ export const SettingsSchema = Type.Object(
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
       { default: 'info', description: 'log level' },
     ),
+    metrics_token: Type.String({ default: '', description: 'when set, GET /metrics needs Authorization: Bearer <metrics_token>; unset, /metrics is open to anyone who can reach it' }),
     rate_limits: Type.Object(
       {
         login: RateLimit(10, 60, 'POST /auth/login, per IP and per login name'),

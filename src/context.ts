@@ -1,9 +1,10 @@
-// What every service receives: settings, database, clock, logger and mailer. Built once by the server (or a test).
+// What every service receives: settings, database, clock, logger, mailer and metrics. Built once by the server (or a test).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db, DialectName } from './db/connect.js';
 import type { Mailer } from './modules/mail/mailer.js';
+import type { Metrics } from './modules/metrics/metrics.js';
 
 export interface AppContext {
   config: Config;
@@ -12,4 +13,6 @@ export interface AppContext {
   clock: Clock;
   log: FastifyBaseLogger;
   mailer: Mailer;
+  /** counters the services move (never the repositories); read by GET /metrics */
+  metrics: Metrics;
 }

@@ -18,6 +18,7 @@ import {
 import type { Database } from './schema.js';
 import { Sqlite } from './sqlite-driver.js';
 import { DatabaseUnavailableError } from './unavailable.js';
+import type { PoolStats } from '../modules/metrics/metrics.js';
 
 export type Db = Kysely<Database>;
 /** A database handle or an open transaction: repositories accept either. */
@@ -27,6 +28,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Db;
   dialect: DialectName;
+  /** Connections open, checked out and waited for (GET /metrics). SQLite has its one connection and no queue. */
+  poolStats(): PoolStats;
   destroy(): Promise<void>;
 }
 
@@ -78,7 +81,7 @@ function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: cacheStatements(sqlite) }) });
-  return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+  return { db, dialect: 'sqlite', poolStats: () => ({ size: 1, inUse: 0, waiting: 0 }), destroy: () => db.destroy() };
 }
 
 // bigint (int8) columns hold epoch milliseconds and scores, all safe integers: read them as numbers.
@@ -153,8 +156,10 @@ function resilientPool(url: string, options: OpenOptions): pg.Pool {
 }
 
 function openPostgres(url: string, options: OpenOptions): DatabaseHandle {
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(url, options) }) });
-  return { db, dialect: 'postgres', destroy: () => db.destroy() };
+  const pool = resilientPool(url, options);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const poolStats = () => ({ size: pool.totalCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount });
+  return { db, dialect: 'postgres', poolStats, destroy: () => db.destroy() };
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {

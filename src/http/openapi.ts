@@ -4,11 +4,10 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { settingLeaves, type Config } from '../config.js';
 import { ERROR_CATALOG } from './errors.js';
+import { isDocumentedPath } from './route-docs.js';
 
 export const API_VERSION = '1.0.0' as const;
 
-/** Operations endpoints outside /v1 that the document lists too. */
-export const UNVERSIONED_PATHS = new Set(['/healthz', '/readyz']);
 
 function settingsTable(): string {
   const rows = settingLeaves().map((leaf) => {
@@ -24,8 +23,8 @@ function errorTable(): string {
 }
 
 const DESCRIPTION = `
-The game platform's JSON API. Every path below starts with the base address \`{public_url}/v1\`, except the probes
-\`/healthz\` (liveness) and \`/readyz\` (readiness) at \`{public_url}\` itself.
+The game platform's JSON API. Every path below starts with the base address \`{public_url}/v1\`, except the
+operations endpoints (tag *operations*: \`/metrics\` and the health checks), which sit at the root of \`{public_url}\`.
 
 Every response is JSON in one envelope: \`{ok: true, data, meta?}\` or \`{ok: false, error: {code, message, ...}}\`.
 The one exception is this document itself, served bare so that tools can read it.
@@ -71,7 +70,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         },
       },
     },
-    transform: ({ schema, url }) => ({ schema: url.startsWith('/v1/') || UNVERSIONED_PATHS.has(url) ? schema : { ...schema, hide: true }, url }),
+    transform: ({ schema, url }) => ({ schema: isDocumentedPath(url) ? schema : { ...schema, hide: true }, url }),
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -8,23 +8,47 @@ import { sha256 } from '../lib/secrets.js';
 import { sessionCookieName } from './auth.js';
 import { AppError } from './errors.js';
 
-/** A route's own limit; every other route counts against `default` (per credential, else per IP). */
-export type RateLimitRule = 'login' | 'register' | 'forgot_password';
+/** A route's own limit; every other route counts against `default` (per credential, else per IP). `none`: not limited (/metrics). */
+export type RateLimitRule = 'login' | 'register' | 'forgot_password' | 'none';
 
-type Check = ReturnType<FastifyInstance['createRateLimit']>;
+/** A limiter and its name (the `limit` label of gameplatform_rate_limited_total). */
+interface Check {
+  name: string;
+  check: ReturnType<FastifyInstance['createRateLimit']>;
+}
 
-const REDIS_ERROR_LOG_INTERVAL_MS = 60_000;
+/** Exponential reconnect delays from 100 ms up to 5 s, for as long as Redis stays away. */
+const reconnectDelay = (attempt: number) => Math.min(100 * 2 ** Math.min(attempt - 1, 6), 5000);
 
-function connectRedis(url: string, log: FastifyBaseLogger): Redis {
-  // Fail fast when Redis is away: the limits are skipped (skipOnError) rather than holding requests.
-  const redis = new Redis(url, { connectTimeout: 2000, maxRetriesPerRequest: 1, enableOfflineQueue: false });
-  let lastLogged = 0;
-  redis.on('error', (error: Error) => {
-    if (Date.now() - lastLogged < REDIS_ERROR_LOG_INTERVAL_MS) return;
-    lastLogged = Date.now();
+/**
+ * One connection for the counters. Fail fast while Redis is away: no offline queue, one retry, and the plugin's
+ * skipOnError serves the request uncounted rather than holding it. ioredis reconnects by itself; the log says once
+ * that Redis is gone and once that it is back, however many requests and reconnect attempts come in between.
+ */
+function connectRedis(url: string, log: FastifyBaseLogger): { redis: Redis; close(): Promise<void> } {
+  const redis = new Redis(url, { connectTimeout: 2000, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: reconnectDelay });
+  let reachable = true;
+  let closing = false;
+  const lost = (error?: Error) => {
+    if (!reachable || closing) return; // already said, or closed on purpose (shutdown)
+    reachable = false;
     log.warn({ err: error }, 'redis unreachable: rate limits are not counted until it is back');
+  };
+  redis.on('error', (error: Error) => lost(error));
+  redis.on('close', () => lost());
+  redis.on('ready', () => {
+    if (reachable) return;
+    reachable = true;
+    log.info('redis is back: rate limits are counted and shared again');
   });
-  return redis;
+  return {
+    redis,
+    async close() {
+      closing = true;
+      if (redis.status === 'ready') await redis.quit();
+      else redis.disconnect();
+    },
+  };
 }
 
 /** Waits for the first connection (or the first failure), so that counting starts with the first request. */
@@ -48,13 +72,11 @@ export interface RateLimits {
 
 export async function registerRateLimits(app: FastifyInstance, ctx: AppContext): Promise<RateLimits> {
   const { config } = ctx;
-  const redis = config.redis_url ? connectRedis(config.redis_url, app.log) : undefined;
-  if (redis) {
-    await firstConnection(redis);
-    app.addHook('onClose', async () => {
-      if (redis.status === 'ready') await redis.quit();
-      else redis.disconnect();
-    });
+  const connection = config.redis_url ? connectRedis(config.redis_url, app.log) : undefined;
+  const redis = connection?.redis;
+  if (connection) {
+    await firstConnection(connection.redis);
+    app.addHook('onClose', () => connection.close());
   }
   await app.register(rateLimit, { global: false, skipOnError: true, ...(redis ? { redis, nameSpace: `${config.redis_prefix}rate:` } : {}) });
 
@@ -62,8 +84,18 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
   const ip = (request: FastifyRequest) => normalizeIP(request.ip);
   /** Whether the request sends a credential at all (validated or not). */
   const sendsCredential = (request: FastifyRequest) => Boolean(request.headers.authorization || request.cookies?.[cookieName]);
-  const limiter = (name: string, setting: { max: number; window_seconds: number }, key: (request: FastifyRequest) => string): Check =>
-    app.createRateLimit({ max: setting.max, timeWindow: setting.window_seconds * 1000, keyGenerator: (request) => `${name}:${key(request)}` });
+  const limiter = (name: string, setting: { max: number; window_seconds: number }, key: (request: FastifyRequest) => string): Check => ({
+    name,
+    check: app.createRateLimit({ max: setting.max, timeWindow: setting.window_seconds * 1000, keyGenerator: (request) => `${name}:${key(request)}` }),
+  });
+  const enforce = async (limit: Check, request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const result = await limit.check(request);
+    if (result.isAllowed || !result.isExceeded) return;
+    ctx.metrics.rateLimited.inc({ limit: limit.name });
+    const seconds = Math.max(1, result.ttlInSeconds);
+    reply.header('Retry-After', String(seconds));
+    throw new AppError('rate_limited', `Too many requests; try again in ${seconds} seconds`, { retry_after: seconds });
+  };
 
   const limits = config.rate_limits;
   const checks = {
@@ -80,6 +112,7 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config?.healthProbe) return; // probes are never limited
     const rule = request.routeOptions.config?.rateLimitRule;
+    if (rule === 'none') return;
     if (rule === 'login') return enforce(checks.loginByIp, request, reply);
     if (rule === 'register') return enforce(checks.register, request, reply);
     if (rule === 'forgot_password') return; // counted per address once the body is read
@@ -114,12 +147,4 @@ function credentialKey(request: FastifyRequest): string | undefined {
   const credential = request.credential;
   if (!credential) return undefined;
   return credential.kind === 'player' ? `player-token:${credential.tokenId}` : `developer-key:${credential.keyId}`;
-}
-
-async function enforce(check: Check, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const result = await check(request);
-  if (result.isAllowed || !result.isExceeded) return;
-  const seconds = Math.max(1, result.ttlInSeconds);
-  reply.header('Retry-After', String(seconds));
-  throw new AppError('rate_limited', `Too many requests; try again in ${seconds} seconds`, { retry_after: seconds });
 }

@@ -28,6 +28,8 @@ const ALWAYS: ErrorCode[] = ['cross_origin_forbidden', 'https_required', 'rate_l
 export function routeErrors(route: RouteOptions): ErrorCode[] {
   const config = route.config ?? {};
   const schema = route.schema ?? {};
+  // The probes are never refused for an Origin, plain HTTP or a rate limit; they describe their own answers.
+  if (config.healthProbe) return [...(config.errors ?? [])];
   const codes = new Set<ErrorCode>(ALWAYS);
   for (const code of AUTH_ERRORS[config.auth ?? 'none']) codes.add(code);
   if (config.scope) codes.add('insufficient_scope');
@@ -39,9 +41,17 @@ export function routeErrors(route: RouteOptions): ErrorCode[] {
   return [...codes];
 }
 
+/** The routes outside /v1 that the OpenAPI document lists too: what operators and orchestrators call. */
+export const OPERATIONS_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** Whether the OpenAPI document lists this path: the API under /v1, and the operations endpoints. */
+export function isDocumentedPath(url: string): boolean {
+  return url.startsWith('/v1/') || OPERATIONS_PATHS.has(url);
+}
+
 export function registerRouteDocs(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/v1/') || route.schema?.hide) return;
+    if (!isDocumentedPath(route.url) || route.schema?.hide) return;
     const schema = (route.schema ??= {});
     const response = (schema.response ??= {}) as Record<number, TSchema>;
     const byStatus = new Map<number, ErrorCode[]>();

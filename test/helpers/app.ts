@@ -1,4 +1,5 @@
 // The real app on a fresh database with a manual clock, for tests and benchmarks (no vitest here, so scripts can use it).
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp, type App } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -29,6 +30,8 @@ export interface HarnessOptions {
   env?: 'test' | 'production' | 'development';
   /** extra environment variables for loadConfig */
   environment?: Record<string, string>;
+  /** a logger for the app instead of a silent one (tests that read the log) */
+  logger?: FastifyBaseLogger;
   /** runs after buildApp and before ready: tests may add probe routes here */
   beforeReady?: (app: App) => void | Promise<void>;
 }
@@ -60,7 +63,7 @@ export async function createHarness(dialect: DialectName, options: HarnessOption
   const database = openDatabase(config.database_url, { poolSize: 20 });
   await migrateToLatest(database.db);
   const clock = new ManualClock();
-  const app = await buildApp({ config, database, clock });
+  const app = await buildApp({ config, database, clock, ...(options.logger ? { logger: options.logger } : {}) });
   await options.beforeReady?.(app);
   await app.ready();
   return {

@@ -70,6 +70,12 @@ export function findActiveSessions(db: Executor, playerId: number, gameId: numbe
   return sessions(db).where('s.player_id', '=', playerId).where('s.status', '=', 'active').where('s.game_id', '=', gameId).execute();
 }
 
+/** Play sessions open now (GET /metrics, on each scrape). Counted from play_sessions_sweep_idx (status, last_heartbeat_at). */
+export async function countActiveSessions(db: Executor): Promise<number> {
+  const row = await db.selectFrom('play_sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'active').executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /**
  * Serialises the starts of one player: two starts of the same game at once would otherwise both replace the same
  * earlier session and race to insert. PostgreSQL: a row lock on the player (heartbeats never take it, so the lock

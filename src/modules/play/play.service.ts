@@ -9,7 +9,7 @@ import { entitlementOf, getEntitlement, type Entitlement } from './entitlement.j
 import { planCredit } from './credit.js';
 import type { EndReason } from './play.schemas.js';
 import {
-  addPlaytime, claimInterval, closeIdleSessions, countPlay, findActiveSessions, findGameBySlug,
+  addPlaytime, claimInterval, closeIdleSessions, countActiveSessions as countActive, countPlay, findActiveSessions, findGameBySlug,
   findPlayerMembership, findSessionByTokenHash, insertSession, lockPlayerStarts, settleClaim, type PlayableGame, type SessionRow,
 } from './play.repository.js';
 import { addUsage, countSessionStart, usedSeconds } from './usage.repository.js';
@@ -105,6 +105,16 @@ async function creditSession(ctx: AppContext, trx: Executor, s: SessionRow, now:
   return { credited, total: claimed - refund, usedToday, closedAs: close ?? (limit ? 'limit' : null) };
 }
 
+function countEnded(ctx: AppContext, reason: string, sessions: number): void {
+  if (sessions > 0) ctx.metrics.sessionsEnded.inc({ reason }, sessions);
+}
+
+/** After the credit's transaction committed: its seconds, and the session it closed (end reason, or limit). */
+function countCredit(ctx: AppContext, credit: Credit): void {
+  if (credit.credited > 0) ctx.metrics.creditedSeconds.inc(credit.credited);
+  if (credit.closedAs) countEnded(ctx, credit.closedAs, 1);
+}
+
 export interface StartResult {
   session: string;
   game: string;
@@ -125,16 +135,20 @@ export async function startPlay(ctx: AppContext, playerId: number, slug: string)
   const unlimited = playsWithoutLimit(player, now);
   if (game.requires_premium && !unlimited) throw new AppError('premium_required', 'This game is for Unlimited members');
 
-  return retrying(() =>
+  // What the committed attempt closed and credited, counted once it has committed (a 402 rolls it all back).
+  let closed: { replaced: number; timeout: number; credited: number } = { replaced: 0, timeout: 0, credited: 0 };
+  const result = await retrying(() =>
     ctx.db.transaction().execute(async (trx) => {
+      closed = { replaced: 0, timeout: 0, credited: 0 };
       await lockPlayerStarts(trx, playerId);
       // The earlier session of this game is credited up to now and closed (replaced); on a 402 below it all rolls back.
       // Taking over a session still alive (a second tab, another device) continues that play: it is not counted again.
       let continues = false;
       for (const earlier of await findActiveSessions(trx, playerId, game.id)) {
-        if (isIdle(ctx, earlier, now)) await closeIdleSessions(trx, idleCutoff(ctx, now), earlier.id);
+        if (isIdle(ctx, earlier, now)) closed.timeout += await closeIdleSessions(trx, idleCutoff(ctx, now), earlier.id);
         else {
-          await creditSession(ctx, trx, earlier, now, 'replaced');
+          closed.credited += (await creditSession(ctx, trx, earlier, now, 'replaced')).credited;
+          closed.replaced++;
           continues = true;
         }
       }
@@ -154,6 +168,12 @@ export async function startPlay(ctx: AppContext, playerId: number, slug: string)
       };
     }),
   );
+  const { metrics } = ctx;
+  metrics.sessionsStarted.inc();
+  if (closed.replaced) metrics.sessionsEnded.inc({ reason: 'replaced' }, closed.replaced);
+  if (closed.timeout) metrics.sessionsEnded.inc({ reason: 'timeout' }, closed.timeout);
+  if (closed.credited) metrics.creditedSeconds.inc(closed.credited);
+  return result;
 }
 
 /** The session behind `token` for this player: 404 when unknown or another player's (its existence is not revealed). */
@@ -188,10 +208,12 @@ export async function heartbeat(ctx: AppContext, playerId: number, token: string
     const s = await ownSession(ctx, playerId, tokenHash);
     if (s.status !== 'active') throw sessionEnded(s.end_reason ?? 'quit');
     if (isIdle(ctx, s, now)) {
-      await closeIdleSessions(ctx.db, idleCutoff(ctx, now), s.id);
+      countEnded(ctx, 'timeout', await closeIdleSessions(ctx.db, idleCutoff(ctx, now), s.id));
       throw sessionEnded('timeout');
     }
     const credit = await ctx.db.transaction().execute((trx) => creditSession(ctx, trx, s, now));
+    countCredit(ctx, credit);
+    ctx.metrics.heartbeats.inc();
     return {
       credited_seconds: credit.total,
       session_seconds: secondsBetween(s.started_at, now),
@@ -235,15 +257,23 @@ export async function endPlay(ctx: AppContext, playerId: number, token: string, 
       return summaryOf(token, s, s.ended_at ?? now, s.end_reason ?? 'quit', s.credited_seconds, await getEntitlement(ctx, playerOfSession(s)));
     }
     if (isIdle(ctx, s, now)) {
-      await closeIdleSessions(ctx.db, idleCutoff(ctx, now), s.id);
+      countEnded(ctx, 'timeout', await closeIdleSessions(ctx.db, idleCutoff(ctx, now), s.id));
       throw new Reread(); // read it back closed, with reason timeout
     }
     const credit = await ctx.db.transaction().execute((trx) => creditSession(ctx, trx, s, now, reason));
+    countCredit(ctx, credit);
     return summaryOf(token, s, now, reason, credit.total, entitlementOf(ctx, s, credit.usedToday, now));
   });
 }
 
 /** Closes every session idle for session_idle_timeout (reason timeout); returns how many. Safe to run from many processes at once. */
-export function sweepIdleSessions(ctx: AppContext): Promise<number> {
-  return retrying(() => closeIdleSessions(ctx.db, idleCutoff(ctx, ctx.clock.now())));
+export async function sweepIdleSessions(ctx: AppContext): Promise<number> {
+  const closed = await retrying(() => closeIdleSessions(ctx.db, idleCutoff(ctx, ctx.clock.now())));
+  countEnded(ctx, 'timeout', closed);
+  return closed;
+}
+
+/** Play sessions open now, for the gameplatform_play_sessions_active gauge (read on each scrape, not per request). */
+export function countActiveSessions(ctx: AppContext): Promise<number> {
+  return countActive(ctx.db);
 }

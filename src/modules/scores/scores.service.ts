@@ -177,7 +177,7 @@ export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<
   };
   if (request) await forgetExpiredKeys(ctx, now);
 
-  return retryOnDeadlock(() => ctx.db.transaction().execute(async (trx): Promise<SubmitOutcome> => {
+  const outcome = await retryOnDeadlock(() => ctx.db.transaction().execute(async (trx): Promise<SubmitOutcome> => {
     const replay = request && (await claimOrReplay(trx, request, now));
     if (replay) return { result: replay, replayed: true };
     const scoreId = await insertScore(trx, { game_id: game.id, player_id: playerId, board, score, meta, play_session_id: playSessionId, created_at: now });
@@ -195,6 +195,8 @@ export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<
     if (request) await saveRequestResponse(trx, request.caller, request.key, JSON.stringify(result));
     return { result, replayed: false };
   }));
+  ctx.metrics.scoreSubmissions.inc({ outcome: outcome.replayed ? 'replayed' : 'stored' });
+  return outcome;
 }
 
 export const parseMeta = (text: string | null) => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));

@@ -149,6 +149,15 @@ async function writeSlot(ctx: AppContext, key: SlotKey, write: StateWrite, expec
   throw conflict(await visibleVersion(ctx.db, key));
 }
 
+async function countConflicts<T>(ctx: AppContext, write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'version_conflict') ctx.metrics.stateConflicts.inc();
+    throw error;
+  }
+}
+
 /**
  * Saves a state. Without expectedVersion it overwrites whatever is stored; with n > 0 only version n; with 0 only an
  * empty slot (else 409 version_conflict with current_version). Nothing is written on any error.
@@ -157,7 +166,8 @@ export async function putState(ctx: AppContext, credential: Credential, input: P
   const key = await resolveSlot(ctx, credential, input);
   const { text, sizeBytes } = encodeState(input.state);
   const write: StateWrite = { text, sizeBytes, label: input.label, now: ctx.clock.now() };
-  const { version, created } = await writeSlot(ctx, key, write, input.expectedVersion);
+  const { version, created } = await countConflicts(ctx, writeSlot(ctx, key, write, input.expectedVersion));
+  ctx.metrics.stateSaves.inc();
   return { slot: key.slot, version, size_bytes: sizeBytes, created };
 }
 

@@ -1,0 +1,114 @@
+// The Prometheus metrics of one app instance (prom-client, a registry of its own): services count, /metrics reads.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** What the database pool holds: connections open, checked out, and requests waiting for one. */
+export interface PoolStats {
+  size: number;
+  inUse: number;
+  waiting: number;
+}
+
+/** Values read only when /metrics is scraped (no cost on the request paths). */
+export interface MetricSources {
+  activeSessions(): Promise<number>;
+  pool(): PoolStats;
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+const PREFIX = 'gameplatform_';
+
+// Seconds: the API answers in milliseconds; the top buckets catch a database or lock wait.
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * One registry per app (tests build many apps in one process; the global registry would collide). The sources may be
+ * given later (`setSources`), since they read the context the metrics are part of. Node.js and process defaults start
+ * on the first scrape: they keep an event-loop monitor and a GC observer running, which an app nobody scrapes (a test,
+ * the CLI) does not need.
+ */
+export function createMetrics(sources?: MetricSources) {
+  const registry = new Registry();
+  const registers = [registry];
+  let from = sources;
+  let defaults = false;
+
+  const metrics = {
+    registry,
+    httpRequests: new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by route pattern, method and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      registers,
+    }),
+    httpDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from the request to its answer, by route pattern, method and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: DURATION_BUCKETS,
+      registers,
+    }),
+    heartbeats: new Counter({ name: `${PREFIX}heartbeats_total`, help: 'Heartbeats accepted (200)', registers }),
+    creditedSeconds: new Counter({
+      name: `${PREFIX}credited_seconds_total`,
+      help: 'Play seconds credited to sessions (heartbeats, ends, sessions replaced), after commit',
+      registers,
+    }),
+    sessionsStarted: new Counter({ name: `${PREFIX}play_sessions_started_total`, help: 'Play sessions started (POST /play/start answered 201)', registers }),
+    sessionsEnded: new Counter({
+      name: `${PREFIX}play_sessions_ended_total`,
+      help: 'Play sessions closed, by reason (an end reason of POST /play/end, replaced, limit, timeout)',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
+    scoreSubmissions: new Counter({
+      name: `${PREFIX}score_submissions_total`,
+      help: 'Scores accepted, by outcome: stored, or replayed for a repeated Idempotency-Key',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    stateSaves: new Counter({ name: `${PREFIX}state_saves_total`, help: 'Save states written', registers }),
+    stateConflicts: new Counter({ name: `${PREFIX}state_version_conflicts_total`, help: 'Saves refused with 409 version_conflict', registers }),
+    rateLimited: new Counter({
+      name: `${PREFIX}rate_limited_total`,
+      help: 'Requests refused with 429 rate_limited, by limit (login-ip, login-name, register-ip, forgot-email, default)',
+      labelNames: ['limit'] as const,
+      registers,
+    }),
+    /** Gives the scrape-time sources once the context exists. */
+    setSources(value: MetricSources) {
+      from = value;
+    },
+    /** The exposition text, and its content type. */
+    async scrape(): Promise<{ contentType: string; text: string }> {
+      if (!defaults) {
+        defaults = true;
+        collectDefaultMetrics({ register: registry });
+      }
+      return { contentType: registry.contentType, text: await registry.metrics() };
+    },
+  };
+
+  // Registered before the active-sessions gauge: the pool is read before that gauge's query takes a connection.
+  const pool = (name: string, help: string, read: (stats: PoolStats) => number) =>
+    new Gauge({
+      name: `${PREFIX}db_pool_${name}`,
+      help,
+      registers,
+      collect() {
+        if (from) this.set(read(from.pool()));
+      },
+    });
+  pool('size', 'Database connections open (SQLite: 1, its one connection)', (s) => s.size);
+  pool('in_use', 'Database connections checked out by a query or transaction (SQLite: 0)', (s) => s.inUse);
+  pool('waiting', 'Queries waiting for a free connection (SQLite: 0)', (s) => s.waiting);
+  new Gauge({
+    name: `${PREFIX}play_sessions_active`,
+    help: 'Play sessions open now (read from the database on each scrape; sessions idle past the timeout count until the sweep closes them)',
+    registers,
+    async collect() {
+      if (from) this.set(await from.activeSessions());
+    },
+  });
+  return metrics;
+}
