@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { DatabaseHandle } from './db/connect.js';
 import { registerAuth } from './http/auth.js';
+import { clientErrorHandler, registerExpectationHandler } from './http/client-errors.js';
 import { DEFAULT_BODY_LIMIT, registerJsonParser } from './http/content.js';
 import { errorHandler } from './http/error-handler.js';
 import { registerNotFound } from './http/not-found.js';
@@ -65,6 +66,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     requestIdHeader: false,
     bodyLimit: DEFAULT_BODY_LIMIT,
     return503OnClosing: false,
+    // Answers Node gives below the router (431, 400, 408) come in the envelope too.
+    clientErrorHandler,
     routerOptions: { maxParamLength: 200 },
     // Requests on a game's own origin (games_url) go to the game files, and only there.
     rewriteUrl: gameRequestRewriter(config),
@@ -81,6 +84,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // Mail still being delivered finishes before the database closes (the caller destroys it after app.close()).
   app.addHook('onClose', async () => mailer.close());
 
+  registerExpectationHandler(app);
   app.setValidatorCompiler(validatorCompiler());
   app.setErrorHandler(errorHandler);
   registerJsonParser(app);
