@@ -1,6 +1,6 @@
 // Body parsing: JSON only. No text/plain or form parser, so a cross-site form can never reach a JSON route.
 import type { FastifyInstance } from 'fastify';
-import { validationFailed } from './errors.js';
+import { AppError, validationFailed } from './errors.js';
 import { nestsDeeperThan } from './json-scan.js';
 
 /** Default body limit for JSON routes; the state routes raise theirs. */
@@ -39,5 +39,18 @@ export function registerJsonParser(app: FastifyInstance, options: JsonParserOpti
     if (text === '' || text.trim() === '') return done(null, undefined);
     if (nestsDeeperThan(text, maxDepth)) return done(tooDeep(), undefined);
     parseJson(request, text, done);
+  });
+}
+
+/**
+ * No request body is decoded from a Content-Encoding (gzip, br, …): a body that declares one is 415 before it is read,
+ * rather than 400 invalid_json from parsing compressed bytes. `identity` is no encoding.
+ */
+export function registerBodyEncodingCheck(app: FastifyInstance): void {
+  app.addHook('preParsing', async (request) => {
+    const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+    if (encoding && encoding !== 'identity') {
+      throw new AppError('unsupported_media_type', `Request bodies are not decoded: send the body without Content-Encoding (got ${JSON.stringify(encoding.slice(0, 40))})`);
+    }
   });
 }
