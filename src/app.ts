@@ -9,7 +9,8 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { DatabaseHandle } from './db/connect.js';
 import { registerAuth } from './http/auth.js';
-import { DEFAULT_BODY_LIMIT, registerJsonParser } from './http/content.js';
+import { clientErrorHandler, registerExpectationHandler } from './http/client-errors.js';
+import { DEFAULT_BODY_LIMIT, registerBodyEncodingCheck, registerJsonParser } from './http/content.js';
 import { errorHandler } from './http/error-handler.js';
 import { registerNotFound } from './http/not-found.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -69,12 +70,15 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     requestIdHeader: false,
     bodyLimit: DEFAULT_BODY_LIMIT,
     return503OnClosing: false,
+    // Answers Node gives below the router (431, 400, 408) come in the envelope too.
+    clientErrorHandler,
     routerOptions: { maxParamLength: 200 },
     // Requests on a game's own origin (games_url) go to the game files, and only there.
     rewriteUrl: gameRequestRewriter(config),
     // A URL the router cannot decode never reaches a route: answer it in the envelope too.
+    // No hook has run for it, so the headers every answer carries are set here.
     frameworkErrors: (_error, _request, reply) => {
-      void (reply as FastifyReply).code(400).send({ ok: false, error: { code: 'bad_request', message: 'The request URL cannot be read' } });
+      void (reply as FastifyReply).code(400).header('X-Content-Type-Options', 'nosniff').send({ ok: false, error: { code: 'bad_request', message: 'The request URL cannot be read' } });
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -88,9 +92,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // Mail still being delivered finishes before the database closes (the caller destroys it after app.close()).
   app.addHook('onClose', async () => mailer.close());
 
+  registerExpectationHandler(app);
   app.setValidatorCompiler(validatorCompiler());
   app.setErrorHandler(errorHandler);
   registerJsonParser(app);
+  registerBodyEncodingCheck(app);
   const portal = loadPortalAssets();
   registerNotFound(app, { htmlPage: notFoundPage(portal) });
   registerRouteDocs(app);

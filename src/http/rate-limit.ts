@@ -81,7 +81,8 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
   await app.register(rateLimit, { global: false, skipOnError: true, ...(redis ? { redis, nameSpace: `${config.redis_prefix}rate:` } : {}) });
 
   const cookieName = sessionCookieName(ctx);
-  const ip = (request: FastifyRequest) => normalizeIP(request.ip);
+  // request.ip is undefined once the client has reset its connection (the socket has no remote address left)
+  const ip = (request: FastifyRequest) => (request.ip ? normalizeIP(request.ip) : 'gone');
   /** Whether the request sends a credential at all (validated or not). */
   const sendsCredential = (request: FastifyRequest) => Boolean(request.headers.authorization || request.cookies?.[cookieName]);
   const limiter = (name: string, setting: { max: number; window_seconds: number }, key: (request: FastifyRequest) => string): Check => ({

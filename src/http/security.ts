@@ -19,6 +19,17 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     closing = true;
   });
 
+  // First, so that its headers (nosniff above all: DESIGN §4, always) are on the refusals of the hook below too.
+  await app.register(helmet, {
+    // The portal sets its own Content-Security-Policy per page; JSON needs none.
+    contentSecurityPolicy: false,
+    // Browsers must not let other sites embed or read our responses.
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    crossOriginEmbedderPolicy: false,
+    hsts: config.env === 'production' ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'same-origin' },
+  });
+
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     const probe = request.routeOptions.config?.healthProbe;
@@ -33,16 +44,6 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     if (origin !== undefined && !sameOrigin(origin, config.public_origin) && !isPublicRead(request)) {
       throw new AppError('cross_origin_forbidden', 'Cross-origin requests are not allowed');
     }
-  });
-
-  await app.register(helmet, {
-    // The portal sets its own Content-Security-Policy per page; JSON needs none.
-    contentSecurityPolicy: false,
-    // Browsers must not let other sites embed or read our responses.
-    crossOriginResourcePolicy: { policy: 'same-origin' },
-    crossOriginEmbedderPolicy: false,
-    hsts: config.env === 'production' ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-    referrerPolicy: { policy: 'same-origin' },
   });
 }
 

@@ -1,8 +1,9 @@
 // The validator of every route: Ajv with formats; bodies never coerced, query strings and path parameters coerced;
-// and no text input may hold a NUL character.
+// and no text input may hold a NUL character or a lone surrogate.
 import Ajv, { type AnySchema, type SchemaValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { isCountryCode } from '../lib/countries.js';
+import { ILL_FORMED_MESSAGE, isWellFormedString } from '../lib/unicode.js';
 
 /** This service's own formats, and what a field that fails one is told. */
 const FORMATS = {
@@ -15,13 +16,17 @@ export function formatMessage(format: unknown): string | undefined {
 }
 
 /**
+ * The keyword `noNul` also refuses text that is not well-formed Unicode (a lone surrogate, sent as the JSON escape
+ * `\ud800` or in a query string): it cannot be stored as UTF-8, and the databases would replace it differently.
+ *
  * NUL is never meaningful in a name, a slug or a search, SQLite stores it silently and PostgreSQL refuses it
  * (a 500 from a lookup): every value a schema types as a string refuses it. Free-form JSON (a save state, score meta)
  * is untyped in the schemas and keeps it; it is stored as JSON text, where it is escaped.
  */
 const rejectNul: SchemaValidateFunction = (_enabled: boolean, data: string) => {
-  if (!data.includes('\u0000')) return true;
-  rejectNul.errors = [{ keyword: 'noNul', message: 'must not contain a NUL character', params: {} }];
+  if (!data.includes('\u0000') && isWellFormedString(data)) return true;
+  const message = data.includes('\u0000') ? 'must not contain a NUL character' : ILL_FORMED_MESSAGE;
+  rejectNul.errors = [{ keyword: 'noNul', message, params: {} }];
   return false;
 };
 

@@ -14,19 +14,48 @@ import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, avatarDir, removeAvatar, setAvatar
 
 const notMultipart = () => new AppError('unsupported_media_type', 'Send the avatar as multipart/form-data in the field "avatar"');
 const tooLarge = () => new AppError('payload_too_large', 'The avatar is larger than 2 MB (2,097,152 bytes)');
+const malformed = () => new AppError('bad_request', 'The multipart/form-data body cannot be read (no boundary, a damaged part or no closing boundary)');
 const ONE_YEAR = 31_536_000;
+/** Room for the multipart framing around a 2 MB file: boundaries, part headers and the few small fields allowed. */
+const FRAMING_BYTES = 64 * 1024;
+const FIELD_MAX_BYTES = 1024;
+
+/**
+ * Reading the upload: errors of the body itself (busboy's "Boundary not found", "Unexpected end of form", a malformed
+ * part header, a connection cut short) are the client's, 400 bad_request; the multipart plugin's own limits keep
+ * their codes (FST_…, mapped by the error handler); a file over the limit is 413.
+ */
+async function readUpload<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code = (error as { code?: unknown }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    if (typeof code === 'string' && code.startsWith('FST_')) throw error;
+    throw malformed();
+  }
+}
 
 /** The upload route in its own scope: only here is multipart/form-data parsed; JSON routes keep answering 415 to it. */
 async function uploadRoute(fastify: FastifyInstance): Promise<void> {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_request, _payload, done) => done(notMultipart(), undefined));
-  await fastify.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
+  await fastify.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, fieldSize: FIELD_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
+  // An upload announced larger than the file limit plus its framing is refused before a byte of it is read.
+  fastify.addHook('preParsing', async (request, reply) => {
+    const length = Number(request.headers['content-length']);
+    if (length > AVATAR_MAX_BYTES + FRAMING_BYTES) {
+      reply.header('Connection', 'close');
+      throw tooLarge();
+    }
+  });
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
     '/v1/me/avatar',
     {
-      config: { auth: 'player', errors: ['payload_too_large', 'unsupported_media_type'] },
+      config: { auth: 'player', errors: ['bad_request', 'payload_too_large', 'unsupported_media_type'] },
       // The multipart body is read by the handler; the body schema documents it.
       validatorCompiler: () => () => true,
       schema: {
@@ -47,15 +76,9 @@ async function uploadRoute(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const player = playerOf(request);
       if (!request.isMultipart()) throw notMultipart();
-      const file = await request.file();
+      const file = await readUpload(() => request.file());
       if (!file || file.fieldname !== 'avatar') throw validationFailed({ avatar: 'is required (a file in the field "avatar")' });
-      let data: Buffer;
-      try {
-        data = await file.toBuffer();
-      } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-        throw error;
-      }
+      const data = await readUpload(() => file.toBuffer());
       return ok(await setAvatar(app.ctx, player.playerId, data));
     },
   );

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { playerOf } from '../../http/auth.js';
-import { Ok, ok } from '../../http/envelope.js';
+import { Ok, RowId, ok } from '../../http/envelope.js';
 import { clearSessionCookie } from './session-cookie.js';
 import { CreateTokenBody, NewTokenSchema, TokenRecordSchema } from './accounts.schemas.js';
 import { normaliseBody } from './normalise.js';
@@ -54,7 +54,7 @@ export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['account'],
         summary: 'Revoke one of the own tokens',
         description: "Revokes at once. Another player's token, or one already revoked or expired, is 404. Revoking the portal session's own token also clears its cookie.",
-        params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+        params: Type.Object({ id: RowId('token id (1 to 2147483647, else 422)') }),
         response: { 200: Ok(Type.Object({ id: Type.Integer(), revoked: Type.Literal(true) })) },
       },
     },

@@ -8,7 +8,7 @@ import { registerJsonParser } from '../../http/content.js';
 import { Ok, OkMeta, ok } from '../../http/envelope.js';
 import { deepJsonSerializerCompiler } from '../states/json-text.js';
 import { STATE_BODY_LIMIT } from '../states/states.schemas.js';
-import { listStates, putState, type StateListItem } from '../states/states.service.js';
+import { STATE_JSON_PARSING, listStates, putState, type StateListItem } from '../states/states.service.js';
 import { keyOnly, PLAYERS_OF_THE_GAME } from './dev-docs.js';
 import { DevPutStateBody, DevPutStateResult, DevStateItem, DevStatesMeta, GamePlayerParams, GamePlayerSlotParams, ListStatesQuery } from './dev.schemas.js';
 
@@ -35,7 +35,7 @@ function listItem(s: StateListItem): DevStateItem {
 export async function devStatesRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // As on the general state routes: keys named __proto__ or constructor inside a state are data.
-  registerJsonParser(app, { keepPrototypeKeys: true });
+  registerJsonParser(app, STATE_JSON_PARSING);
 
   app.get(
     '/v1/dev/games/:slug/players/:id/states',

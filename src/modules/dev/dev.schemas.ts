@@ -2,13 +2,14 @@
 // Every response is built from the public schemas (never PlayerOwnSchema or MembershipSchema), and responses are
 // serialised through these schemas, so an email address or an account setting cannot reach a game backend.
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_ROW_ID, SlotNumber } from '../../http/envelope.js';
 import { ProfileSchema } from '../accounts/accounts.schemas.js';
 import { SubmitBody } from '../scores/scores.schemas.js';
 import { PutStateBody, PutStateResult, StateSummary } from '../states/states.schemas.js';
 
 const PlayerId = Type.Integer({
   minimum: 1,
-  maximum: 2_147_483_647,
+  maximum: MAX_ROW_ID,
   description: 'player id (`player.id` of the public view); a player who has not started a play session of the key\'s game is 404',
 });
 const Slug = Type.String({ description: "game slug: the developer key's own game (another game is 403 forbidden)" });
@@ -18,7 +19,7 @@ export const GamePlayerParams = Type.Object({ slug: Slug, id: PlayerId });
 export const GamePlayerSlotParams = Type.Object({
   slug: Slug,
   id: PlayerId,
-  slot: Type.Integer({ minimum: 0, description: "slot number, 0 to the game's save_slots − 1; anything else is 422" }),
+  slot: SlotNumber("slot number, 0 to the game's save_slots − 1; anything else is 422"),
 });
 export const GameParams = Type.Object({ slug: Slug });
 

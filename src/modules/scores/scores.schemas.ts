@@ -1,6 +1,6 @@
 // TypeBox schemas of the score and leaderboard routes: validation, response serialisation and the OpenAPI document.
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from '../../http/envelope.js';
+import { Nullable, RowId } from '../../http/envelope.js';
 
 export const BOARD_PATTERN = '^[a-z0-9_-]{1,40}$';
 export const META_MAX_CHARS = 500;
@@ -29,7 +29,7 @@ export const SubmitBody = Type.Object(
       Type.String({ minLength: 1, maxLength: 200, description: 'token of a play session of this player for this game (active or ended); else 422 invalid_play_session' }),
     ),
     player_id: Type.Optional(
-      Type.Integer({ minimum: 1, description: 'the player the score is for: required with a developer key; with a player credential it must be the caller\'s own id (else 403)' }),
+      RowId('the player the score is for: required with a developer key; with a player credential it must be the caller\'s own id (else 403)'),
     ),
   },
   { additionalProperties: false },

@@ -19,7 +19,7 @@ import {
   StateSummary,
   StatesMeta,
 } from './states.schemas.js';
-import { deleteState, getState, listStates, putState } from './states.service.js';
+import { STATE_JSON_PARSING, deleteState, getState, listStates, putState } from './states.service.js';
 
 const TAGS = ['save states'];
 
@@ -37,7 +37,7 @@ function credentialOf(request: FastifyRequest): Credential {
 export async function statesRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // A state is data, never merged into an object: keys named __proto__ or constructor are kept as data here.
-  registerJsonParser(app, { keepPrototypeKeys: true });
+  registerJsonParser(app, STATE_JSON_PARSING);
 
   app.get(
     '/v1/games/:slug/states',

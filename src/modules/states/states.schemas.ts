@@ -1,6 +1,6 @@
 // TypeBox schemas of the save-state routes: the State resource of spec §2 and the bodies of §4.
 import { Type, type Static } from '@sinclair/typebox';
-import { Timestamp } from '../../http/envelope.js';
+import { RowId, SlotNumber, Timestamp } from '../../http/envelope.js';
 
 const TIMESTAMP = { examples: Timestamp.examples as string[] };
 
@@ -15,7 +15,7 @@ export const MAX_LABEL_LENGTH = 80;
 export const STATE_BODY_LIMIT = 2 * 1024 * 1024;
 
 /** A player id (row ids are 32-bit integers on PostgreSQL). */
-const playerId = (description: string) => Type.Integer({ minimum: 1, maximum: 2_147_483_647, description });
+const playerId = (description: string) => RowId(description);
 const PLAYER_ID =
   'the player whose states these are: required with a developer key; with a player credential it may only name yourself (else 403 forbidden)';
 
@@ -23,7 +23,7 @@ export const GameParams = Type.Object({ slug: Type.String({ description: 'game s
 
 export const SlotParams = Type.Object({
   slug: Type.String({ description: 'game slug' }),
-  slot: Type.Integer({ minimum: 0, description: "slot number, 0 to the game's save_slots − 1; anything else is 422" }),
+  slot: SlotNumber("slot number, 0 to the game's save_slots − 1; anything else is 422"),
 });
 
 export const PlayerQuery = Type.Object({

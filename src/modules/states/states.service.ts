@@ -1,7 +1,9 @@
 // Save states (spec §2 State, §3 Save slot, DESIGN §7): per player, per game, per slot, with optimistic concurrency.
 import type { AppContext } from '../../context.js';
 import type { Credential } from '../../http/auth.js';
+import type { JsonParserOptions } from '../../http/content.js';
 import { AppError, validationFailed } from '../../http/errors.js';
+import { ILL_FORMED_MESSAGE, isWellFormedValue, mayHoldLoneSurrogate } from '../../lib/unicode.js';
 import { formatTimestamp } from '../../time.js';
 import { hasNonFiniteNumber, stringifyJson, utf8Length } from './json-text.js';
 import { actingPlayer, requireListedGame } from './states.access.js';
@@ -104,6 +106,20 @@ const conflict = (current: number) =>
     { current_version: current },
   );
 
+/**
+ * How the state routes parse their bodies: keys named __proto__ or constructor are data, and any depth a state can
+ * have is allowed. Each level of nesting is at least two bytes of JSON text (`[` and `]`), so a body nested deeper than
+ * MAX_STATE_BYTES / 2 levels (plus one for the body object) holds a state over the limit: 413 before it is parsed.
+ */
+export const STATE_JSON_PARSING: JsonParserOptions = {
+  keepPrototypeKeys: true,
+  maxDepth: MAX_STATE_BYTES / 2 + 1,
+  tooDeep: () =>
+    new AppError('state_too_large', `The state is nested more than ${(MAX_STATE_BYTES / 2).toLocaleString('en')} levels deep, so it is over ${MAX_STATE_BYTES.toLocaleString('en')} bytes of JSON`, {
+      max_bytes: MAX_STATE_BYTES,
+    }),
+};
+
 /** The canonical JSON text of a state and its size: 422 for what cannot be stored exactly, 413 above the limit. */
 function encodeState(state: unknown): { text: string; sizeBytes: number } {
   const text = stringifyJson(state);
@@ -112,6 +128,7 @@ function encodeState(state: unknown): { text: string; sizeBytes: number } {
   if (text.includes('null') && hasNonFiniteNumber(state)) {
     throw validationFailed({ state: 'holds a number beyond the range of a double (such as 1e400), which cannot be stored exactly' });
   }
+  if (mayHoldLoneSurrogate(text) && !isWellFormedValue(state)) throw validationFailed({ state: ILL_FORMED_MESSAGE });
   const sizeBytes = utf8Length(text);
   if (sizeBytes > MAX_STATE_BYTES) {
     const message = `The state is ${sizeBytes.toLocaleString('en')} bytes of JSON; at most ${MAX_STATE_BYTES.toLocaleString('en')} are allowed`;
