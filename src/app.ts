@@ -11,6 +11,7 @@ import type { DatabaseHandle } from './db/connect.js';
 import { registerAuth } from './http/auth.js';
 import { DEFAULT_BODY_LIMIT, registerJsonParser } from './http/content.js';
 import { errorHandler } from './http/error-handler.js';
+import { loggerOptions } from './http/logging.js';
 import { registerNotFound } from './http/not-found.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimits } from './http/rate-limit.js';
@@ -59,7 +60,7 @@ function transportOptions(config: Config): Partial<FastifyServerOptions> {
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config, database } = options;
   const app = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: { level: config.log_level } }),
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: loggerOptions(config.log_level) }),
     ...transportOptions(config),
     genReqId: () => randomUUID(),
     requestIdHeader: false,

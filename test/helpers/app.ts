@@ -1,10 +1,12 @@
 // The real app on a fresh database with a manual clock, for tests and benchmarks (no vitest here, so scripts can use it).
+import pino from 'pino';
 import { buildApp, type App } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import { openDatabase, type DatabaseHandle, type DialectName } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { loggerOptions } from '../../src/http/logging.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { requester, type Requester } from './request.js';
 
@@ -31,6 +33,8 @@ export interface HarnessOptions {
   environment?: Record<string, string>;
   /** runs after buildApp and before ready: tests may add probe routes here */
   beforeReady?: (app: App) => void | Promise<void>;
+  /** where the app's log lines go (at the config's log_level, with the server's logger options); default none */
+  logStream?: NodeJS.WritableStream;
 }
 
 export function testConfig(dataDir: string, databaseUrl: string, options: HarnessOptions = {}): Config {
@@ -60,7 +64,8 @@ export async function createHarness(dialect: DialectName, options: HarnessOption
   const database = openDatabase(config.database_url, { poolSize: 20 });
   await migrateToLatest(database.db);
   const clock = new ManualClock();
-  const app = await buildApp({ config, database, clock });
+  const logger = options.logStream ? pino(loggerOptions(config.log_level), options.logStream) : undefined;
+  const app = await buildApp({ config, database, clock, ...(logger ? { logger } : {}) });
   await options.beforeReady?.(app);
   await app.ready();
   return {
