@@ -55,6 +55,7 @@ export const SettingsSchema = Type.Object(
         register: RateLimit(5, 600, 'POST /auth/register, per IP'),
         forgot_password: RateLimit(5, 3600, 'POST /auth/forgot-password, per email'),
         default: RateLimit(600, 60, 'every other request, per credential or IP'),
+        developer_key: RateLimit(6000, 60, 'requests with a developer key (a whole game\'s backend), per key'),
       },
       { additionalProperties: false, default: {} },
     ),
