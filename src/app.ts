@@ -1,5 +1,4 @@
 // buildApp(config, database) → a Fastify instance with every route; it never listens (server.ts does).
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -12,9 +11,11 @@ import { registerAuth } from './http/auth.js';
 import { clientErrorHandler, registerExpectationHandler } from './http/client-errors.js';
 import { DEFAULT_BODY_LIMIT, registerBodyEncodingCheck, registerJsonParser } from './http/content.js';
 import { errorHandler } from './http/error-handler.js';
+import { loggerOptions } from './http/logging.js';
 import { registerNotFound } from './http/not-found.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimits } from './http/rate-limit.js';
+import { requestIdGenerator } from './http/request-id.js';
 import './http/route-config.js';
 import { registerRouteDocs } from './http/route-docs.js';
 import { registerSecurity } from './http/security.js';
@@ -64,9 +65,9 @@ function transportOptions(config: Config): Partial<FastifyServerOptions> {
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config, database } = options;
   const app = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: { level: config.log_level } }),
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: loggerOptions(config.log_level) }),
     ...transportOptions(config),
-    genReqId: () => randomUUID(),
+    genReqId: requestIdGenerator(config.trust_proxy),
     requestIdHeader: false,
     bodyLimit: DEFAULT_BODY_LIMIT,
     return503OnClosing: false,

@@ -10,6 +10,7 @@ import type { AppContext } from './context.js';
 import { openDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrateAllDown, migrateDown, migrateToLatest } from './db/migrate.js';
 import { AppError } from './http/errors.js';
+import { loggerOptions } from './http/logging.js';
 import { serviceVersion } from './lib/version.js';
 import { registerPlayerCommands } from './modules/accounts/accounts.cli.js';
 import { registerGameCommands } from './modules/games/games.cli.js';
@@ -33,7 +34,7 @@ export async function withDatabase<T>(fn: (config: Config, database: DatabaseHan
 /** Runs `fn` with an AppContext like the server's (system clock, log on stderr, mailer) over a migrated database. */
 export async function withContext<T>(fn: (ctx: AppContext) => Promise<T>): Promise<T> {
   return withDatabase(async (config, database) => {
-    const log = pino({ level: config.log_level }, pino.destination(2));
+    const log = pino(loggerOptions(config.log_level), pino.destination(2));
     const mailer = createMailer({ config, db: database.db, clock: systemClock, log });
     try {
       return await fn({ config, db: database.db, dialect: database.dialect, clock: systemClock, log, mailer, metrics: createMetrics() });

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Type, type Static, type TSchema, Kind } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import proxyAddr from '@fastify/proxy-addr';
 import { defaultGamesUrl, parseGamesUrl, sharesPortalHost } from './modules/games/games-url.js';
 
 const RateLimit = (max: number, windowSeconds: number, what: string) =>
@@ -61,6 +62,7 @@ export const SettingsSchema = Type.Object(
         register: RateLimit(5, 600, 'POST /auth/register, per IP'),
         forgot_password: RateLimit(5, 3600, 'POST /auth/forgot-password, per email'),
         default: RateLimit(600, 60, 'every other request, per credential or IP'),
+        developer_key: RateLimit(6000, 60, 'requests with a developer key (a whole game\'s backend), per key'),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -145,7 +147,10 @@ function firstError(value: unknown): string | undefined {
   const name = error.path.replace(/^\//, '').replace(/\//g, '.') || '(root)';
   const leaf = settingLeaves().find((l) => l.name === name);
   const where = leaf ? `${name} (${leaf.envName})` : name;
-  return `Setting ${where}: ${error.message}${error.value === undefined ? '' : `, got ${JSON.stringify(error.value)}`}`;
+  // A choice of words (log_level): name them, rather than TypeBox's "Expected union value".
+  const choices = (leaf?.schema.anyOf as TSchema[] | undefined)?.map((option) => option.const);
+  const message = choices?.every((c) => typeof c === 'string') ? `must be one of ${choices.join(', ')}` : error.message;
+  return `Setting ${where}: ${message}${error.value === undefined ? '' : `, got ${JSON.stringify(error.value)}`}`;
 }
 
 function isValidTimeZone(zone: string): boolean {
@@ -179,11 +184,35 @@ function checkSemantics(s: Settings, env: Environment): void {
   if (s.redis_url && !/^rediss?:\/\//.test(s.redis_url)) {
     throw new ConfigError('Setting redis_url (GP_REDIS_URL) must start with redis:// or rediss://');
   }
+  s.trust_proxy = checkTrustProxy(s.trust_proxy);
   if (s.max_heartbeat_gap < s.heartbeat_interval) {
     throw new ConfigError('Setting max_heartbeat_gap (GP_MAX_HEARTBEAT_GAP) must be at least heartbeat_interval');
   }
   if (env === 'production') checkProduction(s, url);
   checkGamesUrl(s, url);
+}
+
+/**
+ * trust_proxy as Fastify and proxy-addr take it: '' (false), 'true', a hop count, or addresses, CIDRs and the names
+ * loopback, linklocal and uniquelocal separated by commas (compiled here, so a bad one stops the start with a message).
+ */
+function checkTrustProxy(raw: string): string {
+  const value = raw.trim();
+  if (value === '' || value === 'false') return '';
+  if (value === 'true' || /^\d+$/.test(value)) return value;
+  const refuse = (why: string) =>
+    new ConfigError(
+      `Setting trust_proxy (GP_TRUST_PROXY): ${why}; it takes true, false, a hop count, or IP addresses and CIDRs ` +
+        `(or loopback, linklocal, uniquelocal) separated by commas, got ${JSON.stringify(raw)}`,
+    );
+  const list = value.split(',').map((part) => part.trim());
+  if (list.some((part) => part === '')) throw refuse('an empty entry');
+  try {
+    proxyAddr.compile(list);
+  } catch (error) {
+    throw refuse((error as Error).message);
+  }
+  return list.join(',');
 }
 
 /** The games' origin: a real template in production, the `*.games.localhost` default elsewhere; never the portal's host. */

@@ -4,6 +4,7 @@ import pino from 'pino';
 import { buildApp, type App } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/connect.js';
+import { loggerOptions } from './http/logging.js';
 import { migrateToLatest } from './db/migrate.js';
 import { whileDatabaseUnreachable } from './db/wait.js';
 import { legacyNode } from './db/sqlite-driver.js';
@@ -12,7 +13,7 @@ import { publishDemoGamesIfEmpty } from './modules/portal/demo-games.js';
 import { startIdleSweep } from './modules/play/play.sweeper.js';
 
 export async function startServer(config: Config): Promise<App> {
-  const logger = pino({ level: config.log_level });
+  const logger = pino(loggerOptions(config.log_level));
   if (legacyNode) logger.warn(`Node.js ${process.versions.node} is past its end of life and untested here; use Node.js 22.12 or newer (24 LTS)`);
   const database = openDatabase(config.database_url, {
     onPoolError: (error) => logger.warn({ err: error }, 'database connection lost; the pool will reconnect'),

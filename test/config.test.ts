@@ -59,6 +59,27 @@ describe('config', () => {
     expect(() => loadConfig({ env, cwd: dir() })).toThrow(message);
   });
 
+  it('names the allowed values of a bad log_level', () => {
+    expect(() => loadConfig({ env: { GP_LOG_LEVEL: 'loud' }, cwd: dir() })).toThrow(
+      'Setting log_level (GP_LOG_LEVEL): must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    );
+  });
+
+  it.each(['banana', '10.0.0.1,banana', '10.0.0.0/99', '-1', 'true,10.0.0.1', ' , '])('refuses trust_proxy %j and names what it takes', (value) => {
+    expect(() => loadConfig({ env: { GP_TRUST_PROXY: value }, cwd: dir() })).toThrow(/^Setting trust_proxy \(GP_TRUST_PROXY\): .*true, false, a hop count/);
+  });
+
+  it.each([
+    ['', ''],
+    ['false', ''],
+    [' true ', 'true'],
+    ['2', '2'],
+    ['10.0.0.1', '10.0.0.1'],
+    ['10.0.0.0/8, 192.168.1.1 ,::1,loopback', '10.0.0.0/8,192.168.1.1,::1,loopback'],
+  ])('takes trust_proxy %j (as %j)', (value, kept) => {
+    expect(loadConfig({ env: { GP_TRUST_PROXY: value }, cwd: dir() }).trust_proxy).toBe(kept);
+  });
+
   it('refuses an unknown key in the config file', () => {
     const cwd = dir();
     writeFileSync(path.join(cwd, 'gameplatform.config.json'), JSON.stringify({ free_secs: 1 }));

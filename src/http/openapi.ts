@@ -37,6 +37,12 @@ Field names are snake_case. A *timestamp* is \`YYYY-MM-DD HH:MM:SS\` in UTC; a *
 - **Developer key**: \`Authorization: Bearer agk_…\`, bound to one game, with scopes.
 
 Cross-origin requests are refused (403 \`cross_origin_forbidden\`); no response carries an \`Access-Control-*\` header.
+
+## Rate limits
+Requests are counted per credential (a developer key against \`rate_limits.developer_key\`, anything else against
+\`rate_limits.default\`), per address when none is sent, and login, register and forgot-password by their own limits.
+Counted responses carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds); a refusal is 429
+\`rate_limited\` with \`Retry-After\`.
 A JSON route takes only \`application/json\` bodies (415 otherwise).
 
 ## Game files
@@ -56,6 +62,30 @@ Each setting can be given in \`gameplatform.config.json\` and overridden by its 
 ${settingsTable()}
 `;
 
+const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+
+/** Headers every /v1 response may carry (rate-limit.ts, security.ts), and Retry-After on a 429. */
+const RESPONSE_HEADERS = {
+  'RateLimit-Limit': integerHeader('requests allowed in the current window for this credential (or address)'),
+  'RateLimit-Remaining': integerHeader('requests left in the current window'),
+  'RateLimit-Reset': integerHeader('seconds until the window starts again'),
+  'X-Request-Id': { description: 'the id of this request, as logged (a trusted proxy\'s own X-Request-Id when it sent one)', schema: { type: 'string' } },
+};
+const RETRY_AFTER = { 'Retry-After': integerHeader('seconds to wait before trying again') };
+
+type OpenApiDocument = { paths?: Record<string, Record<string, { responses?: Record<string, { headers?: Record<string, unknown> }> }>> };
+
+function describeResponseHeaders<T>(document: T): T {
+  for (const operations of Object.values((document as OpenApiDocument).paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        response.headers = { ...RESPONSE_HEADERS, ...(status === '429' ? RETRY_AFTER : {}), ...response.headers };
+      }
+    }
+  }
+  return document;
+}
+
 export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -71,6 +101,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       },
     },
     transform: ({ schema, url }) => ({ schema: isDocumentedPath(url) ? schema : { ...schema, hide: true }, url }),
+    transformObject: (documents) => describeResponseHeaders('openapiObject' in documents ? documents.openapiObject : documents.swaggerObject),
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -91,7 +91,9 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
   });
   const enforce = async (limit: Check, request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const result = await limit.check(request);
-    if (result.isAllowed || !result.isExceeded) return;
+    if (result.isAllowed) return;
+    tellAllowance(reply, result);
+    if (!result.isExceeded) return;
     ctx.metrics.rateLimited.inc({ limit: limit.name });
     const seconds = Math.max(1, result.ttlInSeconds);
     reply.header('Retry-After', String(seconds));
@@ -103,6 +105,8 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
     defaultByIp: limiter('default', limits.default, (r) => `ip:${ip(r)}`),
     // Keyed by the validated credential: a made-up token never gets a bucket of its own.
     defaultByCredential: limiter('default', limits.default, (r) => credentialKey(r) ?? `ip:${ip(r)}`),
+    // A developer key acts for a whole game's backend: a limit of its own (rate_limits.developer_key).
+    developerKey: limiter('developer-key', limits.developer_key, (r) => credentialKey(r) ?? `ip:${ip(r)}`),
     loginByIp: limiter('login-ip', limits.login, ip),
     loginByName: limiter('login-name', limits.login, (r) => sha256(bodyField(r, 'login'))),
     register: limiter('register-ip', limits.register, ip),
@@ -131,7 +135,7 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
     afterAuthentication() {
       app.addHook('onRequest', async (request, reply) => {
         if (request.routeOptions.config?.rateLimitRule || request.routeOptions.config?.healthProbe || !sendsCredential(request)) return;
-        return enforce(checks.defaultByCredential, request, reply);
+        return enforce(request.credential?.kind === 'key' ? checks.developerKey : checks.defaultByCredential, request, reply);
       });
     },
     /** A credential that failed to authenticate counts against the address that sent it. */
@@ -149,3 +153,17 @@ function credentialKey(request: FastifyRequest): string | undefined {
   if (!credential) return undefined;
   return credential.kind === 'player' ? `player-token:${credential.tokenId}` : `developer-key:${credential.keyId}`;
 }
+
+/**
+ * Tells the client its allowance (RateLimit-Limit, -Remaining, -Reset in seconds: the IETF draft's fields). A request
+ * counted by two limits (login: per address and per name) is told the tighter one. Nothing is told while Redis is away.
+ */
+function tellAllowance(reply: FastifyReply, result: { max: number; remaining: number; ttl: number; ttlInSeconds: number }): void {
+  if (result.ttl <= 0) return;
+  const told = reply.getHeader('RateLimit-Remaining');
+  if (told !== undefined && Number(told) <= result.remaining) return;
+  reply.header('RateLimit-Limit', String(result.max));
+  reply.header('RateLimit-Remaining', String(result.remaining));
+  reply.header('RateLimit-Reset', String(Math.max(1, result.ttlInSeconds)));
+}
+

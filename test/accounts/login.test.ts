@@ -100,6 +100,44 @@ eachDialect('accounts: login and logout', (h) => {
     expect(active.map((t) => t.name)).not.toContain('device 3');
   });
 
+  it('never evicts the token in use when never-used tokens exist, even one created before them and used seconds ago', async () => {
+    const player = await createPlayerWithPassword(h.ctx, PASSWORD);
+    const inUse = (await login({ login: player.username, password: PASSWORD, device_name: 'in use' })).body.data.token;
+    h.clock.advance(5);
+    expect((await h.http.get('/v1/me', { token: inUse })).status).toBe(200);
+    // Nine more logins, a second apart, whose tokens are never used; the first token is used again meanwhile.
+    for (let i = 0; i < 9; i++) {
+      h.clock.advance(1);
+      expect((await login({ login: player.username, password: PASSWORD, device_name: `unused ${i}` })).status).toBe(200);
+      expect((await h.http.get('/v1/me', { token: inUse })).status).toBe(200);
+    }
+    h.clock.advance(1);
+    expect((await login({ login: player.username, password: PASSWORD, device_name: 'eleventh' })).status).toBe(200);
+    expect((await h.http.get('/v1/me', { token: inUse })).status).toBe(200);
+    const names = (await activeTokens(player.id)).map((t) => t.name);
+    expect(names).toHaveLength(10);
+    expect(names).toContain('in use');
+    // The oldest never-used token made room.
+    expect(names).not.toContain('unused 0');
+  });
+
+  it('evicts a never-used token before any used one, and the oldest never-used first', async () => {
+    const player = await createPlayerWithPassword(h.ctx, PASSWORD);
+    const tokens: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      tokens.push((await login({ login: player.username, password: PASSWORD, device_name: `device ${i}` })).body.data.token);
+      h.clock.advance(61);
+    }
+    // Devices 0-2 and 4-7 are used (long ago for device 0); devices 3, 8 and 9 never are.
+    for (const i of [0, 1, 2, 4, 5, 6, 7]) expect((await h.http.get('/v1/me', { token: tokens[i]! })).status).toBe(200);
+    h.clock.advance(3600);
+    expect((await login({ login: player.username, password: PASSWORD, device_name: 'device 10' })).status).toBe(200);
+    expect((await h.http.get('/v1/me', { token: tokens[3]! })).status).toBe(401);
+    expect((await login({ login: player.username, password: PASSWORD, device_name: 'device 11' })).status).toBe(200);
+    expect((await h.http.get('/v1/me', { token: tokens[8]! })).status).toBe(401);
+    for (const i of [0, 1, 2, 4, 5, 6, 7, 9]) expect((await h.http.get('/v1/me', { token: tokens[i]! })).status).toBe(200);
+  });
+
   it('keeps ten active tokens when logins race', async () => {
     const player = await createPlayerWithPassword(h.ctx, PASSWORD);
     const results = await Promise.all(Array.from({ length: 14 }, () => login({ login: player.username, password: PASSWORD })));

@@ -4,13 +4,14 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, eachDialect, type Harness } from '../helpers/harness.js';
 import { enabledDialects } from '../helpers/dialects.js';
-import { createPlayerWithToken } from '../helpers/factories.js';
+import { createGame, createKey, createPlayerWithToken } from '../helpers/factories.js';
 
 const LIMITS = {
   'rate_limits.login.max': 3,
   'rate_limits.register.max': 2,
   'rate_limits.forgot_password.max': 2,
   'rate_limits.default.max': 5,
+  'rate_limits.developer_key.max': 8,
 };
 
 let ipCounter = 0;
@@ -118,6 +119,49 @@ eachDialect(
       expect((await call(h, 'GET', '/v1/nowhere', { ip })).statusCode).toBe(404);
       expectLimited(await call(h, 'GET', '/v1/status', { ip }), 60);
       expect((await call(h, 'GET', '/v1/status', { ip: newIp() })).statusCode).toBe(200);
+    });
+
+    it('gives developer keys their own limit, rate_limits.developer_key', async () => {
+      const game = await createGame(h.ctx);
+      const { key } = await createKey(h.ctx, game.id, ['stats:read']);
+      const other = await createKey(h.ctx, game.id, ['stats:read']);
+      const stats = (token: string) => call(h, 'GET', `/v1/dev/games/${game.slug}/stats`, { ip: newIp(), token });
+      for (let i = 0; i < 8; i++) {
+        const res = await stats(key);
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['ratelimit-limit']).toBe('8');
+        expect(res.headers['ratelimit-remaining']).toBe(String(7 - i));
+      }
+      expectLimited(await stats(key), 60);
+      expect((await stats(other.key)).statusCode).toBe(200);
+      // player tokens keep the default limit
+      const { token } = await createPlayerWithToken(h.ctx);
+      expect((await call(h, 'GET', '/v1/me', { ip: newIp(), token })).headers['ratelimit-limit']).toBe('5');
+    });
+
+    it('tells clients their allowance: RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset', async () => {
+      const { token } = await createPlayerWithToken(h.ctx);
+      const ip = newIp();
+      for (let i = 0; i < 5; i++) {
+        const res = await call(h, 'GET', '/v1/me', { ip, token });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['ratelimit-limit']).toBe('5');
+        expect(res.headers['ratelimit-remaining']).toBe(String(4 - i));
+        const reset = Number(res.headers['ratelimit-reset']);
+        expect(reset).toBeGreaterThanOrEqual(1);
+        expect(reset).toBeLessThanOrEqual(60);
+      }
+      const refused = await call(h, 'GET', '/v1/me', { ip, token });
+      expectLimited(refused, 60);
+      expect(refused.headers['ratelimit-remaining']).toBe('0');
+      // Login counts per IP and per name: the tighter of the two is told.
+      const loginIp = newIp();
+      await login(loginIp, 'tight_name');
+      const res = await login(loginIp, 'tight_name_2');
+      expect(res.headers['ratelimit-limit']).toBe('3');
+      expect(res.headers['ratelimit-remaining']).toBe('1');
+      // A request without a credential is told its address's allowance.
+      expect((await call(h, 'GET', '/v1/status', { ip: newIp() })).headers['ratelimit-remaining']).toBe('4');
     });
 
     it('keeps the login limit apart from the default one', async () => {

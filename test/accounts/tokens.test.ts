@@ -20,7 +20,7 @@ eachDialect('accounts: /me/tokens', (h) => {
         name: 'laptop',
         prefix: other.token.slice(0, 12),
         created_at: '2026-11-21 10:01:00',
-        last_used_at: '2026-11-21 10:01:00',
+        last_used_at: null,
         token_expires_at: '2027-02-19T10:01:00+00:00',
         current: false,
       },

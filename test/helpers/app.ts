@@ -1,11 +1,13 @@
 // The real app on a fresh database with a manual clock, for tests and benchmarks (no vitest here, so scripts can use it).
 import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
 import { buildApp, type App } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import { openDatabase, type DatabaseHandle, type DialectName } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { loggerOptions } from '../../src/http/logging.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { requester, type Requester } from './request.js';
 
@@ -34,6 +36,8 @@ export interface HarnessOptions {
   logger?: FastifyBaseLogger;
   /** runs after buildApp and before ready: tests may add probe routes here */
   beforeReady?: (app: App) => void | Promise<void>;
+  /** where the app's log lines go (at the config's log_level, with the server's logger options); default none */
+  logStream?: NodeJS.WritableStream;
 }
 
 export function testConfig(dataDir: string, databaseUrl: string, options: HarnessOptions = {}): Config {
@@ -50,6 +54,7 @@ export function testConfig(dataDir: string, databaseUrl: string, options: Harnes
       'rate_limits.register.max': 100_000,
       'rate_limits.forgot_password.max': 100_000,
       'rate_limits.default.max': 100_000,
+      'rate_limits.developer_key.max': 100_000,
       // Production needs a games_url of its own (the *.games.localhost default is for development and tests).
       ...(options.env === 'production' ? { games_url: 'https://{slug}.games.example.net' } : {}),
       ...options.settings,
@@ -63,7 +68,8 @@ export async function createHarness(dialect: DialectName, options: HarnessOption
   const database = openDatabase(config.database_url, { poolSize: 20 });
   await migrateToLatest(database.db);
   const clock = new ManualClock();
-  const app = await buildApp({ config, database, clock, ...(options.logger ? { logger: options.logger } : {}) });
+  const logger = options.logger ?? (options.logStream ? pino(loggerOptions(config.log_level), options.logStream) : undefined);
+  const app = await buildApp({ config, database, clock, ...(logger ? { logger } : {}) });
   await options.beforeReady?.(app);
   await app.ready();
   return {

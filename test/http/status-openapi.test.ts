@@ -39,6 +39,22 @@ eachDialect('status and openapi', (h) => {
     }
   });
 
+  it('describes the rate-limit headers on every response, and Retry-After on every 429', async () => {
+    const doc = (await h.http.get('/v1/openapi.json')).body;
+    let responses = 0;
+    for (const operations of Object.values(doc.paths) as Array<Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>>) {
+      for (const operation of Object.values(operations)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          responses++;
+          expect(Object.keys(response.headers ?? {})).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+          if (status === '429') expect(response.headers).toHaveProperty('Retry-After');
+        }
+      }
+    }
+    expect(responses).toBeGreaterThan(100);
+    expect(doc.info.description).toContain('rate_limits.developer_key');
+  });
+
   it('renders the document at /docs', async () => {
     const res = await h.http.get('/docs/');
     expect(res.status).toBe(200);

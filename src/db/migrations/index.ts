@@ -10,6 +10,7 @@ import * as playSessions from './2026_11_21_0050_play_sessions.js';
 import * as devStats from './2026_11_21_0060_dev_stats.js';
 import * as gameIsolation from './2026_11_23_0170_game_isolation.js';
 import * as playContinues from './2026_11_23_1700_play_continues.js';
+import * as tokensNeverUsed from './2026_11_23_0401_tokens_never_used.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0060_dev_stats': devStats,
   '2026_11_23_0170_game_isolation': gameIsolation,
   '2026_11_23_1700_play_continues': playContinues,
+  '2026_11_23_0401_tokens_never_used': tokensNeverUsed,
 };

@@ -61,8 +61,8 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
         description:
           '`login` is the email or the username, case-insensitive. An unknown login and a wrong password get the same ' +
           '401 `invalid_credentials` after comparable time. A suspended account is 403 `forbidden` (told only after a ' +
-          'correct password). A player has at most 10 active tokens: logging in revokes the least recently used one to ' +
-          `make room. \`device_name\` names the token (default "login", or "portal" for the SDK). ` +
+          'correct password). A player has at most 10 active tokens: logging in revokes one to make room, a never-used ' +
+          `token first (the oldest), else the least recently used. \`device_name\` names the token (default "login", or "portal" for the SDK). ` +
           `Rate limits: rate_limits.login per IP and, separately, per login name. ${SDK_NOTE}`,
         body: LoginBody,
         response: { 200: Ok(AuthResultSchema) },

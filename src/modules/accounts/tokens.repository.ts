@@ -34,10 +34,11 @@ export interface NewTokenInput {
   expires_at: number;
 }
 
+/** A new token has never been used: its last_used_at stays null until its first call (which writes it at once). */
 export async function insertToken(db: Executor, input: NewTokenInput): Promise<number> {
   const row = await db
     .insertInto('player_tokens')
-    .values({ ...input, last_used_at: input.created_at })
+    .values({ ...input, last_used_at: null })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -65,7 +66,11 @@ export function listActiveTokens(db: Executor, playerId: number, now: number): P
     .execute();
 }
 
-/** Ids of the player's active tokens, least recently used first (the order in which they make room). */
+/**
+ * Ids of the player's active tokens in the order in which they make room: never-used tokens first, oldest first; then
+ * the used ones, least recently used first. last_used_at lags by at most a minute, but a token's first call writes it
+ * at once, so a token in use is never taken for a never-used one.
+ */
 export async function activeTokenIdsByLeastUse(db: Executor, playerId: number, now: number): Promise<number[]> {
   const rows = await db
     .selectFrom('player_tokens')
@@ -73,7 +78,7 @@ export async function activeTokenIdsByLeastUse(db: Executor, playerId: number, n
     .where('player_id', '=', playerId)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
-    .orderBy('last_used_at')
+    .orderBy('last_used_at', (ob) => ob.asc().nullsFirst())
     .orderBy('id')
     .execute();
   return rows.map((r) => r.id);

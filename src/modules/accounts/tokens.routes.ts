@@ -20,7 +20,7 @@ export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags: ['account'],
         summary: "The player's active tokens",
-        description: 'Active (unrevoked, unexpired) tokens, newest first, with their prefix only. `current` marks the token of this call. `last_used_at` is updated at most once a minute.',
+        description: 'Active (unrevoked, unexpired) tokens, newest first, with their prefix only. `current` marks the token of this call. `last_used_at` is null until the token\'s first call, then updated at most once a minute.',
         response: { 200: Ok(Type.Object({ tokens: Type.Array(TokenRecordSchema) })) },
       },
     },

@@ -1,0 +1,95 @@
+// The logger's options, shared by the server, the app and the CLI: no secret reaches a log line. Three layers:
+// the request serializer masks secret query values in URLs; pino's `redact` removes credential headers and password
+// fields wherever an object carrying them is logged; and every line is scrubbed of secret-shaped values (player
+// tokens, developer keys, mail and play-session tokens) before it is written, whatever logged it.
+import type { LoggerOptions } from 'pino';
+
+export const REDACTED = '[redacted]';
+
+/** Query parameters whose values are secrets: masked in every logged URL. */
+const SECRET_QUERY_NAMES = new Set(['token', 'session', 'password', 'key', 'secret', 'code', 'access_token', 'api_key']);
+
+/** Secrets issued by the service (DESIGN §4 and the mail and play tokens): the prefix, then base62. */
+const SECRET_VALUE = /\b(agp|agk|mt|ps)_[0-9A-Za-z]{16,}/g;
+
+/** Credential headers and password fields, at the depths they are logged. */
+const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["proxy-authorization"]',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["set-cookie"]',
+  'headers["proxy-authorization"]',
+  'authorization',
+  'cookie',
+  'password',
+  'current_password',
+  'new_password',
+  '*.password',
+  '*.current_password',
+  '*.new_password',
+  '*.*.password',
+  'body.token',
+  'req.body',
+  'request.body',
+];
+
+/** The URL with the value of every secret query parameter replaced by [redacted] (and secret-shaped values anywhere). */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return scrubSecrets(url);
+  const path = url.slice(0, q);
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return pair;
+      let name: string;
+      try {
+        name = decodeURIComponent(pair.slice(0, eq).replace(/\+/g, ' '));
+      } catch {
+        name = pair.slice(0, eq);
+      }
+      return SECRET_QUERY_NAMES.has(name.toLowerCase()) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
+    })
+    .join('&');
+  return scrubSecrets(`${path}?${query}`);
+}
+
+/** Replaces every secret-shaped value (agp_…, agk_…, mt_…, ps_…) in a text by its kind and [redacted]. */
+export function scrubSecrets(text: string): string {
+  return text.replace(SECRET_VALUE, (_match, kind: string) => `${kind}_${REDACTED}`);
+}
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  headers?: Record<string, unknown>;
+  socket?: { remotePort?: number };
+}
+
+/** Fastify's request serializer, with the URL's secrets masked. */
+function requestSerializer(req: LoggedRequest) {
+  return {
+    method: req.method,
+    url: typeof req.url === 'string' ? redactUrl(req.url) : req.url,
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
+export function loggerOptions(level: string): LoggerOptions {
+  return {
+    level,
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    serializers: { req: requestSerializer },
+    // The last net: whatever a line holds (an error message quoting a URL, a mail's text), no issued secret is written.
+    hooks: { streamWrite: scrubSecrets },
+  };
+}
