@@ -144,6 +144,7 @@ export function createSdk(client: Client): GamePlatform.SDK {
     leaderboard: {
       read: (query = {}) => client.call('leaderboard.read', pick(query, ['board', 'period', 'limit', 'offset', 'around'])),
     },
+    identityToken: () => client.call('identity.token', {}),
   };
 }
 

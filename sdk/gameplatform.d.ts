@@ -65,6 +65,8 @@ declare namespace GamePlatform {
   }
 
   interface PlayerInfo {
+    /** the player's id: the one the /v1/dev routes take; to prove it to your backend, send an {@link identityToken} */
+    id: number;
     username: string;
     display_name: string;
     avatar_url: string;
@@ -159,6 +161,22 @@ declare namespace GamePlatform {
     total?: number;
   }
 
+  /**
+   * A short-lived signed token naming the player and the game, for the game's own backend: it verifies the token offline
+   * (a JWT, ES256, against the JWKS at `/v1/.well-known/jwks.json`; issuer: the platform's origin; audience: the game's
+   * slug; `sub`: the player id) or with `POST /v1/dev/identity-token/verify` and its developer key.
+   */
+  interface IdentityToken {
+    token: string;
+    player_id: number;
+    /** the game slug (the token's audience) */
+    game: string;
+    /** seconds until it expires (600): ask for a new one rather than keeping it */
+    expires_in: number;
+    /** YYYY-MM-DD HH:MM:SS (UTC) */
+    expires_at: string;
+  }
+
   /** What a refused call carries: the API's error (code, message, extra fields) and the HTTP status (0 when the SDK or shell refused it). */
   interface ErrorInfo {
     code: string;
@@ -204,6 +222,8 @@ declare namespace GamePlatform {
     leaderboard: {
       read(query?: LeaderboardQuery): Promise<LeaderboardPage>;
     };
+    /** A signed token proving to the game's own backend which player is playing (see {@link IdentityToken}). */
+    identityToken(): Promise<IdentityToken>;
   }
 }
 

@@ -25,6 +25,7 @@ import { createMailer } from './modules/mail/mailer.js';
 import { gameFilesRoutes } from './modules/games/game-files.routes.js';
 import { gameRequestRewriter } from './modules/games/game-origin.js';
 import { gamesRoutes } from './modules/games/games.routes.js';
+import { identityRoutes } from './modules/identity/identity.routes.js';
 import { playRoutes } from './modules/play/play.routes.js';
 import { statesRoutes } from './modules/states/states.routes.js';
 import { leaderboardRoutes } from './modules/scores/leaderboard.routes.js';
@@ -103,6 +104,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(scoresRoutes);
   await app.register(leaderboardRoutes);
   await app.register(devRoutes);
+  await app.register(identityRoutes);
 
   registerPageSecurity(app);
   await app.register(portalRoutes(portal));

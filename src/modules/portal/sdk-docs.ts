@@ -85,7 +85,7 @@ ${code(GAME_JSON)}
 <table>
 <thead><tr><th scope="col">Call</th><th scope="col">Resolves with</th></tr></thead>
 <tbody>
-<tr><td><code>GamePlatform.init()</code></td><td><code>{game, player, entitlement}</code>: the game's slug, name, save_slots and leaderboard settings, the player's username and display name, today's entitlement</td></tr>
+<tr><td><code>GamePlatform.init()</code></td><td><code>{game, player, entitlement}</code>: the game's slug, name, save_slots and leaderboard settings, the player's id, username and display name, today's entitlement</td></tr>
 <tr><td><code>GamePlatform.on(event, handler)</code></td><td>a function that stops listening; events below</td></tr>
 <tr><td><code>GamePlatform.saves.list()</code></td><td>the filled slots: <code>[{slot, label, version, size_bytes, created_at, updated_at}]</code></td></tr>
 <tr><td><code>GamePlatform.saves.load(slot)</code></td><td><code>{slot, label, version, size_bytes, state, updated_at}</code>, or <code>null</code> for an empty slot</td></tr>
@@ -93,6 +93,7 @@ ${code(GAME_JSON)}
 <tr><td><code>GamePlatform.saves.delete(slot)</code></td><td><code>{deleted}</code></td></tr>
 <tr><td><code>GamePlatform.scores.submit(score, {board?, meta?})</code></td><td><code>{accepted, score, board, rank: {rank, best}, personal_best}</code>; the shell ties it to the play session</td></tr>
 <tr><td><code>GamePlatform.leaderboard.read({board?, period?, limit?, offset?, around?})</code></td><td><code>{rows, me, board, period, order, unit, limit, offset, total}</code>; <code>period</code> is <code>all</code>, <code>month</code>, <code>week</code> or <code>day</code></td></tr>
+<tr><td><code>GamePlatform.identityToken()</code></td><td><code>{token, player_id, game, expires_in, expires_at}</code>: a signed token (JWT, ES256, 10 minutes) for your own backend, which verifies it against <code>/v1/.well-known/jwks.json</code> (audience: the game's slug) or with <code>POST /v1/dev/identity-token/verify</code></td></tr>
 </tbody>
 </table>
 <p>Slots run from 0 to <code>save_slots - 1</code>; a state is any JSON value up to 262,144 bytes. Put a format number inside it for your own migrations.</p>
