@@ -72,7 +72,9 @@ cookie, page or API (<a href="#frame">the frame's rules</a>). The SDK asks the s
 shell makes the API call for the player who is playing, limited to this game's own saves, scores and leaderboard, and
 answers. Engine builds (Phaser, Vite, Unity, Godot, Construct): <a href="#engines">shipping an engine build</a>.</p>
 <p>Types: <a href="/sdk/v1.d.ts"><code>/sdk/v1.d.ts</code></a> (reference it with <code>/// &lt;reference path="v1.d.ts" /&gt;</code>
-or a <code>// @ts-check</code> JavaScript file). Script: <a href="/sdk/v1.js"><code>/sdk/v1.js</code></a>.</p>
+or a <code>// @ts-check</code> JavaScript file). Script: <a href="/sdk/v1.js"><code>/sdk/v1.js</code></a>. The same SDK is an npm
+package for games that bundle their code: <code>npm install @gameplatform/sdk</code>, then
+<code>import { GamePlatform } from '@gameplatform/sdk'</code> (types included).</p>
 
 <h2 id="minimal">A minimal game</h2>
 <p>Include the SDK with a classic <code>&lt;script src="/sdk/v1.js"&gt;</code> before your code (which may be a module).</p>
