@@ -1,6 +1,7 @@
 // The SDK in a page: finds the shell (the parent window on the portal's origin) and returns the GamePlatform object.
 // One source for both builds: /sdk/v1.js (sdk/v1.ts, the global) and the npm package @gameplatform/sdk (sdk/module.ts).
 import { Client, createSdk } from './client.js';
+import { LocalStandIn, type StorageLike } from './local.js';
 
 /** The server writes the portal's origin here when it serves /sdk/v1.js, on the portal's origin and on every game's. */
 const SERVED_FOR = '%PORTAL_ORIGIN%';
@@ -26,13 +27,36 @@ function portalOrigin(): string | null {
   return location.ancestorOrigins?.[0] ?? originOf(document.referrer);
 }
 
-/** Connects to the shell hosting this frame. */
+function pageStorage(): StorageLike | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null; // storage refused (a sandbox, a privacy setting): the stand-in keeps to memory
+  }
+}
+
+/** Local mode's stand-in, kept per directory of the page (file:// pages share one origin). */
+function localStandIn(): LocalStandIn {
+  const dir = location.pathname.replace(/[^/]*$/, '');
+  const slug = dir.split('/').filter(Boolean).pop() ?? '';
+  const standIn = new LocalStandIn({ storage: pageStorage(), key: `gameplatform.local:${dir}`, slug: /^[a-z0-9-]{1,60}$/.test(slug) ? slug : 'local-game', name: document.title });
+  console.info(
+    `GamePlatform: local mode. This page is not in the Game Platform play shell, so the SDK answers from a stand-in: saves and scores stay in this browser (localStorage "${standIn.key}"), the player is "Local player", and nothing reaches a platform. Publish the game and play it at /play/<slug> for the real thing.`,
+  );
+  return standIn;
+}
+
+/** Connects to the shell hosting this frame; a page on its own (no parent frame) gets local mode. */
 export function connect(): GamePlatform.SDK {
   const origin = portalOrigin();
   const shell = window.parent !== window ? window.parent : null;
+  // Only a top-level page is local: a frame whose shell cannot be found keeps answering no_shell, so a game in the
+  // real shell never writes its saves to the page by mistake.
+  const standIn = shell ? null : localStandIn();
   const client = new Client({
     // Posted to the portal's origin only: if the frame were embedded anywhere else, nothing would leave it.
     post: shell && origin ? (message) => shell.postMessage(message, origin) : undefined,
+    local: standIn ? (method, params) => standIn.answer(method, params) : undefined,
     onHandlerError: (error) => console.error('GamePlatform event handler failed', error),
   });
   window.addEventListener('message', (event) => {

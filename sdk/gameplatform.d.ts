@@ -9,7 +9,9 @@
  *
  * Every call returns a Promise. A refused call rejects with a {@link GamePlatform.SdkError} whose
  * `code` is the API's error code (for example `version_conflict`, `validation_failed`) or one of
- * the SDK's own: `no_shell`, `timeout`, `bad_request`, `unknown_method`, `session_over`, `network_error`.
+ * the SDK's own: `no_shell`, `timeout`, `bad_request`, `unknown_method`, `session_over`, `network_error`, `local_mode`.
+ *
+ * Opened on its own (not in a frame), the page runs in local mode: see {@link GamePlatform.InitInfo.local}.
  */
 declare namespace GamePlatform {
   /** Events the shell sends to the game. */
@@ -74,6 +76,11 @@ declare namespace GamePlatform {
 
   /** What `init()` resolves with. */
   interface InitInfo {
+    /**
+     * true in local mode: the page runs on its own, not in the play shell, and the SDK answers from a stand-in that keeps
+     * saves and scores in this browser's localStorage (player id 0, "Local player"; identityToken() rejects with `local_mode`)
+     */
+    local: boolean;
     game: GameInfo;
     player: PlayerInfo;
     entitlement: Entitlement;

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,9 +34,11 @@ function readmeFiles(): Record<string, string> {
 const PROBE = `import './game.js';
 import GamePlatform from '@gameplatform/sdk';
 
-const info = await GamePlatform.init();
-const identity = await GamePlatform.identityToken();
-document.body.dataset.probe = JSON.stringify({ id: info.player.id, token: identity.token, version: GamePlatform.version });
+(async () => {
+  const info = await GamePlatform.init();
+  const identity = await GamePlatform.identityToken().catch((error) => ({ error: error.code }));
+  document.body.dataset.probe = JSON.stringify({ id: info.player.id, local: info.local, ...identity, version: GamePlatform.version });
+})();
 `;
 
 /** The package's types as a TypeScript game sees them. */
@@ -107,7 +110,7 @@ if (reason) {
       const dist = path.join(project, 'dist');
       const { build } = await import('esbuild');
       // The README's command, with the probe as the entry (it imports game.js, so the bundle is the README's game and more).
-      await build({ absWorkingDir: project, entryPoints: ['probe.js'], bundle: true, format: 'esm', target: 'es2022', outfile: path.join(dist, 'game.js'), logLevel: 'silent' });
+      await build({ absWorkingDir: project, entryPoints: ['probe.js'], bundle: true, format: 'iife', target: 'es2022', outfile: path.join(dist, 'game.js'), logLevel: 'silent' });
       expect(readFileSync(path.join(dist, 'game.js'), 'utf8')).toContain('gameplatform.sdk/1');
       for (const file of ['index.html', 'game.json', 'cover.svg']) writeFileSync(path.join(dist, file), readFileSync(path.join(project, file)));
       await publishGame(rig.app.ctx, dist);
@@ -133,7 +136,7 @@ if (reason) {
       // The identity token: init()'s player id, and a JWT the game's backend verifies offline against the JWKS.
       await until(() => frame.locator('body').getAttribute('data-probe')).not.toBeNull();
       const probe = JSON.parse((await frame.locator('body').getAttribute('data-probe'))!);
-      expect(probe).toMatchObject({ id: player.id, version: '1' });
+      expect(probe).toMatchObject({ id: player.id, local: false, version: '1' });
       const jwks = (await (await fetch(`${rig.origin}/v1/.well-known/jwks.json`)).json()) as JSONWebKeySet;
       const { payload } = await jwtVerify(probe.token, createLocalJWKSet(jwks), { issuer: rig.origin, audience: slug, currentDate: new Date(rig.clock.now()) });
       expect(payload.sub).toBe(String(player.id));
@@ -142,6 +145,29 @@ if (reason) {
       await page.reload();
       const again = (await (await page.locator('iframe.game-frame').elementHandle())!.contentFrame())!;
       await until(() => text(again.locator('#clicks'))).toBe('3');
+      expect(rig.problems).toEqual([]);
+      await page.close();
+    });
+
+    it('runs the same game opened as a file, in local mode: saves and scores kept in the page, and says so', async () => {
+      const page = await rig.newPage();
+      const notices: string[] = [];
+      page.on('console', (message) => notices.push(message.text()));
+      const file = pathToFileURL(path.join(scratch, 'game/dist/index.html')).href;
+      await page.goto(file);
+      await until(() => text(page.locator('#hello'))).toBe('Hello Local player (local mode: saves stay in this browser)');
+      expect(notices.some((n) => n.startsWith('GamePlatform: local mode.'))).toBe(true);
+      await until(() => page.locator('body').getAttribute('data-probe')).not.toBeNull();
+      expect(JSON.parse((await page.locator('body').getAttribute('data-probe'))!)).toEqual({ id: 0, local: true, error: 'local_mode', version: '1' });
+      for (let i = 0; i < 2; i++) await page.locator('#click').click();
+      await page.locator('#save').click();
+      await until(() => text(page.locator('#status'))).toBe('Saved (version 1)');
+      await page.locator('#submit').click();
+      await until(() => text(page.locator('#status'))).toBe('Score 2: rank #1');
+      await until(() => text(page.locator('#board'))).toBe('Local player: 2');
+      await page.reload();
+      await until(() => text(page.locator('#clicks'))).toBe('2');
+      await until(() => text(page.locator('#board'))).toBe('Local player: 2');
       expect(rig.problems).toEqual([]);
       await page.close();
     });

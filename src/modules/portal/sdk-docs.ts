@@ -76,6 +76,13 @@ or a <code>// @ts-check</code> JavaScript file). Script: <a href="/sdk/v1.js"><c
 package for games that bundle their code: <code>npm install @gameplatform/sdk</code>, then
 <code>import { GamePlatform } from '@gameplatform/sdk'</code> (types included).</p>
 
+<h2 id="local">Local mode: trying a game without the platform</h2>
+<p>A page opened on its own (straight from your disk or your dev server, not in a frame) runs in local mode: the SDK
+answers from a stand-in in the page. <code>init()</code> says <code>local: true</code> and the player is "Local player"
+(id 0); saves and scores are kept in the browser's <code>localStorage</code>, with the platform's limits and errors
+(<code>version_conflict</code>, <code>state_too_large</code>, 10 slots); <code>identityToken()</code> rejects with
+<code>local_mode</code>; the console says so. Nothing reaches a platform.</p>
+
 <h2 id="minimal">A minimal game</h2>
 <p>Include the SDK with a classic <code>&lt;script src="/sdk/v1.js"&gt;</code> before your code (which may be a module).</p>
 ${code(MINIMAL_GAME)}
@@ -87,7 +94,7 @@ ${code(GAME_JSON)}
 <table>
 <thead><tr><th scope="col">Call</th><th scope="col">Resolves with</th></tr></thead>
 <tbody>
-<tr><td><code>GamePlatform.init()</code></td><td><code>{game, player, entitlement}</code>: the game's slug, name, save_slots and leaderboard settings, the player's id, username and display name, today's entitlement</td></tr>
+<tr><td><code>GamePlatform.init()</code></td><td><code>{local, game, player, entitlement}</code>: <code>local</code> is true in local mode (below); the game's slug, name, save_slots and leaderboard settings, the player's id, username and display name, today's entitlement</td></tr>
 <tr><td><code>GamePlatform.on(event, handler)</code></td><td>a function that stops listening; events below</td></tr>
 <tr><td><code>GamePlatform.saves.list()</code></td><td>the filled slots: <code>[{slot, label, version, size_bytes, created_at, updated_at}]</code></td></tr>
 <tr><td><code>GamePlatform.saves.load(slot)</code></td><td><code>{slot, label, version, size_bytes, state, updated_at}</code>, or <code>null</code> for an empty slot</td></tr>
@@ -119,7 +126,7 @@ ${savesSectionHtml}
 such as <code>current_version</code> or <code>fields</code>). <code>GamePlatform.isError(e)</code> tells them apart.</p>
 <ul>
 <li>API codes reach the game as they are: <code>version_conflict</code> (<code>details.current_version</code>), <code>state_too_large</code>, <code>validation_failed</code> (<code>details.fields</code>), <code>leaderboard_disabled</code>, <code>rate_limited</code>, …</li>
-<li>SDK codes: <code>no_shell</code> (the page is not inside the play shell), <code>timeout</code> (no answer in 15 s), <code>bad_request</code> (an argument the SDK or shell refused), <code>unknown_method</code>, <code>session_over</code> (the shell has closed the session), <code>network_error</code>.</li>
+<li>SDK codes: <code>no_shell</code> (the page is in a frame that is not the play shell), <code>timeout</code> (no answer in 15 s), <code>bad_request</code> (an argument the SDK or shell refused), <code>unknown_method</code>, <code>session_over</code> (the shell has closed the session), <code>network_error</code>, <code>local_mode</code> (<code>identityToken()</code> in local mode).</li>
 </ul>
 
 <h2 id="protocol">The message envelope</h2>
