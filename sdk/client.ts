@@ -4,6 +4,8 @@ import { EVENT_NAMES, isShellMessage, localError, request, type EventName, type 
 export interface ClientOptions {
   /** sends one request to the shell; absent when the game does not run inside a shell */
   post?: (message: RequestMessage) => void;
+  /** without a shell: answers a call in the page (local mode), or throws the ErrorInfo it is refused with */
+  local?: <M extends MethodName>(method: M, params: Methods[M]['params']) => Methods[M]['result'];
   /** how long a call waits for the shell's answer */
   timeoutMs?: number;
   setTimer?: (fn: () => void, ms: number) => unknown;
@@ -50,7 +52,16 @@ export class Client {
   }
 
   call<M extends MethodName>(method: M, params: Methods[M]['params']): Promise<Methods[M]['result']> {
-    const post = this.options.post;
+    const { post, local } = this.options;
+    if (!post && local) {
+      try {
+        // structuredClone: the game gets a copy, as it would through postMessage
+        return Promise.resolve(structuredClone(local(method, params)));
+      } catch (error) {
+        const info = error as Partial<GamePlatform.ErrorInfo>;
+        return Promise.reject(new SdkError(typeof info?.code === 'string' ? { ...info, code: info.code, message: String(info.message), status: Number(info.status) || 0 } : localError('bad_request', String(error))));
+      }
+    }
     if (!post) return Promise.reject(new SdkError(localError('no_shell', 'The game is not running inside the Game Platform play shell')));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -144,6 +155,7 @@ export function createSdk(client: Client): GamePlatform.SDK {
     leaderboard: {
       read: (query = {}) => client.call('leaderboard.read', pick(query, ['board', 'period', 'limit', 'offset', 'around'])),
     },
+    identityToken: () => client.call('identity.token', {}),
   };
 }
 

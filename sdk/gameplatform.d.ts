@@ -9,7 +9,9 @@
  *
  * Every call returns a Promise. A refused call rejects with a {@link GamePlatform.SdkError} whose
  * `code` is the API's error code (for example `version_conflict`, `validation_failed`) or one of
- * the SDK's own: `no_shell`, `timeout`, `bad_request`, `unknown_method`, `session_over`, `network_error`.
+ * the SDK's own: `no_shell`, `timeout`, `bad_request`, `unknown_method`, `session_over`, `network_error`, `local_mode`.
+ *
+ * Opened on its own (not in a frame), the page runs in local mode: see {@link GamePlatform.InitInfo.local}.
  */
 declare namespace GamePlatform {
   /** Events the shell sends to the game. */
@@ -65,6 +67,8 @@ declare namespace GamePlatform {
   }
 
   interface PlayerInfo {
+    /** the player's id: the one the /v1/dev routes take; to prove it to your backend, send an {@link identityToken} */
+    id: number;
     username: string;
     display_name: string;
     avatar_url: string;
@@ -72,6 +76,11 @@ declare namespace GamePlatform {
 
   /** What `init()` resolves with. */
   interface InitInfo {
+    /**
+     * true in local mode: the page runs on its own, not in the play shell, and the SDK answers from a stand-in that keeps
+     * saves and scores in this browser's localStorage (player id 0, "Local player"; identityToken() rejects with `local_mode`)
+     */
+    local: boolean;
     game: GameInfo;
     player: PlayerInfo;
     entitlement: Entitlement;
@@ -159,6 +168,22 @@ declare namespace GamePlatform {
     total?: number;
   }
 
+  /**
+   * A short-lived signed token naming the player and the game, for the game's own backend: it verifies the token offline
+   * (a JWT, ES256, against the JWKS at `/v1/.well-known/jwks.json`; issuer: the platform's origin; audience: the game's
+   * slug; `sub`: the player id) or with `POST /v1/dev/identity-token/verify` and its developer key.
+   */
+  interface IdentityToken {
+    token: string;
+    player_id: number;
+    /** the game slug (the token's audience) */
+    game: string;
+    /** seconds until it expires (600): ask for a new one rather than keeping it */
+    expires_in: number;
+    /** YYYY-MM-DD HH:MM:SS (UTC) */
+    expires_at: string;
+  }
+
   /** What a refused call carries: the API's error (code, message, extra fields) and the HTTP status (0 when the SDK or shell refused it). */
   interface ErrorInfo {
     code: string;
@@ -204,6 +229,8 @@ declare namespace GamePlatform {
     leaderboard: {
       read(query?: LeaderboardQuery): Promise<LeaderboardPage>;
     };
+    /** A signed token proving to the game's own backend which player is playing (see {@link IdentityToken}). */
+    identityToken(): Promise<IdentityToken>;
   }
 }
 

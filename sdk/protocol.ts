@@ -14,10 +14,11 @@ export interface Methods {
   'saves.delete': { params: { slot: number }; result: { deleted: boolean } };
   'scores.submit': { params: { score: number } & GamePlatform.ScoreOptions; result: GamePlatform.ScoreResult };
   'leaderboard.read': { params: GamePlatform.LeaderboardQuery; result: GamePlatform.LeaderboardPage };
+  'identity.token': { params: Record<string, never>; result: GamePlatform.IdentityToken };
 }
 
 export type MethodName = keyof Methods;
-export const METHOD_NAMES: readonly MethodName[] = ['init', 'saves.list', 'saves.load', 'saves.save', 'saves.delete', 'scores.submit', 'leaderboard.read'];
+export const METHOD_NAMES: readonly MethodName[] = ['init', 'saves.list', 'saves.load', 'saves.save', 'saves.delete', 'scores.submit', 'leaderboard.read', 'identity.token'];
 
 /** game → shell */
 export interface RequestMessage<M extends MethodName = MethodName> {

@@ -29,6 +29,7 @@ import { metricsRoutes, registerHttpMetrics } from './modules/metrics/metrics.ro
 import { gameFilesRoutes } from './modules/games/game-files.routes.js';
 import { gameRequestRewriter } from './modules/games/game-origin.js';
 import { gamesRoutes } from './modules/games/games.routes.js';
+import { identityRoutes } from './modules/identity/identity.routes.js';
 import { playRoutes } from './modules/play/play.routes.js';
 import { countActiveSessions } from './modules/play/play.service.js';
 import { statesRoutes } from './modules/states/states.routes.js';
@@ -119,6 +120,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(scoresRoutes);
   await app.register(leaderboardRoutes);
   await app.register(devRoutes);
+  await app.register(identityRoutes);
 
   registerPageSecurity(app);
   await app.register(portalRoutes(portal));

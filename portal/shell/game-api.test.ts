@@ -18,6 +18,7 @@ describe('shell: API calls for a game', () => {
       path: '/v1/games/tile-merge/leaderboard',
       query: { board: 'main', period: 'week', limit: '5', offset: '10' },
     });
+    expect(call('identity.token', { slug: 'other-game' })).toEqual({ method: 'POST', path: '/v1/games/tile-merge/identity-token' });
   });
 
   it('ties a score to the play session the shell holds, whatever the game says', () => {

@@ -68,6 +68,8 @@ export function apiCallFor(slug: string, session: string, method: Exclude<Method
       }
       return { method: 'GET', path: `${game}/leaderboard`, query };
     }
+    case 'identity.token':
+      return { method: 'POST', path: `${game}/identity-token` };
     default:
       return { error: localError('unknown_method', `Unknown method ${String(method)}`) };
   }

@@ -363,8 +363,9 @@ class ShellSession {
   private initInfo(): GamePlatform.InitInfo {
     const { game, who } = this;
     return {
+      local: false,
       game: { slug: game.slug, name: game.name, version: game.version, save_slots: game.save_slots, orientation: game.orientation, leaderboard: game.leaderboard },
-      player: { username: who.player.username, display_name: who.player.display_name, avatar_url: who.player.avatar_url },
+      player: { id: who.player.id, username: who.player.username, display_name: who.player.display_name, avatar_url: who.player.avatar_url },
       entitlement: this.remainingNow(),
     };
   }

@@ -30,6 +30,7 @@ export const ERROR_CATALOG = {
   invalid_token: { status: 422, description: 'an email-verification or password-reset token that is unknown, used or expired' },
   invalid_play_session: { status: 422, description: 'score names a play session that is not this player\'s for this game' },
   idempotency_key_reused: { status: 422, description: 'an Idempotency-Key sent again with a different body' },
+  invalid_identity_token: { status: 422, description: 'POST /dev/identity-token/verify with a token that cannot be trusted; error.reason says why (malformed, bad_signature, expired, other_game, player_unavailable)' },
   rate_limited: { status: 429, description: 'too many requests; Retry-After gives the seconds to wait' },
   headers_too_large: { status: 431, description: 'request headers over the server\'s limit (16 KB)' },
   internal_error: { status: 500, description: 'a fault of the service; the message holds no internals, error.request_id finds it in the log' },

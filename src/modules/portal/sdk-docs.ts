@@ -72,7 +72,16 @@ cookie, page or API (<a href="#frame">the frame's rules</a>). The SDK asks the s
 shell makes the API call for the player who is playing, limited to this game's own saves, scores and leaderboard, and
 answers. Engine builds (Phaser, Vite, Unity, Godot, Construct): <a href="#engines">shipping an engine build</a>.</p>
 <p>Types: <a href="/sdk/v1.d.ts"><code>/sdk/v1.d.ts</code></a> (reference it with <code>/// &lt;reference path="v1.d.ts" /&gt;</code>
-or a <code>// @ts-check</code> JavaScript file). Script: <a href="/sdk/v1.js"><code>/sdk/v1.js</code></a>.</p>
+or a <code>// @ts-check</code> JavaScript file). Script: <a href="/sdk/v1.js"><code>/sdk/v1.js</code></a>. The same SDK is an npm
+package for games that bundle their code: <code>npm install @gameplatform/sdk</code>, then
+<code>import { GamePlatform } from '@gameplatform/sdk'</code> (types included).</p>
+
+<h2 id="local">Local mode: trying a game without the platform</h2>
+<p>A page opened on its own (straight from your disk or your dev server, not in a frame) runs in local mode: the SDK
+answers from a stand-in in the page. <code>init()</code> says <code>local: true</code> and the player is "Local player"
+(id 0); saves and scores are kept in the browser's <code>localStorage</code>, with the platform's limits and errors
+(<code>version_conflict</code>, <code>state_too_large</code>, 10 slots); <code>identityToken()</code> rejects with
+<code>local_mode</code>; the console says so. Nothing reaches a platform.</p>
 
 <h2 id="minimal">A minimal game</h2>
 <p>Include the SDK with a classic <code>&lt;script src="/sdk/v1.js"&gt;</code> before your code (which may be a module).</p>
@@ -85,7 +94,7 @@ ${code(GAME_JSON)}
 <table>
 <thead><tr><th scope="col">Call</th><th scope="col">Resolves with</th></tr></thead>
 <tbody>
-<tr><td><code>GamePlatform.init()</code></td><td><code>{game, player, entitlement}</code>: the game's slug, name, save_slots and leaderboard settings, the player's username and display name, today's entitlement</td></tr>
+<tr><td><code>GamePlatform.init()</code></td><td><code>{local, game, player, entitlement}</code>: <code>local</code> is true in local mode (below); the game's slug, name, save_slots and leaderboard settings, the player's id, username and display name, today's entitlement</td></tr>
 <tr><td><code>GamePlatform.on(event, handler)</code></td><td>a function that stops listening; events below</td></tr>
 <tr><td><code>GamePlatform.saves.list()</code></td><td>the filled slots: <code>[{slot, label, version, size_bytes, created_at, updated_at}]</code></td></tr>
 <tr><td><code>GamePlatform.saves.load(slot)</code></td><td><code>{slot, label, version, size_bytes, state, updated_at}</code>, or <code>null</code> for an empty slot</td></tr>
@@ -93,6 +102,7 @@ ${code(GAME_JSON)}
 <tr><td><code>GamePlatform.saves.delete(slot)</code></td><td><code>{deleted}</code></td></tr>
 <tr><td><code>GamePlatform.scores.submit(score, {board?, meta?})</code></td><td><code>{accepted, score, board, rank: {rank, best}, personal_best}</code>; the shell ties it to the play session</td></tr>
 <tr><td><code>GamePlatform.leaderboard.read({board?, period?, limit?, offset?, around?})</code></td><td><code>{rows, me, board, period, order, unit, limit, offset, total}</code>; <code>period</code> is <code>all</code>, <code>month</code>, <code>week</code> or <code>day</code></td></tr>
+<tr><td><code>GamePlatform.identityToken()</code></td><td><code>{token, player_id, game, expires_in, expires_at}</code>: a signed token (JWT, ES256, 10 minutes) for your own backend, which verifies it against <code>/v1/.well-known/jwks.json</code> (audience: the game's slug) or with <code>POST /v1/dev/identity-token/verify</code></td></tr>
 </tbody>
 </table>
 <p>Slots run from 0 to <code>save_slots - 1</code>; a state is any JSON value up to 262,144 bytes. Put a format number inside it for your own migrations.</p>
@@ -116,7 +126,7 @@ ${savesSectionHtml}
 such as <code>current_version</code> or <code>fields</code>). <code>GamePlatform.isError(e)</code> tells them apart.</p>
 <ul>
 <li>API codes reach the game as they are: <code>version_conflict</code> (<code>details.current_version</code>), <code>state_too_large</code>, <code>validation_failed</code> (<code>details.fields</code>), <code>leaderboard_disabled</code>, <code>rate_limited</code>, …</li>
-<li>SDK codes: <code>no_shell</code> (the page is not inside the play shell), <code>timeout</code> (no answer in 15 s), <code>bad_request</code> (an argument the SDK or shell refused), <code>unknown_method</code>, <code>session_over</code> (the shell has closed the session), <code>network_error</code>.</li>
+<li>SDK codes: <code>no_shell</code> (the page is in a frame that is not the play shell), <code>timeout</code> (no answer in 15 s), <code>bad_request</code> (an argument the SDK or shell refused), <code>unknown_method</code>, <code>session_over</code> (the shell has closed the session), <code>network_error</code>, <code>local_mode</code> (<code>identityToken()</code> in local mode).</li>
 </ul>
 
 <h2 id="protocol">The message envelope</h2>

@@ -1,0 +1,41 @@
+// Builds the package from the repository's sdk/ (the same source as /sdk/v1.js): dist/index.js, an ES module, and
+// dist/index.d.ts, the SDK's types (sdk/gameplatform.d.ts) as module exports instead of globals.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const here = import.meta.dirname;
+const sdk = path.resolve(here, '../../sdk');
+const dist = path.join(here, 'dist');
+const { name, version } = JSON.parse(readFileSync(path.join(here, 'package.json'), 'utf8'));
+const banner = `/* ${name} ${version}: the Game Platform SDK, protocol v1. */`;
+
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
+
+await build({
+  entryPoints: [path.join(sdk, 'module.ts')],
+  outfile: path.join(dist, 'index.js'),
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  legalComments: 'none',
+  banner: { js: banner },
+  logLevel: 'warning',
+});
+
+/** The global declarations (`declare namespace GamePlatform`, `declare const GamePlatform`) become the module's exports. */
+export function moduleTypes(globalTypes) {
+  const namespace = 'declare namespace GamePlatform {';
+  const constant = 'declare const GamePlatform: GamePlatform.SDK;';
+  if (!globalTypes.includes(namespace) || !globalTypes.includes(constant)) throw new Error('sdk/gameplatform.d.ts has changed shape');
+  return `${banner}\n${globalTypes
+    .replace(namespace, `export ${namespace}`)
+    .replace(/\/\*\* The SDK, defined by `\/sdk\/v1\.js`\. \*\/\n/, '')
+    .replace(constant, `/** The SDK, connected to the play shell when the module is first imported. */\nexport ${constant}\nexport default GamePlatform;`)}`;
+}
+
+writeFileSync(path.join(dist, 'index.d.ts'), moduleTypes(readFileSync(path.join(sdk, 'gameplatform.d.ts'), 'utf8')));
+// stderr: `npm pack --json` keeps stdout for its JSON
+process.stderr.write(`${name} ${version} built in ${path.relative(process.cwd(), dist) || '.'}\n`);
