@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { settingLeaves, type Config } from '../config.js';
 import { ERROR_CATALOG } from './errors.js';
+import { finishDocument, type RouteFacts } from './openapi-pipeline.js';
 
 export const API_VERSION = '1.0.0' as const;
 
@@ -54,10 +55,16 @@ ${settingsTable()}
 `;
 
 export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+  const facts = new Map<string, RouteFacts>();
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Game Platform API', version: API_VERSION, description: DESCRIPTION },
+      info: {
+        title: 'Game Platform API',
+        version: API_VERSION,
+        description: DESCRIPTION,
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
       servers: [{ url: config.public_url }],
       components: {
         securitySchemes: {
@@ -67,7 +74,13 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         },
       },
     },
-    transform: ({ schema, url }) => ({ schema: url.startsWith('/v1/') ? schema : { ...schema, hide: true }, url }),
+    transform: ({ schema, url, route }) => {
+      for (const method of [route.method].flat()) {
+        facts.set(`${method} ${url.replace(/:(\w+)/g, '{$1}')}`, { setsCookie: route.config?.setsCookie ?? false });
+      }
+      return { schema: url.startsWith('/v1/') ? schema : { ...schema, hide: true }, url };
+    },
+    transformObject: (document) => finishDocument(('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Record<string, unknown>, facts),
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -14,6 +14,8 @@ declare module 'fastify' {
     tooLargeCode?: ErrorCode;
     /** the route's own rate limit (DESIGN §4); without it the route counts against the default limit */
     rateLimitRule?: RateLimitRule;
+    /** the route may set or clear the session cookie (documented as a Set-Cookie response header) */
+    setsCookie?: boolean;
   }
 }
 
