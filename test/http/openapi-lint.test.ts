@@ -1,7 +1,9 @@
 // The OpenAPI document as the service serves it passes Redocly's recommended rules with no error and no warning,
 // and carries what a generated client needs: operation ids, named schemas, optional defaults, typed errors, headers.
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect, it } from 'vitest';
+import { createGame, createKey, createPlayerWithToken } from '../helpers/factories.js';
 import { eachDialect } from '../helpers/harness.js';
 
 eachDialect(
@@ -72,6 +74,34 @@ eachDialect(
       expect(conflict.properties.error).toEqual({ $ref: '#/components/schemas/VersionConflictError' });
       const forbidden = doc.paths['/v1/dev/games/{slug}/stats'].get.responses['403'].content['application/json'].schema;
       expect(forbidden.properties.error.oneOf).toContainEqual({ $ref: '#/components/schemas/InsufficientScopeError' });
+    });
+
+    it("answers errors that match their code's schema, extra fields included", async () => {
+      const doc = await document();
+      const ajv = new Ajv2020({ strict: false });
+      ajv.addSchema({ ...doc, $id: 'openapi.json' });
+      const check = (body: { ok: boolean; error: unknown }, component: string) => {
+        expect(body.ok).toBe(false);
+        const validate = ajv.getSchema(`openapi.json#/components/schemas/${component}`)!;
+        expect(validate(body.error), `${component}: ${JSON.stringify(validate.errors)} ${JSON.stringify(body)}`).toBe(true);
+      };
+      const game = await createGame(h.ctx, { save_slots: 2 });
+      const { token } = await createPlayerWithToken(h.ctx);
+      const slot = `/v1/games/${game.slug}/states/0`;
+      expect((await h.http.put(slot, { token, body: { state: 1 } })).status).toBe(201);
+      const conflict = await h.http.put(slot, { token, body: { state: 2, expected_version: 0 } });
+      expect(conflict.status).toBe(409);
+      check(conflict.body, 'VersionConflictError');
+      const invalid = await h.http.put(slot, { token, body: { state: 2, expected_version: -1 } });
+      expect(invalid.status).toBe(422);
+      check(invalid.body, 'ValidationFailedError');
+      const { key } = await createKey(h.ctx, game.id, ['players:read']);
+      const scope = await h.http.get(`/v1/dev/games/${game.slug}/stats`, { token: key });
+      expect(scope.status).toBe(403);
+      check(scope.body, 'InsufficientScopeError');
+      const missing = await h.http.get(`/v1/games/${game.slug}/states/1`, { token });
+      expect(missing.status).toBe(404);
+      check(missing.body, 'NotFoundError');
     });
 
     it('describes the response headers, and 429 and 503 on every operation', async () => {
