@@ -54,8 +54,8 @@ eachDialect('client: the example backend script against a live service', (h) => 
     const saved = await h.http.put(`/v1/dev/games/${game.slug}/players/${player.id}/states/1`, { token: writer, body: { state: { level: 3 }, label: 'Level 3' } });
     expect(saved.status).toBe(201);
 
-    // the installed package, run by Node itself (it strips the types)
-    const { stdout } = await run(process.execPath, ['example.ts'], {
+    // the installed package; tsx strips the types (Node does so by itself only from 22.18)
+    const { stdout } = await run(path.join(root, 'node_modules/.bin/tsx'), ['example.ts'], {
       cwd: path.join(scratch, 'project'),
       env: { ...process.env, GAMEPLATFORM_URL: `http://127.0.0.1:${port}`, GAMEPLATFORM_KEY: key, GAME: game.slug, PLAYER_ID: String(player.id) },
     });
