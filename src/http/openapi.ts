@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { settingLeaves, type Config } from '../config.js';
 import { ERROR_CATALOG } from './errors.js';
 import { isDocumentedPath } from './route-docs.js';
+import { finishDocument, type RouteFacts } from './openapi-pipeline.js';
 
 export const API_VERSION = '1.0.0' as const;
 
@@ -62,35 +63,17 @@ Each setting can be given in \`gameplatform.config.json\` and overridden by its 
 ${settingsTable()}
 `;
 
-const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
-
-/** Headers every /v1 response may carry (rate-limit.ts, security.ts), and Retry-After on a 429. */
-const RESPONSE_HEADERS = {
-  'RateLimit-Limit': integerHeader('requests allowed in the current window for this credential (or address)'),
-  'RateLimit-Remaining': integerHeader('requests left in the current window'),
-  'RateLimit-Reset': integerHeader('seconds until the window starts again'),
-  'X-Request-Id': { description: 'the id of this request, as logged (a trusted proxy\'s own X-Request-Id when it sent one)', schema: { type: 'string' } },
-};
-const RETRY_AFTER = { 'Retry-After': integerHeader('seconds to wait before trying again') };
-
-type OpenApiDocument = { paths?: Record<string, Record<string, { responses?: Record<string, { headers?: Record<string, unknown> }> }>> };
-
-function describeResponseHeaders<T>(document: T): T {
-  for (const operations of Object.values((document as OpenApiDocument).paths ?? {})) {
-    for (const operation of Object.values(operations)) {
-      for (const [status, response] of Object.entries(operation.responses ?? {})) {
-        response.headers = { ...RESPONSE_HEADERS, ...(status === '429' ? RETRY_AFTER : {}), ...response.headers };
-      }
-    }
-  }
-  return document;
-}
-
 export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+  const facts = new Map<string, RouteFacts>();
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Game Platform API', version: API_VERSION, description: DESCRIPTION },
+      info: {
+        title: 'Game Platform API',
+        version: API_VERSION,
+        description: DESCRIPTION,
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
       servers: [{ url: config.public_url }],
       components: {
         securitySchemes: {
@@ -100,8 +83,13 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         },
       },
     },
-    transform: ({ schema, url }) => ({ schema: isDocumentedPath(url) ? schema : { ...schema, hide: true }, url }),
-    transformObject: (documents) => describeResponseHeaders('openapiObject' in documents ? documents.openapiObject : documents.swaggerObject),
+    transform: ({ schema, url, route }) => {
+      for (const method of [route.method].flat()) {
+        facts.set(`${method} ${url.replace(/:(\w+)/g, '{$1}')}`, { setsCookie: route.config?.setsCookie ?? false });
+      }
+      return { schema: isDocumentedPath(url) ? schema : { ...schema, hide: true }, url };
+    },
+    transformObject: (document) => finishDocument(('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Record<string, unknown>, facts),
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

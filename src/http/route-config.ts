@@ -16,6 +16,8 @@ declare module 'fastify' {
     rateLimitRule?: RateLimitRule;
     /** /healthz and /readyz: never rate-limited, answered over plain HTTP in production; liveness also while closing */
     healthProbe?: 'liveness' | 'readiness';
+    /** the route may set or clear the session cookie (documented as a Set-Cookie response header) */
+    setsCookie?: boolean;
   }
 }
 

@@ -28,8 +28,8 @@ const ALWAYS: ErrorCode[] = ['cross_origin_forbidden', 'https_required', 'rate_l
 export function routeErrors(route: RouteOptions): ErrorCode[] {
   const config = route.config ?? {};
   const schema = route.schema ?? {};
-  // The probes are never refused for an Origin, plain HTTP or a rate limit; they describe their own answers.
-  if (config.healthProbe) return [...(config.errors ?? [])];
+  // The probes are never refused for plain HTTP or a rate limit (a browser's foreign Origin still is): their own answers.
+  if (config.healthProbe) return ['cross_origin_forbidden', ...(config.errors ?? [])];
   const codes = new Set<ErrorCode>(ALWAYS);
   for (const code of AUTH_ERRORS[config.auth ?? 'none']) codes.add(code);
   if (config.scope) codes.add('insufficient_scope');

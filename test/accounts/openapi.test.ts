@@ -1,6 +1,7 @@
 // The accounts routes in the OpenAPI document: each with its fields, its own error codes and its credential.
 import { expect, it } from 'vitest';
 import { eachDialect } from '../helpers/harness.js';
+import { dereferenced } from '../helpers/openapi.js';
 
 const ROUTES: Array<[string, string, string[]]> = [
   ['post', '/v1/auth/register', ['201', '409', '415', '422', '429']],
@@ -21,7 +22,7 @@ const ROUTES: Array<[string, string, string[]]> = [
 
 eachDialect('accounts: OpenAPI', (h) => {
   it.each(ROUTES)('documents %s %s with its responses', async (method, path, statuses) => {
-    const doc = (await h.http.get('/v1/openapi.json')).body;
+    const doc = dereferenced((await h.http.get('/v1/openapi.json')).body);
     const op = doc.paths[path]?.[method];
     expect(op, `${method} ${path}`).toBeDefined();
     expect(op.summary).toBeTruthy();
@@ -29,7 +30,7 @@ eachDialect('accounts: OpenAPI', (h) => {
   });
 
   it('documents the fields, limits and codes', async () => {
-    const doc = (await h.http.get('/v1/openapi.json')).body;
+    const doc = dereferenced((await h.http.get('/v1/openapi.json')).body);
     const register = doc.paths['/v1/auth/register'].post;
     const body = register.requestBody.content['application/json'].schema;
     expect(body.required.sort()).toEqual(['display_name', 'email', 'password']);

@@ -1,7 +1,7 @@
 // The /dev routes in the OpenAPI document: developer key only, every field described, no private field anywhere.
 import { expect, it } from 'vitest';
 import { eachDialect } from '../helpers/harness.js';
-import { undescribed, type Schema } from '../helpers/openapi.js';
+import { dereferenced, undescribed, type Schema } from '../helpers/openapi.js';
 
 /** Every property name under `schema`. */
 function propertyNames(schema: Schema): string[] {
@@ -23,7 +23,7 @@ const ROUTES: Array<[string, string, string, string]> = [
 
 eachDialect('dev: OpenAPI', (h) => {
   it('documents every /dev route for developer keys only, with its scope, errors and described fields', async () => {
-    const doc = (await h.http.get('/v1/openapi.json')).body;
+    const doc = dereferenced((await h.http.get('/v1/openapi.json')).body);
     const devPaths = Object.keys(doc.paths).filter((p) => p.startsWith('/v1/dev/'));
     expect(devPaths.sort()).toEqual(expect.arrayContaining(ROUTES.map(([p]) => p).sort()));
     for (const [path, method, status, scope] of ROUTES) {
@@ -45,7 +45,7 @@ eachDialect('dev: OpenAPI', (h) => {
   });
 
   it('has no field for an email address or an account setting in any /dev response', async () => {
-    const doc = (await h.http.get('/v1/openapi.json')).body;
+    const doc = dereferenced((await h.http.get('/v1/openapi.json')).body);
     const names = new Set<string>();
     for (const [path, methods] of Object.entries<Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>(doc.paths)) {
       if (!path.startsWith('/v1/dev/')) continue;

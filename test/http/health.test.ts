@@ -62,8 +62,8 @@ eachDialect('health and readiness', (h) => {
 
   it('lists both probes in the OpenAPI document, /readyz with its 503', async () => {
     const doc = (await h.http.get('/v1/openapi.json')).body;
-    expect(Object.keys(doc.paths['/healthz'].get.responses)).toEqual(['200']);
-    expect(Object.keys(doc.paths['/readyz'].get.responses).sort()).toEqual(['200', '503']);
+    expect(Object.keys(doc.paths['/healthz'].get.responses)).toEqual(['200', '403']);
+    expect(Object.keys(doc.paths['/readyz'].get.responses).sort()).toEqual(['200', '403', '503']);
     expect(JSON.stringify(doc.paths['/readyz'].get.responses['503'])).toContain('unavailable');
   });
 });

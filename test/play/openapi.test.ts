@@ -1,11 +1,11 @@
 // The play routes in the OpenAPI document: every field of their requests and responses is described.
 import { expect, it } from 'vitest';
 import { eachDialect } from '../helpers/harness.js';
-import { undescribed } from '../helpers/openapi.js';
+import { dereferenced, undescribed } from '../helpers/openapi.js';
 
 eachDialect('play: OpenAPI', (h) => {
   it('describes every field of the play, entitlement and playtime routes, and lists their errors', async () => {
-    const doc = (await h.http.get('/v1/openapi.json')).body;
+    const doc = dereferenced((await h.http.get('/v1/openapi.json')).body);
     const routes: Array<[string, string, string[]]> = [
       ['/v1/play/start', 'post', ['402', '403', '404']],
       ['/v1/play/heartbeat', 'post', ['404', '410']],

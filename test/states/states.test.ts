@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createGame, createPlayerWithToken } from '../helpers/factories.js';
 import { eachDialect } from '../helpers/harness.js';
 import { gameAndPlayer, slotUrl, statesUrl, storedRow } from './fixtures.js';
+import { dereferenced } from '../helpers/openapi.js';
 
 eachDialect('states: rules', (h) => {
   describe('states: PUT', () => {
@@ -334,7 +335,7 @@ eachDialect('states: rules', (h) => {
 
   describe('states: OpenAPI', () => {
     it('documents the four routes with their own errors', async () => {
-      const doc = (await h.http.get('/v1/openapi.json')).body;
+      const doc = dereferenced((await h.http.get('/v1/openapi.json')).body);
       const list = doc.paths['/v1/games/{slug}/states'];
       const slot = doc.paths['/v1/games/{slug}/states/{slot}'];
       expect(Object.keys(list.get.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404', '422']));

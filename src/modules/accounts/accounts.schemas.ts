@@ -60,7 +60,7 @@ export const PlayerPublicSchema = Type.Object(
     country: Type.Union([Type.String(), Type.Null()], { description: 'ISO 3166-1 alpha-2, upper-case, or null' }),
     member_since: Timestamp,
   },
-  { description: 'Player (public view)' },
+  { title: 'Player', description: 'Player (public view)' },
 );
 
 export const PlayerOwnSchema = Type.Object(
@@ -71,7 +71,7 @@ export const PlayerOwnSchema = Type.Object(
     role: StringEnum(ROLES, 'staff and admin play without limit and may launch premium games'),
     newsletter: Type.Boolean(),
   },
-  { description: 'Player (own view)' },
+  { title: 'OwnPlayer', description: 'Player (own view): the public view with the account fields only the player sees' },
 );
 
 export const MembershipSchema = Type.Object(
@@ -82,7 +82,7 @@ export const MembershipSchema = Type.Object(
     renews_at: Nullable(Timestamp),
     ends_at: Nullable(Timestamp),
   },
-  { description: 'Membership' },
+  { title: 'Membership', description: 'Membership' },
 );
 
 export const BestScoreSchema = Type.Object(
@@ -92,17 +92,20 @@ export const BestScoreSchema = Type.Object(
     best: Type.Integer({ description: "the player's best on the game's main board" }),
     unit: Type.String({ description: "unit of the game's scores" }),
   },
-  { description: 'Best-score entry on a public profile' },
+  { title: 'BestScore', description: 'Best-score entry on a public profile' },
 );
 
 const IsoTimestamp = Type.String({ description: 'ISO 8601 with offset', examples: ['2027-02-19T10:00:00+00:00'] });
 
-export const AuthResultSchema = Type.Object({
-  player: PlayerOwnSchema,
-  token: Type.String({ description: 'player token agp_…; shown only this once' }),
-  token_expires_at: IsoTimestamp,
-  entitlement: EntitlementSchema,
-});
+export const AuthResultSchema = Type.Object(
+  {
+    player: PlayerOwnSchema,
+    token: Type.String({ description: 'player token agp_…; shown only this once' }),
+    token_expires_at: IsoTimestamp,
+    entitlement: EntitlementSchema,
+  },
+  { title: 'AuthResult', description: 'the player, a new token and the entitlement (register, log in)' },
+);
 
 export const MeSchema = Type.Object({ player: PlayerOwnSchema, entitlement: EntitlementSchema, membership: MembershipSchema });
 

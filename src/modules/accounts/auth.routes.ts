@@ -27,10 +27,11 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/v1/auth/register',
     {
-      config: { auth: 'none', rateLimitRule: 'register', errors: ['email_taken', 'username_taken'] },
+      config: { auth: 'none', rateLimitRule: 'register', errors: ['email_taken', 'username_taken'], setsCookie: true },
       preValidation: normaliseBody({ email: 'trim', password: 'password', display_name: 'text', username: 'trim' }),
       schema: {
         tags: ['auth'],
+        operationId: 'register',
         summary: 'Create an account',
         description:
           'Creates the player and a token; a verification mail is sent and the player can play at once. ' +
@@ -53,10 +54,11 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/v1/auth/login',
     {
-      config: { auth: 'none', rateLimitRule: 'login', errors: ['invalid_credentials', 'forbidden'] },
+      config: { auth: 'none', rateLimitRule: 'login', errors: ['invalid_credentials', 'forbidden'], setsCookie: true },
       preValidation: normaliseBody({ login: 'trim', password: 'password', device_name: 'text' }),
       schema: {
         tags: ['auth'],
+        operationId: 'login',
         summary: 'Log in with email or username',
         description:
           '`login` is the email or the username, case-insensitive. An unknown login and a wrong password get the same ' +
@@ -80,9 +82,10 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/v1/auth/logout',
     {
-      config: { auth: 'player' },
+      config: { auth: 'player', setsCookie: true },
       schema: {
         tags: ['auth'],
+        operationId: 'logout',
         summary: 'Revoke the token used for this call',
         description: 'The token (or portal session) stops working at once; through the portal session the cookie is also cleared.',
         response: { 200: Ok(Type.Object({ logged_out: Type.Literal(true) })) },
@@ -103,6 +106,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       preValidation: normaliseBody({ email: 'trim' }),
       schema: {
         tags: ['auth'],
+        operationId: 'forgotPassword',
         summary: 'Ask for a password reset mail',
         description:
           'Always the same 200 answer, whether or not the address has an account (a malformed address is 422). ' +
@@ -125,6 +129,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       preValidation: normaliseBody({ token: 'trim' }),
       schema: {
         tags: ['auth'],
+        operationId: 'verifyEmail',
         summary: 'Confirm the email address',
         description:
           'With the token of the link `{public_url}/verify-email?token=…` mailed at registration (valid 7 days, once). ' +
@@ -143,6 +148,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       preValidation: normaliseBody({ token: 'trim', password: 'password' }),
       schema: {
         tags: ['auth'],
+        operationId: 'resetPassword',
         summary: 'Set a new password with a reset token',
         description:
           'With the token of the reset mail (valid 1 hour, once). Sets the password, revokes every token of the player ' +

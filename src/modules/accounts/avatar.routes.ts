@@ -60,6 +60,7 @@ async function uploadRoute(fastify: FastifyInstance): Promise<void> {
       validatorCompiler: () => () => true,
       schema: {
         tags: ['account'],
+        operationId: 'uploadAvatar',
         summary: 'Upload an avatar',
         description:
           'multipart/form-data with the picture in the field `avatar`. The type is read from the content (the file ' +
@@ -94,6 +95,7 @@ export async function avatarRoutes(fastify: FastifyInstance): Promise<void> {
       config: { auth: 'player' },
       schema: {
         tags: ['account'],
+        operationId: 'deleteAvatar',
         summary: 'Remove the avatar',
         description: 'Deletes the uploaded picture; the answer gives the generated initials avatar (an SVG whose colour comes from the username).',
         response: { 200: Ok(AvatarSchema) },

@@ -17,6 +17,7 @@ export async function meRoutes(fastify: FastifyInstance): Promise<void> {
       config: { auth: 'player' },
       schema: {
         tags: ['account'],
+        operationId: 'getMe',
         summary: 'The own account',
         description: 'The player (own view, with email), today\'s entitlement and the membership. A developer key gets 403 `forbidden`.',
         response: { 200: Ok(MeSchema) },
@@ -32,6 +33,7 @@ export async function meRoutes(fastify: FastifyInstance): Promise<void> {
       preValidation: normaliseBody({ display_name: 'text', username: 'trim', bio: 'multiline', country: 'trim' }),
       schema: {
         tags: ['account'],
+        operationId: 'updateMe',
         summary: 'Change the own profile',
         description:
           'Every field is optional; only those sent change. Surrounding white space is trimmed from every field (display ' +

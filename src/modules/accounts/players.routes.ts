@@ -14,6 +14,7 @@ export async function playerRoutes(fastify: FastifyInstance): Promise<void> {
       config: { auth: 'none', errors: ['not_found'] },
       schema: {
         tags: ['players'],
+        operationId: 'getPlayer',
         summary: 'Public profile of a player',
         description:
           'The username matches in any letter case. Unknown and suspended players are both 404 `not_found`. ' +

@@ -19,6 +19,7 @@ export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
       config: { auth: 'player' },
       schema: {
         tags: ['account'],
+        operationId: 'listTokens',
         summary: "The player's active tokens",
         description: 'Active (unrevoked, unexpired) tokens, newest first, with their prefix only. `current` marks the token of this call. `last_used_at` is null until the token\'s first call, then updated at most once a minute.',
         response: { 200: Ok(Type.Object({ tokens: Type.Array(TokenRecordSchema) })) },
@@ -37,6 +38,7 @@ export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
       preValidation: normaliseBody({ name: 'text' }),
       schema: {
         tags: ['account'],
+        operationId: 'createToken',
         summary: 'Create a token for an app or script',
         description: `The token value is shown once. With ${MAX_ACTIVE_TOKENS} active tokens the answer is 409 \`token_limit_reached\` (delete one first). Lifetime: api.token_ttl_days.`,
         body: CreateTokenBody,
@@ -49,9 +51,10 @@ export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
   app.delete(
     '/v1/me/tokens/:id',
     {
-      config: { auth: 'player', errors: ['not_found'] },
+      config: { auth: 'player', errors: ['not_found'], setsCookie: true },
       schema: {
         tags: ['account'],
+        operationId: 'deleteToken',
         summary: 'Revoke one of the own tokens',
         description: "Revokes at once. Another player's token, or one already revoked or expired, is 404. Revoking the portal session's own token also clears its cookie.",
         params: Type.Object({ id: RowId('token id (1 to 2147483647, else 422)') }),

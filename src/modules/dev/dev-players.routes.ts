@@ -18,6 +18,7 @@ export async function devPlayersRoutes(fastify: FastifyInstance): Promise<void> 
     {
       schema: {
         tags: TAGS,
+        operationId: 'devGetPlayer',
         summary: 'Public profile of a player of the game, by id',
         description: `The same object as GET /players/{username}: the public view of the player, \`unlimited\` (Unlimited membership;
 staff roles are not shown) and \`best_scores\`. Never the email address or an account setting (newsletter, role,
@@ -39,6 +40,7 @@ ${keyOnly('players:read')}`,
     {
       schema: {
         tags: TAGS,
+        operationId: 'devGetEntitlement',
         summary: "A player's entitlement today",
         description: `The Entitlement the player sees in GET /me/entitlement: allowance, use today (all games), time left, whether the limit
 is reached, and when the day resets in reset_timezone. A backend can use it to tell the player how much time is left.

@@ -16,6 +16,7 @@ export async function devScoresRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['game backends'],
+        operationId: 'devSubmitScore',
         summary: 'Submit a score for a player',
         description: `POST /games/{slug}/scores for the player in the path: the same body without \`player_id\` (sending it is 422), the same
 rules and answer. Every submission is stored and counts on the board for all time and for the current month, ISO week

@@ -42,6 +42,7 @@ export async function devStatesRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: TAGS,
+        operationId: 'devListStates',
         summary: "A player's save states of the game",
         description: `The player's stored states of the game, by slot (empty slots are not listed), as GET /games/{slug}/states?player_id=…
 gives them; with \`include_state=true\` each item also carries its payload \`state\`, exactly as saved (any nesting depth),
@@ -71,6 +72,7 @@ ${keyOnly('states:read')}`,
     {
       schema: {
         tags: TAGS,
+        operationId: 'devPutState',
         summary: 'Save a state for a player',
         description: `PUT /games/{slug}/states/{slot} for the player in the path: the same body without \`player_id\` (sending it is 422),
 the same rules and answers. 201 with \`created: true\` when the slot was empty, 200 otherwise; each save raises the version

@@ -16,6 +16,7 @@ export async function devStatsRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['game backends'],
+        operationId: 'devGetStats',
         summary: 'Statistics of the game',
         description: `Players, plays and play time since the game began; sessions running now; plays and distinct players today, over the
 last seven days and day by day (calendar days in reset_timezone, as the daily allowance counts them); save slots in use.

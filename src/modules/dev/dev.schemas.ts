@@ -71,12 +71,15 @@ export const DevPutStateBody = Type.Object(
 );
 
 /** PUT state's result (the same object), with each field described. */
-export const DevPutStateResult = Type.Object({
-  slot: Type.Integer({ minimum: 0, description: 'the slot saved into' }),
-  version: PutStateResult.properties.version,
-  size_bytes: PutStateResult.properties.size_bytes,
-  created: PutStateResult.properties.created,
-});
+export const DevPutStateResult = Type.Object(
+  {
+    slot: Type.Integer({ minimum: 0, description: 'the slot saved into' }),
+    version: PutStateResult.properties.version,
+    size_bytes: PutStateResult.properties.size_bytes,
+    created: PutStateResult.properties.created,
+  },
+  { title: 'DevPutStateResult', description: 'the saved slot\'s new version' },
+);
 
 /** POST scores' body without `player_id`: the player is in the path. */
 export const DevSubmitBody = Type.Object(

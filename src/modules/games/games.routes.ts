@@ -16,6 +16,7 @@ export async function gamesRoutes(fastify: FastifyInstance): Promise<void> {
       config: { auth: 'none' },
       schema: {
         tags: ['games'],
+        operationId: 'listGames',
         summary: 'List the games',
         description:
           'Published and beta games, most played first, then by name (ignoring case and accents; numbers in names sort by value). ' +
@@ -37,6 +38,7 @@ export async function gamesRoutes(fastify: FastifyInstance): Promise<void> {
       config: { auth: 'optional', errors: ['not_found'] },
       schema: {
         tags: ['games'],
+        operationId: 'getGame',
         summary: 'One game',
         description: 'Draft, retired and unknown games answer 404 not_found. With a player credential the game carries `is_favorite`.',
         params: SlugParams,
@@ -55,6 +57,7 @@ export async function gamesRoutes(fastify: FastifyInstance): Promise<void> {
       config: { auth: 'player', errors: ['not_found'] },
       schema: {
         tags: ['games'],
+        operationId: 'toggleFavorite',
         summary: 'Toggle a favourite',
         description: "Marks the game as one of the player's favourites, or unmarks it when it is one. No body. Games that are not visible answer 404.",
         params: SlugParams,

@@ -51,7 +51,7 @@ export const GameSchema = Type.Object(
     ),
     is_favorite: Type.Optional(Type.Boolean({ description: 'present only when called with a player credential: whether the player has marked it' })),
   },
-  { description: 'Game' },
+  { title: 'Game', description: 'Game' },
 );
 
 export type Game = Static<typeof GameSchema>;

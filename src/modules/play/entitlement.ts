@@ -16,7 +16,7 @@ export const EntitlementSchema = Type.Object(
     resets_in_seconds: Type.Integer({ description: 'seconds until the next midnight in reset_timezone (a day there can last 23 or 25 hours)' }),
     day: Type.String({ description: 'today, YYYY-MM-DD in reset_timezone', examples: ['2026-11-21'] }),
   },
-  { description: 'Entitlement' },
+  { title: 'Entitlement', description: "Entitlement: the player's daily play allowance today" },
 );
 
 export type Entitlement = Static<typeof EntitlementSchema>;

@@ -18,6 +18,7 @@ export async function playRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['play'],
+        operationId: 'startPlay',
         summary: 'Start a play session',
         description:
           'Checks, in this order: the game exists and is listed (404 not_found), it can be launched (403 game_unavailable; every listed game can be launched today), ' +
@@ -38,6 +39,7 @@ export async function playRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['play'],
+        operationId: 'heartbeat',
         summary: 'Keep a play session alive and credit the time played',
         description:
           'Credits the seconds since the last credit, at most max_heartbeat_gap (the rest of a longer silence is not counted), and for a free player at most what is left today; ' +
@@ -60,6 +62,7 @@ export async function playRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['play'],
+        operationId: 'endPlay',
         summary: 'End a play session',
         description:
           'Credits like a heartbeat, closes the session and returns its summary. Idempotent: on a closed session (ended, limit, timeout, replaced) it returns ' +
@@ -77,6 +80,7 @@ export async function playRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['play'],
+        operationId: 'getEntitlement',
         summary: "The player's entitlement today",
         description: 'Allowance, use and reset in reset_timezone. Reads only: it does not keep a play session alive.',
         response: { 200: Ok(EntitlementSchema) },
@@ -91,6 +95,7 @@ export async function playRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['play'],
+        operationId: 'getPlaytime',
         summary: "The player's play time per day",
         description: 'Today\'s entitlement, and one history entry per day of the last `days` days in reset_timezone (today first, days without play as zeros).',
         querystring: PlaytimeQuery,

@@ -18,6 +18,7 @@ export async function leaderboardRoutes(fastify: FastifyInstance): Promise<void>
     {
       schema: {
         tags: ['scores'],
+        operationId: 'getLeaderboard',
         summary: 'A page of a leaderboard',
         description:
           `${RANKING} \`limit\` 1..100 (default 10), \`offset\` ≥ 0 (default 0). Called as a player, \`data.me\` gives the caller's rank and best ` +
@@ -41,6 +42,7 @@ export async function leaderboardRoutes(fastify: FastifyInstance): Promise<void>
     {
       schema: {
         tags: ['scores'],
+        operationId: 'getLeaderboardStanding',
         summary: "The player's standing on a leaderboard",
         description: `${RANKING} \`rank\` and \`best\` are null and \`entries\` 0 without a score in the period. \`at\` as on the leaderboard.`,
         params: SlugParams,

@@ -15,6 +15,7 @@ export async function scoresRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['scores'],
+        operationId: 'submitScore',
         summary: 'Submit a score',
         description:
           'With a player credential, or a developer key of this game with scope scores:write naming `player_id` (a player who has started a play session ' +
@@ -50,6 +51,7 @@ export async function scoresRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['scores'],
+        operationId: 'listMyGameScores',
         summary: "The player's last 50 submissions for a game",
         description: 'All boards, newest first. 404 leaderboard_disabled when the game has no leaderboard.',
         params: SlugParams,
@@ -65,6 +67,7 @@ export async function scoresRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['scores'],
+        operationId: 'getMyScores',
         summary: "The player's bests and recent submissions",
         description:
           '`best`: the all-time best and rank on every board the player has scored on, for games that are listed and have a leaderboard. ' +

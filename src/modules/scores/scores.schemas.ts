@@ -54,19 +54,22 @@ export const Standing = Type.Object(
   { description: 'the calling player\'s place on the board' },
 );
 
-export const SubmitResult = Type.Object({
-  accepted: Type.Literal(true, { description: 'always true: every submission is stored' }),
-  score: Type.Integer({ description: 'the submitted score' }),
-  board: Type.String({ description: 'the board it was filed on' }),
-  rank: Type.Object(
-    {
-      rank: Type.Integer({ minimum: 1, description: 'the player\'s all-time rank on the board after this score' }),
-      best: Type.Integer({ description: 'the player\'s all-time best on the board after this score' }),
-    },
-    { description: 'standing for period all' },
-  ),
-  personal_best: Type.Boolean({ description: 'true when the score beats the player\'s earlier best on this board (a first score is one)' }),
-});
+export const SubmitResult = Type.Object(
+  {
+    accepted: Type.Literal(true, { description: 'always true: every submission is stored' }),
+    score: Type.Integer({ description: 'the submitted score' }),
+    board: Type.String({ description: 'the board it was filed on' }),
+    rank: Type.Object(
+      {
+        rank: Type.Integer({ minimum: 1, description: 'the player\'s all-time rank on the board after this score' }),
+        best: Type.Integer({ description: 'the player\'s all-time best on the board after this score' }),
+      },
+      { description: 'standing for period all' },
+    ),
+    personal_best: Type.Boolean({ description: 'true when the score beats the player\'s earlier best on this board (a first score is one)' }),
+  },
+  { title: 'SubmitScoreResult', description: 'the stored score and where it puts the player' },
+);
 export type SubmitResult = Static<typeof SubmitResult>;
 
 export const LeaderboardQuery = Type.Object({

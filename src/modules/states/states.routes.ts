@@ -44,6 +44,7 @@ export async function statesRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: TAGS,
+        operationId: 'listStates',
         summary: "List a player's save states of a game",
         description: `The stored states of the player, by slot, without payloads; empty slots are not listed. \`meta.save_slots\` is the game's number of slots.\n\n${WHO}\n\nA developer key needs the scope \`states:read\`.`,
         params: GameParams,
@@ -63,6 +64,7 @@ export async function statesRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: TAGS,
+        operationId: 'getState',
         summary: 'Read a save state',
         description: `The state in the slot, payload included exactly as saved (at any nesting depth); 404 \`not_found\` when the slot is empty.\n\n${WHO}\n\nA developer key needs the scope \`states:read\`.`,
         params: SlotParams,
@@ -84,6 +86,7 @@ export async function statesRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: TAGS,
+        operationId: 'putState',
         summary: 'Save a state',
         description: `Saves any JSON value into the slot: 201 with \`created: true\` when the slot was empty, 200 otherwise.
 The first save of a slot gets version 1 and every save one more. Deleting a state does not reset the count:
@@ -137,6 +140,7 @@ A developer key needs the scope \`states:write\` and sends \`player_id\` in the 
     {
       schema: {
         tags: TAGS,
+        operationId: 'deleteState',
         summary: 'Delete a save state',
         description: `Empties the slot: \`{deleted: true}\`, or \`{deleted: false}\` when the slot was already empty.
 The slot keeps its version count: the next save gets the following version (with \`created: true\`).

@@ -75,12 +75,15 @@ export const PutStateBody = Type.Object(
 );
 export type PutStateBody = Static<typeof PutStateBody>;
 
-export const PutStateResult = Type.Object({
-  slot: Type.Integer({ minimum: 0 }),
-  version: Version,
-  size_bytes: SizeBytes,
-  created: Type.Boolean({ description: 'true when the slot was empty (HTTP 201)' }),
-});
+export const PutStateResult = Type.Object(
+  {
+    slot: Type.Integer({ minimum: 0 }),
+    version: Version,
+    size_bytes: SizeBytes,
+    created: Type.Boolean({ description: 'true when the slot was empty (HTTP 201)' }),
+  },
+  { title: 'PutStateResult', description: 'the saved slot\'s new version' },
+);
 export type PutStateResult = Static<typeof PutStateResult>;
 
 export const DeleteStateResult = Type.Object({

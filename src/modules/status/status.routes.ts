@@ -20,6 +20,7 @@ export async function statusRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['service'],
+        operationId: 'getStatus',
         summary: 'Health data',
         description:
           'Version of the service and of the API, the server time (UTC), the games listed to clients and the players with an active play session. Needs no credential; suitable for health checks.',
