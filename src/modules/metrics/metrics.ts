@@ -11,6 +11,7 @@ export interface PoolStats {
 /** Values read only when /metrics is scraped (no cost on the request paths). */
 export interface MetricSources {
   activeSessions(): Promise<number>;
+  waitingMail(): Promise<number>;
   pool(): PoolStats;
 }
 
@@ -75,6 +76,13 @@ export function createMetrics(sources?: MetricSources) {
       labelNames: ['limit'] as const,
       registers,
     }),
+    mailSent: new Counter({ name: `${PREFIX}mail_sent_total`, help: 'Mails the SMTP server accepted', registers }),
+    mailFailures: new Counter({
+      name: `${PREFIX}mail_failures_total`,
+      help: 'Failed mail attempts, by outcome: retry (tried again later) or refused (refused for good, kept in the outbox)',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
     /** Gives the scrape-time sources once the context exists. */
     setSources(value: MetricSources) {
       from = value;
@@ -108,6 +116,14 @@ export function createMetrics(sources?: MetricSources) {
     registers,
     async collect() {
       if (from) this.set(await from.activeSessions());
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}mail_outbox_waiting`,
+    help: 'Mails in the outbox waiting for the SMTP server (read from the database on each scrape)',
+    registers,
+    async collect() {
+      if (from) this.set(await from.waitingMail());
     },
   });
   return metrics;
