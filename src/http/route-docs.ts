@@ -29,6 +29,7 @@ export function routeErrors(route: RouteOptions): ErrorCode[] {
   const config = route.config ?? {};
   const schema = route.schema ?? {};
   const codes = new Set<ErrorCode>(ALWAYS);
+  if (config.rateLimitRule === 'none') codes.delete('rate_limited');
   for (const code of AUTH_ERRORS[config.auth ?? 'none']) codes.add(code);
   if (config.scope) codes.add('insufficient_scope');
   if (schema.body) {

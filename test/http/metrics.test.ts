@@ -165,6 +165,8 @@ eachDialect('metrics: GET /metrics', (h) => {
     expect(operation.tags).toEqual(['operations']);
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '401', '500']));
     expect(Object.keys(operation.responses[200].content)).toEqual(['text/plain']);
+    expect(operation.responses[429]).toBeUndefined(); // not rate-limited
+    expect(operation.security).toEqual([{}, { metricsToken: [] }]);
   });
 });
 

@@ -42,6 +42,8 @@ export async function metricsRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['operations'],
+        // open when metrics_token is unset, else the token
+        security: [{}, { metricsToken: [] }],
         summary: 'Prometheus metrics',
         description:
           'The metrics in the Prometheus text format (outside /v1, at the root of public_url): Node.js and process defaults, HTTP requests by route pattern, method and status with their durations, play, scores, saves, rate-limit refusals and the database pool. Open when the setting metrics_token is unset; with it set, send `Authorization: Bearer <metrics_token>` (else 401 unauthenticated). Not rate-limited.',
