@@ -114,6 +114,22 @@ eachDialect(
       expect((await value('gameplatform_mail_sent_total')) - sent).toBe(1);
       expect((await h.http.get('/metrics')).text).toMatch(/^gameplatform_mail_failures_total\{outcome="retry"\} [1-9]/m);
     });
+
+    it('sends the mail directly, once, when the outbox cannot be written', async () => {
+      await servers.pop()?.close();
+      const server = await startSmtpServer({ port });
+      servers.push(server);
+      const address = email('direct');
+      await h.ctx.db.schema.alterTable('mail_outbox').renameTo('mail_outbox_away').execute();
+      try {
+        h.ctx.mailer.send({ to: address, subject: 'Sent without the outbox', text: 'Hello' });
+        await h.ctx.mailer.idle();
+      } finally {
+        await h.ctx.db.schema.alterTable('mail_outbox_away').renameTo('mail_outbox').execute();
+      }
+      expect(server.to(address).map((m) => m.subject)).toEqual(['Sent without the outbox']);
+      expect(await outbox(h, address)).toEqual([]);
+    });
   },
   { settings: { smtp_url: `smtp://127.0.0.1:${port}` } },
 );
