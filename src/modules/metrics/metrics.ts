@@ -1,12 +1,7 @@
 // The Prometheus metrics of one app instance (prom-client, a registry of its own): services count, /metrics reads.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { PoolStats } from '../../db/connect.js';
 
-/** What the database pool holds: connections open, checked out, and requests waiting for one. */
-export interface PoolStats {
-  size: number;
-  inUse: number;
-  waiting: number;
-}
 
 /** Values read only when /metrics is scraped (no cost on the request paths). */
 export interface MetricSources {
