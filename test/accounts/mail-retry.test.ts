@@ -1,6 +1,6 @@
 // SMTP down or refusing: the mail waits in the outbox and is tried again on the injected clock's schedule (30 s, 1 min,
 // 2 min, …), arrives exactly once when the server takes it, and is never lost; a refusal for good keeps it for the operator.
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { retryDelayMs } from '../../src/modules/mail/mailer.js';
 import { eachDialect, type Harness } from '../helpers/harness.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
@@ -128,6 +128,21 @@ eachDialect(
         await h.ctx.db.schema.alterTable('mail_outbox_away').renameTo('mail_outbox').execute();
       }
       expect(server.to(address).map((m) => m.subject)).toEqual(['Sent without the outbox']);
+      expect(await outbox(h, address)).toEqual([]);
+    });
+
+    it('retries due mail on its timer (the server starts it)', async () => {
+      await servers.pop()?.close();
+      const address = email('timer');
+      await register(address);
+      const server = await startSmtpServer({ port });
+      servers.push(server);
+      const rounds = vi.spyOn(h.ctx.mailer, 'deliverDue');
+      h.ctx.mailer.startRetrying(20); // polls often; what is due still comes from the clock
+      await vi.waitFor(() => expect(rounds.mock.calls.length).toBeGreaterThanOrEqual(3), { timeout: 5000, interval: 20 });
+      expect(server.to(address)).toEqual([]); // not due yet by the clock
+      h.clock.advance(30);
+      await vi.waitFor(() => expect(server.to(address)).toHaveLength(1), { timeout: 5000, interval: 20 });
       expect(await outbox(h, address)).toEqual([]);
     });
   },
