@@ -85,10 +85,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const clock = options.clock ?? systemClock;
-  const mailer = createMailer({ config, db: database.db, clock, log: app.log });
   const metrics = createMetrics();
+  const mailer = createMailer({ config, db: database.db, clock, log: app.log, metrics });
   const ctx: AppContext = { config, db: database.db, dialect: database.dialect, clock, log: app.log, mailer, metrics };
-  metrics.setSources({ activeSessions: () => countActiveSessions(ctx), pool: database.poolStats });
+  metrics.setSources({ activeSessions: () => countActiveSessions(ctx), waitingMail: () => mailer.waiting(), pool: database.poolStats });
   app.decorate('ctx', ctx);
   registerHttpMetrics(app, metrics);
   // Mail still being delivered finishes before the database closes (the caller destroys it after app.close()).

@@ -29,6 +29,8 @@ export async function startServer(config: Config): Promise<App> {
   // Every process sweeps idle play sessions (the sweep is safe to run concurrently); the timer stops before the database closes.
   const sweeper = startIdleSweep(app.ctx);
   app.addHook('onClose', async () => sweeper.stop());
+  // Mail the SMTP server did not take yet is tried again from the outbox (app.close() stops the timer through the mailer).
+  app.ctx.mailer.startRetrying();
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`serving ${config.public_url} (database: ${database.dialect}), games at ${config.games_url}`);

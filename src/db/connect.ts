@@ -18,12 +18,18 @@ import {
 import type { Database } from './schema.js';
 import { Sqlite } from './sqlite-driver.js';
 import { DatabaseUnavailableError } from './unavailable.js';
-import type { PoolStats } from '../modules/metrics/metrics.js';
 
 export type Db = Kysely<Database>;
 /** A database handle or an open transaction: repositories accept either. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 export type DialectName = 'sqlite' | 'postgres';
+
+/** What the connection pool holds: connections open, checked out, and requests waiting for one. */
+export interface PoolStats {
+  size: number;
+  inUse: number;
+  waiting: number;
+}
 
 export interface DatabaseHandle {
   db: Db;

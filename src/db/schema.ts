@@ -146,6 +146,10 @@ export interface MailOutboxTable {
   text_body: string;
   html_body: string | null;
   created_at: number;
+  /** when to try the SMTP server next; NULL: kept only (no smtp_url, or refused for good) */
+  next_attempt_at: number | null;
+  attempts: Generated<number>;
+  last_error: string | null;
 }
 
 /** One row per (player, game, slot); `state` NULL means the slot is empty (the row keeps the last version). */

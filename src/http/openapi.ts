@@ -80,6 +80,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
           playerToken: { type: 'http', scheme: 'bearer', description: 'player token agp_…' },
           developerKey: { type: 'http', scheme: 'bearer', description: 'developer key agk_…, bound to one game' },
           portalSession: { type: 'apiKey', in: 'cookie', name: 'gp_session', description: 'portal session; needs X-Requested-With: ServiceSDK' },
+          metricsToken: { type: 'http', scheme: 'bearer', description: 'the setting metrics_token, for GET /metrics when it is set' },
         },
       },
     },

@@ -31,6 +31,7 @@ export function routeErrors(route: RouteOptions): ErrorCode[] {
   // The probes are never refused for plain HTTP or a rate limit (a browser's foreign Origin still is): their own answers.
   if (config.healthProbe) return ['cross_origin_forbidden', ...(config.errors ?? [])];
   const codes = new Set<ErrorCode>(ALWAYS);
+  if (config.rateLimitRule === 'none') codes.delete('rate_limited');
   for (const code of AUTH_ERRORS[config.auth ?? 'none']) codes.add(code);
   if (config.scope) codes.add('insufficient_scope');
   if (schema.body) {

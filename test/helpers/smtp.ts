@@ -58,12 +58,24 @@ function parts(raw: string): Array<{ type: string; text: string; headers: Record
     .flatMap((p) => parts(p.replace(/^\r\n/, '')));
 }
 
-export async function startSmtpServer(): Promise<TestSmtpServer> {
+export interface SmtpServerOptions {
+  /** listen on this port (a restarted server takes its predecessor's port); default a free one */
+  port?: number;
+  /** answer RCPT TO with this SMTP error while it returns one (e.g. 451 for "try later", 550 for "never") */
+  refuse?: (recipient: string) => { code: number; message: string } | undefined;
+}
+
+export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<TestSmtpServer> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const refusal = options.refuse?.(address.address);
+      if (!refusal) return callback();
+      callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -82,7 +94,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   return {
     url: `smtp://127.0.0.1:${port}`,

@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import { sweepIdleSessions } from '../../src/modules/play/play.service.js';
 import { createGame, createPlayerWithToken } from '../helpers/factories.js';
 import { eachDialect, type Harness } from '../helpers/harness.js';
+import { capturingLogger } from '../helpers/log.js';
 import { playApi, playing } from '../play/play-helpers.js';
 
 interface Sample {
@@ -164,6 +165,8 @@ eachDialect('metrics: GET /metrics', (h) => {
     expect(operation.tags).toEqual(['operations']);
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '401', '500']));
     expect(Object.keys(operation.responses[200].content)).toEqual(['text/plain']);
+    expect(operation.responses[429]).toBeUndefined(); // not rate-limited
+    expect(operation.security).toEqual([{}, { metricsToken: [] }]);
   });
 });
 
@@ -210,4 +213,19 @@ eachDialect(
     });
   },
   { settings: { metrics_token: 's3cret-metrics-token' } },
+);
+
+const log = capturingLogger('info');
+eachDialect(
+  'metrics: the log',
+  (h) => {
+    it('logs no line at info for a scrape, while other requests are logged', async () => {
+      log.lines.length = 0;
+      for (let i = 0; i < 3; i++) expect((await h.http.get('/metrics')).status).toBe(200);
+      expect(log.lines).toEqual([]);
+      expect((await h.http.get('/v1/status')).status).toBe(200);
+      expect(log.lines.length).toBeGreaterThan(0);
+    });
+  },
+  { logger: log.logger },
 );

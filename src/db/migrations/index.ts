@@ -9,6 +9,7 @@ import * as saveStates from './2026_11_21_0040_save_states.js';
 import * as playSessions from './2026_11_21_0050_play_sessions.js';
 import * as devStats from './2026_11_21_0060_dev_stats.js';
 import * as gameIsolation from './2026_11_23_0170_game_isolation.js';
+import * as mailRetry from './2026_11_23_0201_mail_retry.js';
 import * as playContinues from './2026_11_23_1700_play_continues.js';
 import * as tokensNeverUsed from './2026_11_23_0401_tokens_never_used.js';
 
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0050_play_sessions': playSessions,
   '2026_11_21_0060_dev_stats': devStats,
   '2026_11_23_0170_game_isolation': gameIsolation,
+  '2026_11_23_0201_mail_retry': mailRetry,
   '2026_11_23_1700_play_continues': playContinues,
   '2026_11_23_0401_tokens_never_used': tokensNeverUsed,
 };

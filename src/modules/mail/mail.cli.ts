@@ -1,4 +1,4 @@
-// gameplatform mail outbox: read the mail kept when no SMTP server is set.
+// gameplatform mail outbox: read the mail kept when no SMTP server is set, and the mail waiting for the SMTP server.
 import type { Command } from 'commander';
 import type { AppContext } from '../../context.js';
 import { formatTimestamp } from '../../time.js';
@@ -10,7 +10,7 @@ export function registerMailCommands(program: Command, withContext: WithContext)
   const mail = program.command('mail').description('platform mail');
   mail
     .command('outbox')
-    .description('show the mail kept in the outbox (no smtp_url set), oldest first')
+    .description('show the mail in the outbox, oldest first: kept (no smtp_url set), waiting for the SMTP server, or refused by it')
     .option('--to <email>', 'only mail to this address')
     .action(async (options: { to?: string }) => {
       await withContext(async (ctx) => {
@@ -23,6 +23,8 @@ export function registerMailCommands(program: Command, withContext: WithContext)
           console.log(`--- #${m.id} ${formatTimestamp(m.created_at)} UTC`);
           console.log(`To: ${m.to_address}`);
           console.log(`Subject: ${m.subject}`);
+          if (m.next_attempt_at !== null) console.log(`Waiting: ${m.attempts} attempt(s), next at ${formatTimestamp(m.next_attempt_at)} UTC${m.last_error ? `; last error: ${m.last_error}` : ''}`);
+          else if (m.last_error) console.log(`Refused by the SMTP server after ${m.attempts} attempt(s): ${m.last_error}`);
           console.log('');
           console.log(m.text_body.trimEnd());
           console.log('');

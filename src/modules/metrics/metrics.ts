@@ -1,16 +1,12 @@
 // The Prometheus metrics of one app instance (prom-client, a registry of its own): services count, /metrics reads.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { PoolStats } from '../../db/connect.js';
 
-/** What the database pool holds: connections open, checked out, and requests waiting for one. */
-export interface PoolStats {
-  size: number;
-  inUse: number;
-  waiting: number;
-}
 
 /** Values read only when /metrics is scraped (no cost on the request paths). */
 export interface MetricSources {
   activeSessions(): Promise<number>;
+  waitingMail(): Promise<number>;
   pool(): PoolStats;
 }
 
@@ -75,6 +71,13 @@ export function createMetrics(sources?: MetricSources) {
       labelNames: ['limit'] as const,
       registers,
     }),
+    mailSent: new Counter({ name: `${PREFIX}mail_sent_total`, help: 'Mails the SMTP server accepted', registers }),
+    mailFailures: new Counter({
+      name: `${PREFIX}mail_failures_total`,
+      help: 'Failed mail attempts, by outcome: retry (tried again later) or refused (refused for good, kept in the outbox)',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
     /** Gives the scrape-time sources once the context exists. */
     setSources(value: MetricSources) {
       from = value;
@@ -108,6 +111,14 @@ export function createMetrics(sources?: MetricSources) {
     registers,
     async collect() {
       if (from) this.set(await from.activeSessions());
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}mail_outbox_waiting`,
+    help: 'Mails in the outbox waiting for the SMTP server (read from the database on each scrape)',
+    registers,
+    async collect() {
+      if (from) this.set(await from.waitingMail());
     },
   });
   return metrics;
