@@ -339,7 +339,9 @@ async function benchDialect(dialect: DialectName, bareUrl: string): Promise<bool
     // ---- totals of the heartbeats (before the sessions can go idle) ----
     const checkCredits = async () => {
       // Responses still in flight when a load stops are never seen; so every session that was credited gets one more
-      // heartbeat, alone, whose credited_seconds is the session's whole credit as the service reports it.
+      // heartbeat, alone, whose credited_seconds is the session's whole credit as the service reports it (after a
+      // pause: the service may still be answering requests autocannon gave up on).
+      await new Promise((r) => setTimeout(r, 5000));
       const tokens = new Map([...players, ...crowdPlayers].map((p) => [sha256(p.session), p]));
       const credited = await db.selectFrom('play_sessions').select(['token_hash', 'credited_seconds']).where('credited_seconds', '>', 0).execute();
       const final = new Map<string, number>();
