@@ -15,7 +15,7 @@
 // Run: npm run bench:http
 // Settings (environment): BENCH_SECONDS (per route, default 8), BENCH_CONNECTIONS (50), BENCH_PLAYERS (300),
 // BENCH_CROWD (20000 sessions), BENCH_BIG_BOARD (1000000 players), BENCH_ROUTES (comma list of route names to run),
-// BENCH_NO_BUILD=1 (use dist/ as built), BENCH_SCALING=0 (skip the scaling runs).
+// BENCH_NO_BUILD=1 (use dist/ as built), BENCH_SCALING=0 (skip the scaling runs), BENCH_DIALECTS (e.g. postgres: only these).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -241,7 +241,7 @@ async function seedBoard(db: Executor, dialect: DialectName, slug: string, size:
   const before = await insertPlayersBulk(db, dialect, slug, size, now);
   const past = now - 400 * 86_400_000;
   await sql`insert into scores (game_id, player_id, board, score, meta, play_session_id, created_at)
-    select ${gameId}, id, 'main', (id % 4093) * 509 + id % 1021, null, null, ${past} + id from players where id > ${before}`.execute(db);
+    select ${gameId}, id, 'main', (id % 4093) * 509 + id % 1021, null, null, cast(${past} as bigint) + id from players where id > ${before}`.execute(db);
   const ref = { gameId, board: 'main', period: 'all', periodKey: 'all', order: 'desc' };
   await db.transaction().execute(async (trx) => {
     const id = (await insertBoard(trx, ref, now))!;
@@ -445,7 +445,8 @@ if (!benchDialects.includes('postgres')) console.log('(set TEST_DATABASE_URL=pos
 const bare = await startBare();
 let allOk = true;
 try {
-  for (const dialect of benchDialects) allOk = (await benchDialect(dialect, bare.url)) && allOk;
+  const only = env.BENCH_DIALECTS?.split(',');
+  for (const dialect of benchDialects.filter((d) => !only || only.includes(d))) allOk = (await benchDialect(dialect, bare.url)) && allOk;
 } finally {
   await stop(bare.child);
 }
