@@ -15,7 +15,8 @@
 // Run: npm run bench:http
 // Settings (environment): BENCH_SECONDS (per route, default 8), BENCH_CONNECTIONS (50), BENCH_PLAYERS (300),
 // BENCH_CROWD (20000 sessions), BENCH_BIG_BOARD (1000000 players), BENCH_ROUTES (comma list of route names to run),
-// BENCH_NO_BUILD=1 (use dist/ as built), BENCH_SCALING=0 (skip the scaling runs), BENCH_DIALECTS (e.g. postgres: only these).
+// BENCH_NO_BUILD=1 (use dist/ as built), BENCH_SCALING=0 (skip the scaling runs), BENCH_DIALECTS (e.g. postgres: only these),
+// BENCH_PROFILE=<dir> (the service writes a CPU profile there, node --cpu-prof).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -89,7 +90,9 @@ async function freePort(): Promise<number> {
 
 async function startService(databaseUrl: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/cli.js'), 'serve'], {
+  // BENCH_PROFILE=<dir>: the service writes a CPU profile there when it stops (node --cpu-prof)
+  const profile = env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(env.BENCH_PROFILE)] : [];
+  const child = spawn(process.execPath, [...profile, path.join(ROOT, 'dist/src/cli.js'), 'serve'], {
     cwd: dataDir,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
