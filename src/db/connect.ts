@@ -106,13 +106,20 @@ const pgTypes = {
  */
 export const PREPARED = '/* prepared */';
 
+/** The name of each marked SQL text seen (texts repeat exactly; bounded in case one does not). */
+const statementNames = new Map<string, string>();
+
 /** Runs marked statements under a name derived from their text; anything else goes to pg unchanged. */
 function prepareMarkedStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   client.query = ((...args: unknown[]) => {
     const [text, values] = args;
     if (typeof text === 'string' && text.includes(PREPARED) && (args.length === 1 || (args.length === 2 && Array.isArray(values)))) {
-      const name = `gp_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+      let name = statementNames.get(text);
+      if (name === undefined) {
+        name = `gp_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+        if (statementNames.size < 4096) statementNames.set(text, name);
+      }
       return query({ name, text, values });
     }
     return query(...args);

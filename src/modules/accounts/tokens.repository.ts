@@ -1,5 +1,6 @@
 // Queries on player_tokens: only a SHA-256 of each token is stored.
 import type { Executor } from '../../db/connect.js';
+import { prepared } from '../../db/prepared.js';
 
 export interface ActiveTokenRow {
   token_id: number;
@@ -10,16 +11,19 @@ export interface ActiveTokenRow {
 
 /** The unrevoked, unexpired token with this hash, of an active player. Uses the unique index on token_hash. */
 export function findActiveToken(db: Executor, tokenHash: string, now: number): Promise<ActiveTokenRow | undefined> {
-  return db
+  return activeToken.first(db, tokenHash, now);
+}
+// every authenticated call runs it: compiled once (prepared.ts)
+const activeToken = prepared((db, tokenHash: string, now: number) =>
+  db
     .selectFrom('player_tokens as t')
     .innerJoin('players as p', 'p.id', 't.player_id')
     .select(['t.id as token_id', 't.player_id', 'p.role', 't.last_used_at'])
     .where('t.token_hash', '=', tokenHash)
     .where('t.revoked_at', 'is', null)
     .where('t.expires_at', '>', now)
-    .where('p.status', '=', 'active')
-    .executeTakeFirst();
-}
+    .where('p.status', '=', 'active'),
+);
 
 export async function touchToken(db: Executor, tokenId: number, now: number): Promise<void> {
   await db.updateTable('player_tokens').set({ last_used_at: now }).where('id', '=', tokenId).execute();

@@ -1,6 +1,7 @@
 // Every query on games and favorites.
 import { sql } from 'kysely';
 import { isPostgres, type Executor } from '../../db/connect.js';
+import { prepared } from '../../db/prepared.js';
 import type { GameRow, NewGame } from '../../db/schema.js';
 import { LISTED_STATUSES } from './manifest.js';
 
@@ -27,20 +28,25 @@ function listed(db: Executor, filter: CatalogueFilter) {
 }
 
 /** Listed games matching the filter. The catalogue is small; games_status_idx narrows it to published and beta. */
-export function findListedGames(db: Executor, filter: CatalogueFilter): Promise<GameRecord[]> {
+export async function findListedGames(db: Executor, filter: CatalogueFilter): Promise<GameRecord[]> {
+  if (!filter.pattern && filter.category === undefined) return (await wholeCatalogue.execute(db)).rows;
   let query = listed(db, filter).select(GAME_COLUMNS);
   if (filter.category !== undefined) query = query.where('category', '=', filter.category);
   return query.orderBy('plays', 'desc').orderBy('id').execute();
 }
+// GET /v1/games without a filter, the common call: compiled once (db/prepared.ts)
+const wholeCatalogue = prepared((db) => listed(db, {}).select(GAME_COLUMNS).orderBy('plays', 'desc').orderBy('id'));
 
 /** Listed games matching the pattern, counted per category (no category filter: DESIGN §5). */
 export async function countListedByCategory(db: Executor, filter: CatalogueFilter): Promise<Map<string, number>> {
-  const rows = await listed(db, filter)
-    .select(['category', (eb) => eb.fn.countAll<number | string>().as('n')])
-    .groupBy('category')
-    .execute();
+  const rows = filter.pattern ? await perCategory(db, filter).execute() : (await perCategoryOfAll.execute(db)).rows;
   return new Map(rows.map((r) => [r.category, Number(r.n)]));
 }
+
+function perCategory(db: Executor, filter: CatalogueFilter) {
+  return listed(db, filter).select(['category', (eb) => eb.fn.countAll<number | string>().as('n')]).groupBy('category');
+}
+const perCategoryOfAll = prepared((db) => perCategory(db, {}));
 
 /** A game clients may see (published or beta). Unique index on slug. */
 export function findListedGame(

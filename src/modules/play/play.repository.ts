@@ -2,6 +2,7 @@
 // the condition is what makes concurrent heartbeats, ends, starts and sweeps safe without locks taken in advance.
 import { sql } from 'kysely';
 import { isPostgres, type Executor } from '../../db/connect.js';
+import { prepared } from '../../db/prepared.js';
 import type { MembershipFields } from '../accounts/membership.js';
 import { LISTED_STATUSES } from '../games/manifest.js';
 
@@ -62,8 +63,9 @@ function sessions(db: Executor) {
  * Hot (every heartbeat): unique index on play_sessions.token_hash, then primary-key lookups of games and players; three index probes.
  */
 export function findSessionByTokenHash(db: Executor, tokenHash: string): Promise<SessionRow | undefined> {
-  return sessions(db).where('s.token_hash', '=', tokenHash).executeTakeFirst();
+  return sessionByTokenHash.first(db, tokenHash);
 }
+const sessionByTokenHash = prepared((db, tokenHash: string) => sessions(db).where('s.token_hash', '=', tokenHash));
 
 /** The player's active sessions of one game (at most one: play_sessions_one_active_idx). Index play_sessions_player_idx. */
 export function findActiveSessions(db: Executor, playerId: number, gameId: number): Promise<SessionRow[]> {
@@ -122,6 +124,10 @@ export interface Claim {
  * Returns the session's credited_seconds after the claim, or undefined when it lost. Hot: primary-key update of one row.
  */
 export async function claimInterval(db: Executor, c: Claim): Promise<number | undefined> {
+  if (!c.close) {
+    const row = await claim.first(db, c.until, c.now, c.seconds, c.id, c.expectedUntil);
+    return row && Number(row.credited_seconds);
+  }
   const row = await db
     .updateTable('play_sessions')
     .set({
@@ -137,6 +143,17 @@ export async function claimInterval(db: Executor, c: Claim): Promise<number | un
     .executeTakeFirst();
   return row && Number(row.credited_seconds);
 }
+
+/** claimInterval without closing: the heartbeat's statement. */
+const claim = prepared((db, until: number, now: number, seconds: number, id: number, expectedUntil: number) =>
+  db
+    .updateTable('play_sessions')
+    .set({ credited_until: until, last_heartbeat_at: now, credited_seconds: sql<number>`credited_seconds + ${seconds}` })
+    .where('id', '=', id)
+    .where('status', '=', 'active')
+    .where('credited_until', '=', expectedUntil)
+    .returning('credited_seconds'),
+);
 
 /**
  * After the daily cap took less than claimed: gives back the difference, and closes the session when `close` is set
@@ -178,5 +195,8 @@ export async function countPlay(db: Executor, gameId: number): Promise<void> {
  * game heartbeats): it is the last write of the heartbeat transaction, so its row lock is held only until the commit.
  */
 export async function addPlaytime(db: Executor, gameId: number, seconds: number): Promise<void> {
-  await db.updateTable('games').set({ playtime_seconds: sql<number>`playtime_seconds + ${seconds}` }).where('id', '=', gameId).execute();
+  await playtime.execute(db, seconds, gameId);
 }
+const playtime = prepared((db, seconds: number, gameId: number) =>
+  db.updateTable('games').set({ playtime_seconds: sql<number>`playtime_seconds + ${seconds}` }).where('id', '=', gameId),
+);

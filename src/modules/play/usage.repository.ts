@@ -1,7 +1,8 @@
 // Queries on daily_usage: seconds credited and sessions started per player per day in reset_timezone.
 // Primary key (player_id, day): every query here is a point lookup or a short range scan of one player's days.
-import { sql } from 'kysely';
-import type { Executor } from '../../db/connect.js';
+import { sql, type RawBuilder } from 'kysely';
+import type { Db, Executor } from '../../db/connect.js';
+import { prepared } from '../../db/prepared.js';
 
 /** Seconds credited to the player on `day`. Primary-key lookup. */
 export async function usedSeconds(db: Executor, playerId: number, day: string): Promise<number> {
@@ -24,21 +25,32 @@ export interface UsageAfterCredit {
  * Cost: one primary-key upsert (index daily_usage_pk), one row lock held until the transaction commits.
  */
 export async function addUsage(db: Executor, playerId: number, day: string, add: number, cap: number | null): Promise<UsageAfterCredit> {
-  const x = sql<number>`cast(${add} as integer)`;
+  const row = cap === null
+    ? await addUnlimited.first(db, playerId, day, add, add)
+    : await addCapped.first(db, playerId, day, Math.min(add, cap), add, cap);
+  return { seconds: Number(row!.seconds), added: Number(row!.last_credit) };
+}
+
+/** addUsage's upsert; `next` is the day's new counter from the old one (`daily_usage.seconds`) and the credit. */
+function usageUpsert(db: Db, playerId: number, day: string, first: number, next: RawBuilder<number>) {
   const old = sql.ref<number>('daily_usage.seconds');
-  const next =
-    cap === null
-      ? sql<number>`${old} + ${x}`
-      : sql<number>`case when ${old} >= ${cap} then ${old} when ${old} + ${x} > ${cap} then cast(${cap} as integer) else ${old} + ${x} end`;
-  const first = cap === null ? add : Math.min(add, cap);
-  const row = await db
+  return db
     .insertInto('daily_usage')
     .values({ player_id: playerId, day, seconds: first, sessions: 0, last_credit: first })
     .onConflict((oc) => oc.columns(['player_id', 'day']).doUpdateSet({ seconds: next, last_credit: sql<number>`${next} - ${old}` }))
-    .returning(['seconds', 'last_credit'])
-    .executeTakeFirstOrThrow();
-  return { seconds: Number(row.seconds), added: Number(row.last_credit) };
+    .returning(['seconds', 'last_credit']);
 }
+
+const addUnlimited = prepared((db, playerId: number, day: string, first: number, add: number) =>
+  usageUpsert(db, playerId, day, first, sql<number>`daily_usage.seconds + cast(${add} as integer)`),
+);
+
+const addCapped = prepared((db, playerId: number, day: string, first: number, add: number, cap: number) => {
+  const old = sql.ref<number>('daily_usage.seconds');
+  const x = sql<number>`cast(${add} as integer)`;
+  return usageUpsert(db, playerId, day, first,
+    sql<number>`case when ${old} >= ${cap} then ${old} when ${old} + ${x} > ${cap} then cast(${cap} as integer) else ${old} + ${x} end`);
+});
 
 /** Counts a session started on `day`; returns the day's credited seconds. Primary-key upsert. */
 export async function countSessionStart(db: Executor, playerId: number, day: string): Promise<number> {

@@ -1,6 +1,7 @@
 // Queries on leaderboards, leaderboard_bests and leaderboard_nodes. Each hot query names its index and its cost.
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import { PREPARED, isPostgres, type Executor } from '../../db/connect.js';
+import { prepared } from '../../db/prepared.js';
 import type { LeaderboardBestsTable } from '../../db/schema.js';
 import type { NodeId, NodeRange, NodeRow, RankKey } from './rank-tree.js';
 import { LISTED_STATUSES } from '../games/manifest.js';
@@ -51,7 +52,11 @@ export interface GameBoardRow {
  * there, in one statement: unique index on games.slug, then leaderboards_key, then leaderboard_bests_pk.
  */
 export function findGameBoard(db: Executor, slug: string, board: string, period: string, periodKey: string, playerId = 0): Promise<GameBoardRow | undefined> {
-  return db
+  return gameBoard.first(db, slug, board, period, periodKey, playerId);
+}
+// every leaderboard read starts here: compiled once (db/prepared.ts)
+const gameBoard = prepared((db, slug: string, board: string, period: string, periodKey: string, playerId: number) =>
+  db
     .selectFrom('games as g')
     .leftJoin('leaderboards as l', (join) =>
       join
@@ -65,10 +70,8 @@ export function findGameBoard(db: Executor, slug: string, board: string, period:
     .select(['g.id', 'g.slug', 'g.name', 'g.leaderboard_enabled', 'g.leaderboard_order', 'g.leaderboard_unit', 'l.id as board_id'])
     .select(['b.score as best_score', 'b.norm as best_norm', 'b.reached_at as best_reached_at', 'b.score_id as best_score_id', 'b.entries as best_entries'])
     .where('g.slug', '=', slug)
-    .where('g.status', 'in', [...LISTED_STATUSES])
-    .modifyEnd(sql.raw(PREPARED))
-    .executeTakeFirst();
-}
+    .where('g.status', 'in', [...LISTED_STATUSES]),
+);
 
 /** The boards of several periods of one game board under one order (leaderboards_key: one lookup per period). */
 export function findBoardIds(db: Executor, gameId: number, board: string, order: string, periods: Array<{ period: string; key: string }>) {
@@ -212,20 +215,24 @@ export interface PageRow {
 const rootCount = (boardId: number) =>
   sql<number>`(select r.cnt from leaderboard_nodes r where r.leaderboard_id = ${boardId} and r.level = 0 and r.head = 0 and r.parent = 0 and r.prefix = 0)`;
 
-function pageQuery(db: Executor, boardId: number) {
-  return db
+/** `mark`: end with PREPARED (not when db/prepared.ts adds the mark itself). */
+function pageQuery(db: Executor, boardId: number, mark = true) {
+  const query = db
     .selectFrom('leaderboard_bests as b')
     .innerJoin('players as p', 'p.id', 'b.player_id')
     .select(['b.score', 'b.entries', 'b.last_played', 'b.norm', 'b.reached_at', 'b.score_id', 'p.username', 'p.display_name', 'p.country', 'p.avatar_key'])
     .select(rootCount(boardId).as('total'))
-    .where('b.leaderboard_id', '=', boardId)
-    .modifyEnd(sql.raw(PREPARED));
+    .where('b.leaderboard_id', '=', boardId);
+  return mark ? query.modifyEnd(sql.raw(PREPARED)) : query;
 }
 
 /** Rows at offset..offset+limit. Rank index scan of offset + limit entries: used only for shallow offsets. */
-export function pageAtOffset(db: Executor, boardId: number, offset: number, limit: number): Promise<PageRow[]> {
-  return pageQuery(db, boardId).orderBy('b.norm').orderBy('b.reached_at').orderBy('b.score_id').limit(limit).offset(offset).execute();
+export async function pageAtOffset(db: Executor, boardId: number, offset: number, limit: number): Promise<PageRow[]> {
+  return (await pageAtOffsetQuery.execute(db, boardId, offset, limit)).rows;
 }
+const pageAtOffsetQuery = prepared((db, boardId: number, offset: number, limit: number) =>
+  pageQuery(db, boardId, false).orderBy('b.norm').orderBy('b.reached_at').orderBy('b.score_id').limit(limit).offset(offset),
+);
 
 /** `limit` rows from `from` on (inclusive). Keyset: rank index scan of `limit` entries, whatever the depth. */
 export function pageFrom(db: Executor, boardId: number, from: RankKey, limit: number): Promise<PageRow[]> {

@@ -2,6 +2,7 @@
 // Each write is one conditional statement: the version check and the write cannot be split by another request.
 import type { ExpressionBuilder } from 'kysely';
 import type { Executor } from '../../db/connect.js';
+import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { LISTED_STATUSES } from '../games/manifest.js';
 
@@ -39,13 +40,12 @@ export interface StoredStateRow {
 
 /** A game clients can see (published or beta). Uses the unique index on slug. */
 export function findListedGame(db: Executor, slug: string): Promise<ListedGameRow | undefined> {
-  return db
-    .selectFrom('games')
-    .select(['id', 'slug', 'save_slots'])
-    .where('slug', '=', slug)
-    .where('status', 'in', [...LISTED_STATUSES])
-    .executeTakeFirst();
+  return listedGame.first(db, slug);
 }
+// every state call starts here: compiled once (db/prepared.ts), like the other hot statements below
+const listedGame = prepared((db, slug: string) =>
+  db.selectFrom('games').select(['id', 'slug', 'save_slots']).where('slug', '=', slug).where('status', 'in', [...LISTED_STATUSES]),
+);
 
 /** An active player who has started at least one play session of the game (play_sessions_player_idx). */
 export async function isActivePlayerOfGame(db: Executor, playerId: number, gameId: number): Promise<boolean> {
@@ -84,14 +84,12 @@ export async function listStoredStates(db: Executor, playerId: number, gameId: n
 
 /** The state stored in a slot, or undefined when the slot is empty. */
 export async function findStoredState(db: Executor, key: SlotKey): Promise<Required<StoredStateRow> | undefined> {
-  const row = await db
-    .selectFrom('save_states')
-    .select([...SUMMARY, 'state'])
-    .where(atSlot(key))
-    .where('state', 'is not', null)
-    .executeTakeFirst();
+  const row = await storedState.first(db, key.playerId, key.gameId, key.slot);
   return row as Required<StoredStateRow> | undefined;
 }
+const storedState = prepared((db, playerId: number, gameId: number, slot: number) =>
+  db.selectFrom('save_states').select([...SUMMARY, 'state']).where(atSlot({ playerId, gameId, slot })).where('state', 'is not', null),
+);
 
 /** The version a client sees: the stored one, 0 when the slot is empty. */
 export async function visibleVersion(db: Executor, key: SlotKey): Promise<number> {
@@ -105,6 +103,11 @@ export async function visibleVersion(db: Executor, key: SlotKey): Promise<number
  * On PostgreSQL a concurrent writer of the same row waits for the lock, then re-checks the condition on the new row.
  */
 export async function replaceStoredState(db: Executor, key: SlotKey, write: StateWrite, expectedVersion?: number): Promise<number | undefined> {
+  if (write.label === undefined) {
+    const args = [key.playerId, key.gameId, key.slot, write.text, write.sizeBytes, write.now] as const;
+    const row = expectedVersion === undefined ? await replace.first(db, ...args) : await replaceVersion.first(db, ...args, expectedVersion);
+    return row ? Number(row.version) : undefined;
+  }
   const row = await db
     .updateTable('save_states')
     .set((eb) => ({
@@ -121,6 +124,21 @@ export async function replaceStoredState(db: Executor, key: SlotKey, write: Stat
     .executeTakeFirst();
   return row ? Number(row.version) : undefined;
 }
+
+/** replaceStoredState keeping the label, without and with the expected version: compiled once (db/prepared.ts). */
+const replaceQuery = (db: Executor, playerId: number, gameId: number, slot: number, text: string, sizeBytes: number, now: number) =>
+  db
+    .updateTable('save_states')
+    .set((eb) => ({ state: text, size_bytes: sizeBytes, version: eb('version', '+', 1), updated_at: now }))
+    .where(atSlot({ playerId, gameId, slot }))
+    .where('state', 'is not', null)
+    .returning('version');
+const replace = prepared((db, playerId: number, gameId: number, slot: number, text: string, sizeBytes: number, now: number) =>
+  replaceQuery(db, playerId, gameId, slot, text, sizeBytes, now),
+);
+const replaceVersion = prepared((db, playerId: number, gameId: number, slot: number, text: string, sizeBytes: number, now: number, expected: number) =>
+  replaceQuery(db, playerId, gameId, slot, text, sizeBytes, now).where('version', '=', expected),
+);
 
 /** Saves into a slot emptied earlier, continuing its version. Undefined when there is no such empty row. */
 export async function refillEmptiedSlot(db: Executor, key: SlotKey, write: StateWrite): Promise<number | undefined> {

@@ -1,0 +1,456 @@
+// The hot routes over real HTTP, against a bare Fastify route measured in the same run (issue 14).
+//
+// Two processes besides this one: the bare route (bench/http-bare.ts) and the service as it is deployed (`npm run
+// build`, then `node dist/src/cli.js serve` with GP_* settings, default log_level info, logs to /dev/null) over a
+// scratch database: a temporary SQLite file, and a new PostgreSQL database when TEST_DATABASE_URL (or
+// BENCH_DATABASE_URL) is set. autocannon drives each route over loopback; every line gives req/s, p50, p99, the
+// non-2xx count and the ratio to the bare route of the same method. Then how throughput holds as the work grows
+// (heartbeats with 300 and with 20,000 running sessions; score submissions on a board of 1,000 and of 1,000,000
+// players), the service's RSS, and the totals (credited seconds as the sessions reported them; one winner per
+// racing save; every save counted once in the slot's version).
+//
+// Players and their tokens, and the big tables of the scaling runs, are written with SQL (fast); sessions, scores
+// and states of the 300 players go through the API.
+//
+// Run: npm run bench:http
+// Settings (environment): BENCH_SECONDS (per route, default 8), BENCH_CONNECTIONS (50), BENCH_PLAYERS (300),
+// BENCH_CROWD (20000 sessions), BENCH_BIG_BOARD (1000000 players), BENCH_ROUTES (comma list of route names to run),
+// BENCH_NO_BUILD=1 (use dist/ as built), BENCH_SCALING=0 (skip the scaling runs), BENCH_DIALECTS (e.g. postgres: only these),
+// BENCH_PROFILE=<dir> (the service writes a CPU profile there, node --cpu-prof).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+import { benchDialects, scratchDatabase } from './lib.js';
+import { openDatabase, type DialectName, type Executor } from '../src/db/connect.js';
+import { newSecret, secretPrefix, sha256 } from '../src/lib/secrets.js';
+import { fillBestsFromScores, insertBoard } from '../src/modules/scores/leaderboard.repository.js';
+import { rebuildTree } from '../src/modules/scores/ranking.js';
+
+const env = process.env;
+const SECONDS = Number(env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 50);
+const PLAYERS = Number(env.BENCH_PLAYERS ?? 300);
+const CROWD = Number(env.BENCH_CROWD ?? 20_000);
+const BIG_BOARD = Number(env.BENCH_BIG_BOARD ?? 1_000_000);
+const SMALL_BOARD = 1_000;
+const ONLY = env.BENCH_ROUTES ? new Set(env.BENCH_ROUTES.split(',')) : null;
+const SCALING = env.BENCH_SCALING !== '0';
+const ROOT = path.resolve(import.meta.dirname, '..');
+const STATE_16K = { level: 7, grid: Array.from({ length: 200 }, (_, i) => ({ x: i, y: i * 2, tile: 'abcdefghijklmnopqrstuvwxyz0123456789abcdefghij'.slice(i % 7) })) };
+
+interface Player {
+  id: number;
+  token: string;
+  session: string;
+}
+
+interface Result {
+  name: string;
+  method: 'GET' | 'POST' | 'PUT';
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+// ---- processes -----------------------------------------------------------------------------------------------
+
+async function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  const lines = createInterface({ input: child.stdout! });
+  for await (const line of lines) {
+    const match = pattern.exec(line);
+    if (match) {
+      lines.close();
+      child.stdout!.resume();
+      return match;
+    }
+  }
+  throw new Error(`process ended before printing ${pattern}`);
+}
+
+async function startBare(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/http-bare.ts')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, PORT: '0' } });
+  const [, port] = await waitForLine(child, /^listening (\d+)/);
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+async function freePort(): Promise<number> {
+  const net = await import('node:net');
+  const server = net.createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as { port: number }).port;
+  server.close();
+  return port;
+}
+
+async function startService(databaseUrl: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  // BENCH_PROFILE=<dir>: the service writes a CPU profile there when it stops (node --cpu-prof)
+  const profile = env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(env.BENCH_PROFILE)] : [];
+  const child = spawn(process.execPath, [...profile, path.join(ROOT, 'dist/src/cli.js'), 'serve'], {
+    cwd: dataDir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      PATH: env.PATH,
+      NODE_ENV: 'development',
+      GP_DATABASE_URL: databaseUrl,
+      GP_DATA_DIR: dataDir,
+      GP_HOST: '127.0.0.1',
+      GP_PORT: String(port),
+      GP_PUBLIC_URL: `http://localhost:${port}`,
+      // enough allowance that no session reaches the limit (the cap is still evaluated on every credit)
+      GP_FREE_SECONDS_PER_DAY: '86400',
+      GP_RATE_LIMITS_DEFAULT_MAX: '1000000000',
+    },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/v1/status`)).ok) return { url, child };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the service did not start');
+}
+
+function rssMb(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+// ---- load ----------------------------------------------------------------------------------------------------
+
+type Request = { method: string; path: string; headers?: Record<string, string>; body?: string };
+
+/**
+ * `SECONDS` of load with `CONNECTIONS` connections, one request in flight each. `next(i)` builds the i-th request
+ * (called once per request, so that every request can name another player); `onResponse` sees each response.
+ */
+async function load(
+  name: string,
+  method: Result['method'],
+  url: string,
+  next: (i: number) => Request,
+  onResponse?: (status: number, body: string, request: Request) => void,
+): Promise<Result> {
+  let i = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [
+      {
+        setupRequest: (req: Record<string, unknown>, context: Record<string, unknown>) => {
+          const r = next(i++);
+          context.request = r;
+          return { ...req, method: r.method, path: r.path, headers: { ...(r.body ? { 'content-type': 'application/json' } : {}), ...r.headers }, body: r.body };
+        },
+        ...(onResponse
+          ? { onResponse: (status: number, body: string, context: Record<string, unknown>) => onResponse(status, body, context.request as Request) }
+          : {}),
+      },
+    ],
+  });
+  return {
+    name,
+    method,
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+const bearer = (p: Player) => ({ authorization: `Bearer ${p.token}` });
+const pick = <T>(list: T[], i: number) => list[i % list.length]!;
+
+// ---- seeding -------------------------------------------------------------------------------------------------
+
+async function insertGame(db: Executor, slug: string, now: number): Promise<number> {
+  const row = await db
+    .insertInto('games')
+    .values({
+      slug, name: slug, tagline: null, description: null, category: 'arcade', tags: '[]', version: '1.0.0', orientation: 'any',
+      players_min: 1, players_max: 1, leaderboard_enabled: 1, leaderboard_order: 'desc', leaderboard_unit: 'points', save_slots: 3,
+      requires_premium: 0, status: 'published', author: 'bench', released_at: '2026-01-01', cover: 'c.png', entry: 'index.html',
+      files_dir: slug, created_at: now, updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** `count` players named `<prefix>_<n>` written with one statement (a generated series); returns the id before the first. */
+async function insertPlayersBulk(db: Executor, dialect: DialectName, prefix: string, count: number, now: number): Promise<number> {
+  const before = Number((await db.selectFrom('players').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst())?.m ?? 0);
+  const series =
+    dialect === 'postgres'
+      ? sql`select generate_series(1, ${count}) as i`
+      : sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${count}) select i from n`;
+  await sql`insert into players (email, username, username_key, display_name, password_hash, created_at, updated_at)
+    select ${prefix} || '_' || i || '@example.com', ${prefix} || '_' || i, ${prefix} || '_' || i, ${prefix} || '_' || i, 'x', ${now}, ${now}
+    from (${series}) s`.execute(db);
+  return before;
+}
+
+/** Players with a token each (SQL); ids in creation order. */
+async function insertPlayersWithTokens(db: Executor, dialect: DialectName, prefix: string, count: number, now: number): Promise<Array<{ id: number; token: string }>> {
+  const before = await insertPlayersBulk(db, dialect, prefix, count, now);
+  const rows = await db.selectFrom('players').select('id').where('id', '>', before).orderBy('id').execute();
+  const players = rows.map((r) => ({ id: r.id, token: newSecret('agp_') }));
+  for (let i = 0; i < players.length; i += 1000) {
+    await db
+      .insertInto('player_tokens')
+      .values(players.slice(i, i + 1000).map((p) => ({
+        player_id: p.id, name: 'bench', token_hash: sha256(p.token), prefix: secretPrefix(p.token), created_at: now, last_used_at: null, expires_at: now + 86_400_000 * 90,
+      })))
+      .execute();
+  }
+  return players;
+}
+
+async function api(url: string, method: string, route: string, token: string | null, body?: unknown): Promise<{ status: number; json: any }> {
+  const res = await fetch(url + route, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: await res.json() };
+}
+
+async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
+}
+
+/** A board of `size` players seeded with SQL: players, one score each last year (so only the all-time board is big), the all-time board built by the service's own code. */
+async function seedBoard(db: Executor, dialect: DialectName, slug: string, size: number, now: number): Promise<void> {
+  const gameId = await insertGame(db, slug, now);
+  const before = await insertPlayersBulk(db, dialect, slug, size, now);
+  const past = now - 400 * 86_400_000;
+  await sql`insert into scores (game_id, player_id, board, score, meta, play_session_id, created_at)
+    select ${gameId}, id, 'main', (id % 4093) * 509 + id % 1021, null, null, cast(${past} as bigint) + id from players where id > ${before}`.execute(db);
+  const ref = { gameId, board: 'main', period: 'all', periodKey: 'all', order: 'desc' };
+  await db.transaction().execute(async (trx) => {
+    const id = (await insertBoard(trx, ref, now))!;
+    await fillBestsFromScores(trx, { boardId: id, gameId, board: 'main', order: 'desc', window: null });
+    await rebuildTree(trx, id);
+  });
+}
+
+// ---- one database --------------------------------------------------------------------------------------------
+
+const fmt = (n: number, w: number) => n.toFixed(0).padStart(w);
+
+function line(r: Result, bare: Record<string, number>): string {
+  const base = r.method === 'GET' ? bare.GET! : bare.POST!;
+  const ratio = base ? `${((100 * r.rps) / base).toFixed(1).padStart(5)} %` : '';
+  return `  ${r.name.padEnd(34)} ${fmt(r.rps, 7)} req/s  p50 ${fmt(r.p50, 3)} ms  p99 ${fmt(r.p99, 4)} ms  non-2xx ${fmt(r.non2xx, 5)}  err ${fmt(r.errors, 3)}  ${ratio}`;
+}
+
+const want = (name: string) => !ONLY || ONLY.has(name);
+
+async function benchDialect(dialect: DialectName, bareUrl: string): Promise<boolean> {
+  const scratch = await scratchDatabase(dialect);
+  const service = await startService(scratch.url, scratch.dataDir);
+  const database = openDatabase(scratch.url, { poolSize: 4 });
+  const { db } = database;
+  let ok = true;
+  const check = (what: string, good: boolean, detail: string) => {
+    console.log(`  check ${good ? 'ok  ' : 'FAIL'} ${what}: ${detail}`);
+    if (!good) ok = false;
+  };
+  try {
+    console.log(`\n${dialect} (service pid ${service.child.pid})`);
+    const now = Date.now();
+    const gameId = await insertGame(db, 'bench', now);
+    const seeded = await insertPlayersWithTokens(db, dialect, 'bp', PLAYERS, now);
+    const players: Player[] = [];
+    await inBatches(seeded, 20, async (p) => {
+      const start = await api(service.url, 'POST', '/v1/play/start', p.token, { game: 'bench' });
+      if (start.status !== 200) throw new Error(`start: ${start.status} ${JSON.stringify(start.json)}`);
+      const score = await api(service.url, 'POST', '/v1/games/bench/scores', p.token, { score: p.id * 10 });
+      if (score.status !== 201) throw new Error(`score: ${score.status} ${JSON.stringify(score.json)}`);
+      const save = await api(service.url, 'PUT', '/v1/games/bench/states/0', p.token, { state: STATE_16K, label: 'bench' });
+      if (save.status !== 201) throw new Error(`save: ${save.status} ${JSON.stringify(save.json)}`);
+      players.push({ ...p, session: start.json.data.session });
+    });
+    const stateBytes = JSON.stringify(STATE_16K).length;
+
+    const bare: Record<string, number> = {};
+    const results: Result[] = [];
+    const run = async (r: Promise<Result>) => {
+      const result = await r;
+      results.push(result);
+      if (result.name === 'bare GET /') bare.GET = result.rps;
+      if (result.name === 'bare POST / (JSON)') bare.POST = result.rps;
+      console.log(line(result, bare));
+    };
+
+    let heartbeats = 0;
+    const onHeartbeat = (status: number) => {
+      if (status === 200) heartbeats++;
+    };
+    let crowdPlayers: Player[] = [];
+    const heartbeatOf = (list: Player[]) => (i: number): Request => {
+      const p = pick(list, i);
+      return { method: 'POST', path: '/v1/play/heartbeat', headers: bearer(p), body: JSON.stringify({ session: p.session }) };
+    };
+    const scoreOn = (slug: string) => (i: number): Request =>
+      ({ method: 'POST', path: `/v1/games/${slug}/scores`, headers: bearer(pick(players, i)), body: JSON.stringify({ score: (i * 7919) % 1_000_003 }) });
+
+    await run(load('bare GET /', 'GET', bareUrl, () => ({ method: 'GET', path: '/' })));
+    await run(load('bare POST / (JSON)', 'POST', bareUrl, (i) => ({ method: 'POST', path: '/', body: JSON.stringify({ session: `ps_${i}`, n: i }) })));
+    if (want('status')) await run(load('GET /v1/status', 'GET', service.url, () => ({ method: 'GET', path: '/v1/status' })));
+    if (want('games')) await run(load('GET /v1/games', 'GET', service.url, () => ({ method: 'GET', path: '/v1/games' })));
+    if (want('heartbeat')) await run(load(`POST heartbeat (${PLAYERS} sessions)`, 'POST', service.url, heartbeatOf(players), onHeartbeat));
+    if (want('scores')) await run(load('POST …/scores', 'POST', service.url, scoreOn('bench')));
+    if (want('leaderboard')) {
+      await run(load('GET …/leaderboard?limit=10 (player)', 'GET', service.url, (i) => ({ method: 'GET', path: '/v1/games/bench/leaderboard?limit=10', headers: bearer(pick(players, i)) })));
+    }
+    if (want('me')) await run(load('GET …/leaderboard/me', 'GET', service.url, (i) => ({ method: 'GET', path: '/v1/games/bench/leaderboard/me', headers: bearer(pick(players, i)) })));
+    // saves: every 2xx counted per player, to check each is one version step
+    const saves = new Map<string, number>();
+    if (want('state-put')) {
+      await run(load(`PUT …/states/0 (${(stateBytes / 1024).toFixed(0)} KB)`, 'PUT', service.url,
+        (i) => ({ method: 'PUT', path: '/v1/games/bench/states/0', headers: bearer(pick(players, i)), body: JSON.stringify({ state: STATE_16K }) }),
+        (status, _body, req) => {
+          if (status < 300) saves.set(req.headers!.authorization!, (saves.get(req.headers!.authorization!) ?? 0) + 1);
+        }));
+    }
+    if (want('state-get')) {
+      await run(load(`GET …/states/0 (${(stateBytes / 1024).toFixed(0)} KB)`, 'GET', service.url, (i) => ({ method: 'GET', path: '/v1/games/bench/states/0', headers: bearer(pick(players, i)) })));
+    }
+    const afterRoutes = rssMb(service.child.pid!);
+    console.log(`  service RSS ${afterRoutes.rss.toFixed(0)} MB (peak ${afterRoutes.peak.toFixed(0)} MB)`);
+
+    // ---- totals of the heartbeats (before the sessions can go idle) ----
+    const checkCredits = async () => {
+      // Responses still in flight when a load stops are never seen; so every session that was credited gets one more
+      // heartbeat, alone, whose credited_seconds is the session's whole credit as the service reports it (after a
+      // pause: the service may still be answering requests autocannon gave up on).
+      await new Promise((r) => setTimeout(r, 5000));
+      const tokens = new Map([...players, ...crowdPlayers].map((p) => [sha256(p.session), p]));
+      const credited = await db.selectFrom('play_sessions').select(['token_hash', 'credited_seconds']).where('credited_seconds', '>', 0).execute();
+      const final = new Map<string, number>();
+      await inBatches(credited, 10, async (s) => {
+        const p = tokens.get(s.token_hash)!;
+        const res = await api(service.url, 'POST', '/v1/play/heartbeat', p.token, { session: p.session });
+        if (res.status !== 200) throw new Error(`final heartbeat: ${res.status} ${JSON.stringify(res.json)}`);
+        final.set(s.token_hash, res.json.data.credited_seconds);
+      });
+      const sessions = await db.selectFrom('play_sessions').select(['token_hash', 'credited_seconds']).execute();
+      let mismatched = 0;
+      let reportedTotal = 0;
+      let creditedTotal = 0;
+      for (const s of sessions) {
+        creditedTotal += s.credited_seconds;
+        reportedTotal += final.get(s.token_hash) ?? 0;
+        if ((final.get(s.token_hash) ?? 0) !== s.credited_seconds) mismatched++;
+      }
+      const usage = await db.selectFrom('daily_usage').select((eb) => eb.fn.sum<number>('seconds').as('s')).executeTakeFirstOrThrow();
+      const playtime = await db.selectFrom('games').select((eb) => eb.fn.sum<number>('playtime_seconds').as('s')).executeTakeFirstOrThrow();
+      check('credited seconds', mismatched === 0 && reportedTotal === creditedTotal && Number(usage.s) === creditedTotal && Number(playtime.s) === creditedTotal,
+        `${heartbeats} heartbeats answered 200; ${final.size} sessions report ${reportedTotal} s; sessions hold ${creditedTotal} s, daily usage ${Number(usage.s)} s, games' playtime ${Number(playtime.s)} s; ${mismatched} sessions differ`);
+    };
+
+    if (SCALING) {
+      console.log('  scaling:');
+      const heartbeatSmall = results.find((r) => r.name.startsWith('POST heartbeat'));
+      if (want('heartbeat')) {
+        const t = performance.now();
+        const crowdGame = await insertGame(db, 'crowd', now);
+        const crowd = await insertPlayersWithTokens(db, dialect, 'cp', CROWD, now);
+        crowdPlayers = crowd.map((p) => ({ ...p, session: newSecret('ps_') }));
+        const started = Date.now();
+        for (let i = 0; i < crowdPlayers.length; i += 1000) {
+          await db.insertInto('play_sessions').values(crowdPlayers.slice(i, i + 1000).map((p) => ({
+            token_hash: sha256(p.session), player_id: p.id, game_id: crowdGame, status: 'active', started_at: started, last_heartbeat_at: started,
+            credited_until: started, credited_seconds: 0, continues_play: 0,
+          }))).execute();
+        }
+        console.log(`  (seeded ${CROWD} running sessions in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
+        const big = await load(`POST heartbeat (${CROWD} sessions)`, 'POST', service.url, heartbeatOf(crowdPlayers), onHeartbeat);
+        results.push(big);
+        console.log(line(big, bare));
+        if (heartbeatSmall) console.log(`  heartbeats with ${CROWD} sessions at ${((100 * big.rps) / heartbeatSmall.rps).toFixed(0)} % of the rate with ${PLAYERS}`);
+      }
+      await checkCredits();
+      if (want('scores')) {
+        const t = performance.now();
+        await seedBoard(db, dialect, 'board1k', SMALL_BOARD, now);
+        await seedBoard(db, dialect, 'board1m', BIG_BOARD, now);
+        console.log(`  (seeded boards of ${SMALL_BOARD} and ${BIG_BOARD} players in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
+        const small = await load(`POST scores (board of ${SMALL_BOARD})`, 'POST', service.url, scoreOn('board1k'));
+        console.log(line(small, bare));
+        const large = await load(`POST scores (board of ${BIG_BOARD})`, 'POST', service.url, scoreOn('board1m'));
+        console.log(line(large, bare));
+        console.log(`  scores on a board of ${BIG_BOARD} at ${((100 * large.rps) / small.rps).toFixed(0)} % of the rate on a board of ${SMALL_BOARD}`);
+      }
+      const end = rssMb(service.child.pid!);
+      console.log(`  service RSS ${end.rss.toFixed(0)} MB (peak ${end.peak.toFixed(0)} MB)`);
+    } else {
+      await checkCredits();
+    }
+
+    if (saves.size > 0) {
+      const versions = await db.selectFrom('save_states').select(['player_id', 'version']).where('game_id', '=', gameId).where('slot', '=', 0).execute();
+      const versionOf = new Map(versions.map((v) => [v.player_id, v.version]));
+      // a save still in flight when the load stopped was written but not counted: at most one per connection
+      const extra = players.map((p) => versionOf.get(p.id)! - 1 - (saves.get(`Bearer ${p.token}`) ?? 0));
+      const unseen = extra.reduce((a, b) => a + b, 0);
+      check('save versions', extra.every((e) => e >= 0) && unseen <= CONNECTIONS,
+        `${[...saves.values()].reduce((a, b) => a + b, 0)} saves answered 2xx; versions count ${unseen} more (≤ ${CONNECTIONS} in flight at the stop), ${extra.filter((e) => e < 0).length} fewer`);
+    }
+    // racing saves: 10 conditional saves of an empty slot at once, for 30 players: exactly one wins each
+    let races = 0;
+    let badRaces = 0;
+    await inBatches(players.slice(0, 30), 3, async (p) => {
+      const outcomes = await Promise.all(Array.from({ length: 10 }, (_, k) => api(service.url, 'PUT', '/v1/games/bench/states/2', p.token, { state: { k }, expected_version: 0 })));
+      const won = outcomes.filter((o) => o.status === 201).length;
+      const lost = outcomes.filter((o) => o.status === 409 && o.json.error.code === 'version_conflict').length;
+      races++;
+      if (won !== 1 || lost !== 9) badRaces++;
+    });
+    check('racing saves', badRaces === 0, `${races} races of 10 conditional saves; ${badRaces} without exactly one winner`);
+    return ok;
+  } finally {
+    await stop(service.child);
+    await database.destroy();
+    await scratch.drop();
+  }
+}
+
+// ---- main ----------------------------------------------------------------------------------------------------
+
+if (env.BENCH_NO_BUILD !== '1') {
+  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (build.status !== 0) throw new Error('npm run build failed');
+}
+const os = await import('node:os');
+console.log(`node ${process.version}, ${os.cpus().length} cores, ${new Date().toISOString().slice(0, 10)}; ${CONNECTIONS} connections, ${SECONDS} s per route, log_level info`);
+if (!benchDialects.includes('postgres')) console.log('(set TEST_DATABASE_URL=postgres://… to measure PostgreSQL too)');
+const bare = await startBare();
+let allOk = true;
+try {
+  const only = env.BENCH_DIALECTS?.split(',');
+  for (const dialect of benchDialects.filter((d) => !only || only.includes(d))) allOk = (await benchDialect(dialect, bare.url)) && allOk;
+} finally {
+  await stop(bare.child);
+}
+if (!allOk) process.exitCode = 1;
