@@ -149,6 +149,7 @@ function resilientPool(url: string, options: OpenOptions): pg.Pool {
     types: pgTypes as pg.CustomTypesConfig,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
   });
   // An idle client losing its connection emits 'error' on the pool; unhandled, it would end the process.
   pool.on('error', (error) => options.onPoolError?.(error));

@@ -42,3 +42,14 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);
 }
+
+/** The message of the innermost cause (what the socket or PostgreSQL said), for the log. */
+export function rootMessage(error: unknown): string {
+  let current = error as { message?: unknown; cause?: unknown; errors?: unknown } | undefined;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    const next = current.cause ?? (Array.isArray(current.errors) ? current.errors[0] : undefined);
+    if (!next || typeof next !== 'object') break;
+    current = next as typeof current;
+  }
+  return typeof current?.message === 'string' && current.message ? current.message : String(error);
+}

@@ -1,5 +1,5 @@
 // At start, a database that cannot be reached yet (still starting, failing over) is waited for, with backoff, for a while.
-import { isDatabaseUnavailable } from './unavailable.js';
+import { isDatabaseUnavailable, rootMessage } from './unavailable.js';
 
 export interface WaitOptions {
   /** how long to keep retrying, from the first try; 0: fail at the first error */
@@ -32,7 +32,7 @@ export async function whileDatabaseUnreachable<T>(what: string, task: () => Prom
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
       const waited = now() - started;
-      const reason = (error as Error).message;
+      const reason = rootMessage(error);
       if (waited >= options.timeoutMs) {
         throw new Error(`The database cannot be reached (${reason}); gave up ${what} after ${Math.round(waited / 1000)} s (database_connect_timeout_seconds)`, { cause: error });
       }

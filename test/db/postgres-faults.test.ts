@@ -8,7 +8,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import { startIdleSweep } from '../../src/modules/play/play.sweeper.js';
@@ -72,6 +72,19 @@ describe.skipIf(!onPostgres)('PostgreSQL faults [postgres]', () => {
     const { rows } = await admin.query('select pg_terminate_backend(pid) as gone from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [dbName]);
     return rows.filter((r) => r.gone).length;
   }
+
+  /**
+   * After terminations the pool drops its dead idle connections as their sockets' close is read, which a busy machine
+   * may take a moment to do: let it, and wait for readiness, before the test itself uses the database again.
+   */
+  async function settle(): Promise<void> {
+    await pause(500);
+    await until('readiness', async () => (await h.http.get('/readyz')).status === 200, 10_000);
+  }
+
+  beforeEach(async () => {
+    await settle();
+  });
 
   beforeAll(async () => {
     process.on('uncaughtException', record);
@@ -193,6 +206,7 @@ describe.skipIf(!onPostgres)('PostgreSQL faults [postgres]', () => {
     expect(outcomes.length).toBeGreaterThan(refused);
 
     // Later requests all succeed: the pool replaced its connections.
+    await settle();
     for (const worker of workers) {
       const before = outcomes.length;
       await round(worker);

@@ -1,6 +1,6 @@
 // Which errors mean "the database is unreachable now" (503, retried at start), and the start's wait with backoff.
 import { describe, expect, it } from 'vitest';
-import { DatabaseUnavailableError, isDatabaseUnavailable } from '../../src/db/unavailable.js';
+import { DatabaseUnavailableError, isDatabaseUnavailable, rootMessage } from '../../src/db/unavailable.js';
 import { whileDatabaseUnreachable } from '../../src/db/wait.js';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
@@ -17,6 +17,11 @@ describe('isDatabaseUnavailable', () => {
     // wrapped (a failed migration) or gathered (a host with several addresses)
     expect(isDatabaseUnavailable(new Error('Migration x failed', { cause: withCode('57P01') }))).toBe(true);
     expect(isDatabaseUnavailable(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')]))).toBe(true);
+  });
+
+  it('finds the innermost message for the log', () => {
+    expect(rootMessage(new Error('a', { cause: new DatabaseUnavailableError(new AggregateError([withCode('ECONNREFUSED', 'connect ECONNREFUSED ::1:5432')])) }))).toBe('connect ECONNREFUSED ::1:5432');
+    expect(rootMessage(withCode('57P01', 'terminating connection due to administrator command'))).toBe('terminating connection due to administrator command');
   });
 
   it('leaves bugs and constraint violations alone', () => {
@@ -51,7 +56,7 @@ describe('whileDatabaseUnreachable', () => {
     const time = fakeTime();
     let attempts = 0;
     const result = await whileDatabaseUnreachable('migrating', async () => {
-      if (++attempts < 7) throw withCode('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.5:5432');
+      if (++attempts < 7) throw new Error('Migrating failed: database unavailable', { cause: withCode('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.5:5432') });
       return ['applied 0001'];
     }, time.options(60_000));
     expect(result).toEqual(['applied 0001']);

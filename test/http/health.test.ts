@@ -52,7 +52,7 @@ eachDialect('health and readiness', (h) => {
       const res = await h.http.get('/readyz');
       expect(res.status).toBe(503);
       expect(res.body.ok).toBe(false);
-      expect(res.body.error.code).toBe('unavailable');
+      expect(res.body.error).toMatchObject({ code: 'unavailable', reason: 'migrations_pending' });
       expect((await h.http.get('/healthz')).status).toBe(200);
     } finally {
       await h.database.db.insertInto('kysely_migration' as never).values(row as never).execute();
@@ -103,7 +103,7 @@ for (const dialect of enabledDialects()) {
       await database.destroy();
       const ready = await app.inject('/readyz');
       expect(ready.statusCode).toBe(503);
-      expect(ready.json().error.code).toBe('unavailable');
+      expect(ready.json().error).toMatchObject({ code: 'unavailable', reason: 'database_unreachable' });
       expect((await app.inject('/healthz')).statusCode).toBe(200);
       await app.close();
       await testDb.drop();

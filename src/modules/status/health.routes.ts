@@ -31,7 +31,7 @@ export async function healthRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['service'],
         summary: 'Readiness',
         description:
-          'Answers 200 when the database answers within a second and has every migration of this version; 503 `unavailable` otherwise and while the process shuts down. A failing readiness probe means: send no traffic here for now. Not rate-limited; needs no credential.',
+          'Answers 200 when the database answers within a second and has every migration of this version; 503 `unavailable` otherwise (`error.reason`: `database_unreachable` or `migrations_pending`) and while the process shuts down (no `reason`). A failing readiness probe means: send no traffic here for now. Not rate-limited; needs no credential.',
         response: {
           200: Ok(Type.Object({ status: Type.Literal('ready', { description: 'always ready' }) })),
           503: errorEnvelope(503, ['unavailable']),
@@ -40,11 +40,12 @@ export async function healthRoutes(fastify: FastifyInstance): Promise<void> {
       config: { healthProbe: 'readiness' },
       logLevel: 'warn',
     },
-    async (request) => {
+    async () => {
       const result = await readiness(app.ctx);
       if (!result.ready) {
-        request.log.debug({ reason: result.reason }, 'not ready');
-        throw new AppError('unavailable', 'The service is not ready: its database is unreachable or not migrated');
+        // Not logged here: probes come every few seconds, and a lost database is logged by the pool and the requests.
+        const message = result.reason === 'migrations_pending' ? 'The database lacks migrations of this version' : 'The database does not answer';
+        throw new AppError('unavailable', message, { reason: result.reason });
       }
       return ok({ status: 'ready' as const });
     },
