@@ -57,6 +57,15 @@ function transportOptions(config: Config): Partial<FastifyServerOptions> {
   return options;
 }
 
+function decodable(url: string): boolean {
+  try {
+    decodeURI(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config, database } = options;
   const app = Fastify({
@@ -72,9 +81,16 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     // Requests on a game's own origin (games_url) go to the game files, and only there.
     rewriteUrl: gameRequestRewriter(config),
     // A URL the router cannot decode never reaches a route: answer it in the envelope too.
-    // No hook has run for it, so the headers every answer carries are set here.
-    frameworkErrors: (_error, _request, reply) => {
-      void (reply as FastifyReply).code(400).header('X-Content-Type-Options', 'nosniff').send({ ok: false, error: { code: 'bad_request', message: 'The request URL cannot be read' } });
+    // No hook has run for it, so the headers every answer carries are set here. The router also refuses a path
+    // parameter over maxParamLength: such a URL reads fine and names nothing (404).
+    frameworkErrors: (_error, request, reply) => {
+      const answer = decodable(request.url)
+        ? { status: 404, code: 'not_found', message: 'Nothing is found at this address' }
+        : { status: 400, code: 'bad_request', message: 'The request URL cannot be read' };
+      void (reply as FastifyReply)
+        .code(answer.status)
+        .header('X-Content-Type-Options', 'nosniff')
+        .send({ ok: false, error: { code: answer.code, message: answer.message } });
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
