@@ -48,10 +48,28 @@ export interface BuildOptions {
   logger?: FastifyBaseLogger;
 }
 
+/**
+ * How long a connection may take (settings http.*): Node enforces request and headers timeouts on a timer, every
+ * connectionsCheckingInterval (30 s by default, which let a 1-byte-a-second body hold its connection past 100 s).
+ */
+function connectionLimits(config: Config) {
+  const { request_timeout_seconds: request, headers_timeout_seconds: headers } = config.http;
+  return {
+    requestTimeout: request * 1000,
+    headersTimeout: Math.min(headers, request) * 1000,
+    connectionsCheckingInterval: 500,
+  };
+}
+
 /** TLS served directly when tls_cert and tls_key are set; a proxy is trusted for X-Forwarded-* when trust_proxy is. */
 function transportOptions(config: Config): Partial<FastifyServerOptions> {
-  const options: Record<string, unknown> = {};
-  if (config.tls_cert) options.https = { cert: readFileSync(config.tls_cert), key: readFileSync(config.tls_key) };
+  const limits = connectionLimits(config);
+  const options: Record<string, unknown> = {
+    http: limits,
+    requestTimeout: limits.requestTimeout,
+    keepAliveTimeout: config.http.keep_alive_timeout_seconds * 1000,
+  };
+  if (config.tls_cert) options.https = { ...limits, cert: readFileSync(config.tls_cert), key: readFileSync(config.tls_key) };
   const proxy = config.trust_proxy;
   if (proxy) options.trustProxy = proxy === 'true' ? true : /^\d+$/.test(proxy) ? Number(proxy) : proxy;
   return options;
@@ -93,6 +111,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
         .send({ ok: false, error: { code: answer.code, message: answer.message } });
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.server.maxConnections = config.http.max_connections;
 
   const clock = options.clock ?? systemClock;
   const mailer = createMailer({ config, db: database.db, clock, log: app.log });
