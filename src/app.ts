@@ -54,13 +54,40 @@ export interface BuildOptions {
   logger?: FastifyBaseLogger;
 }
 
+/**
+ * How long a connection may take (settings http.*): Node enforces request and headers timeouts on a timer, every
+ * connectionsCheckingInterval (30 s by default, which let a 1-byte-a-second body hold its connection past 100 s).
+ */
+function connectionLimits(config: Config) {
+  const { request_timeout_seconds: request, headers_timeout_seconds: headers } = config.http;
+  return {
+    requestTimeout: request * 1000,
+    headersTimeout: Math.min(headers, request) * 1000,
+    connectionsCheckingInterval: 500,
+  };
+}
+
 /** TLS served directly when tls_cert and tls_key are set; a proxy is trusted for X-Forwarded-* when trust_proxy is. */
 function transportOptions(config: Config): Partial<FastifyServerOptions> {
-  const options: Record<string, unknown> = {};
-  if (config.tls_cert) options.https = { cert: readFileSync(config.tls_cert), key: readFileSync(config.tls_key) };
+  const limits = connectionLimits(config);
+  const options: Record<string, unknown> = {
+    http: limits,
+    requestTimeout: limits.requestTimeout,
+    keepAliveTimeout: config.http.keep_alive_timeout_seconds * 1000,
+  };
+  if (config.tls_cert) options.https = { ...limits, cert: readFileSync(config.tls_cert), key: readFileSync(config.tls_key) };
   const proxy = config.trust_proxy;
   if (proxy) options.trustProxy = proxy === 'true' ? true : /^\d+$/.test(proxy) ? Number(proxy) : proxy;
   return options;
+}
+
+function decodable(url: string): boolean {
+  try {
+    decodeURI(url);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export async function buildApp(options: BuildOptions): Promise<App> {
@@ -78,11 +105,20 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     // Requests on a game's own origin (games_url) go to the game files, and only there.
     rewriteUrl: gameRequestRewriter(config),
     // A URL the router cannot decode never reaches a route: answer it in the envelope too.
-    // No hook has run for it, so the headers every answer carries are set here.
-    frameworkErrors: (_error, _request, reply) => {
-      void (reply as FastifyReply).code(400).header('X-Content-Type-Options', 'nosniff').send({ ok: false, error: { code: 'bad_request', message: 'The request URL cannot be read' } });
+    // No hook has run for it, so the headers every answer carries are set here. The router also refuses a path
+    // parameter over maxParamLength: such a URL reads fine and names nothing (404).
+    frameworkErrors: (_error, request, reply) => {
+      const answer = decodable(request.url)
+        ? { status: 404, code: 'not_found', message: 'Nothing is found at this address' }
+        : { status: 400, code: 'bad_request', message: 'The request URL cannot be read' };
+      void (reply as FastifyReply)
+        .code(answer.status)
+        .header('X-Content-Type-Options', 'nosniff')
+        .send({ ok: false, error: { code: answer.code, message: answer.message } });
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.server.maxConnections = config.http.max_connections;
 
   const clock = options.clock ?? systemClock;
   const metrics = createMetrics();

@@ -66,6 +66,30 @@ export const SettingsSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    http: Type.Object(
+      {
+        request_timeout_seconds: Type.Integer({
+          minimum: 1,
+          maximum: 3600,
+          default: 60,
+          description: 'most seconds a request may take to arrive in full, headers and body; a slower one is answered 408 and its connection closed',
+        }),
+        headers_timeout_seconds: Type.Integer({
+          minimum: 1,
+          maximum: 600,
+          default: 10,
+          description: 'most seconds for the request headers to arrive, counted from the connection or the previous answer (at most request_timeout_seconds)',
+        }),
+        keep_alive_timeout_seconds: Type.Integer({
+          minimum: 1,
+          maximum: 3600,
+          default: 10,
+          description: "seconds an idle keep-alive connection stays open; behind a load balancer, more than the balancer's own idle timeout",
+        }),
+        max_connections: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1024, description: 'open connections at most; one more is closed as soon as it opens' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
   },
   { additionalProperties: false },
 );

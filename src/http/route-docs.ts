@@ -22,8 +22,32 @@ const SECURITY: Record<AuthMode, Array<Record<string, string[]>>> = {
   player_or_key: [{ playerToken: [] }, { portalSession: [] }, { developerKey: [] }],
 };
 
-// Any route can meet these: a foreign Origin, plain HTTP in production, the rate limit, a fault, shutdown or a database away.
-const ALWAYS: ErrorCode[] = ['cross_origin_forbidden', 'https_required', 'rate_limited', 'internal_error', 'unavailable'];
+// Any route can meet these: a foreign Origin, plain HTTP in production, the rate limit, a fault, shutdown or a database
+// away; and the answers given before a route runs: a URL that cannot be decoded, headers too large, an Expect not met,
+// a request too slow to arrive.
+const ALWAYS: ErrorCode[] = [
+  'bad_request',
+  'cross_origin_forbidden',
+  'https_required',
+  'request_timeout',
+  'expectation_failed',
+  'headers_too_large',
+  'rate_limited',
+  'internal_error',
+  'unavailable',
+];
+
+/**
+ * Any request with a body (every method but GET and HEAD) has it parsed before the route runs, whether the route
+ * takes one or not: a type other than JSON (415), a Content-Encoding (415), broken JSON (400), too large (413),
+ * nested too deep (422).
+ */
+const BODY_ERRORS: ErrorCode[] = ['invalid_json', 'unsupported_media_type', 'validation_failed'];
+
+function takesBody(route: RouteOptions): boolean {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  return methods.some((m) => m !== 'GET' && m !== 'HEAD');
+}
 
 export function routeErrors(route: RouteOptions): ErrorCode[] {
   const config = route.config ?? {};
@@ -34,8 +58,9 @@ export function routeErrors(route: RouteOptions): ErrorCode[] {
   if (config.rateLimitRule === 'none') codes.delete('rate_limited');
   for (const code of AUTH_ERRORS[config.auth ?? 'none']) codes.add(code);
   if (config.scope) codes.add('insufficient_scope');
-  if (schema.body) {
-    codes.add('invalid_json').add('unsupported_media_type').add(config.tooLargeCode ?? 'payload_too_large');
+  if (schema.body || takesBody(route)) {
+    for (const code of BODY_ERRORS) codes.add(code);
+    codes.add(config.tooLargeCode ?? 'payload_too_large');
   }
   if (schema.body || schema.querystring || schema.params) codes.add('validation_failed');
   for (const code of config.errors ?? []) codes.add(code);

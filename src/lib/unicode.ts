@@ -1,5 +1,6 @@
-// Well-formed Unicode: no string may hold a lone surrogate (U+D800–U+DFFF outside a pair). Such text cannot be written
-// as UTF-8: the databases replace it (differently), and two passwords with different lone surrogates would hash alike.
+// Well-formed Unicode: no text input may hold a lone surrogate (U+D800–U+DFFF outside a pair). Such text cannot be
+// written as UTF-8: the databases replaced it (differently), and two passwords with different lone surrogates hashed
+// alike. Free-form JSON (a save state, score meta) keeps them: it is stored as JSON text, where they are escapes.
 
 export const ILL_FORMED_MESSAGE = 'must be well-formed Unicode (it holds a lone surrogate such as \\ud800)';
 
@@ -9,33 +10,4 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 /** String.prototype.isWellFormed (ES2024), for the TypeScript lib this project targets. */
 export function isWellFormedString(text: string): boolean {
   return !LONE_SURROGATE.test(text);
-}
-
-/** Whether every string in `value` — keys and values, at any depth (walked without recursion) — is well-formed. */
-export function isWellFormedValue(value: unknown): boolean {
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const item = pending.pop();
-    if (typeof item === 'string') {
-      if (!isWellFormedString(item)) return false;
-    } else if (item !== null && typeof item === 'object') {
-      if (Array.isArray(item)) {
-        for (const child of item) pending.push(child);
-      } else {
-        for (const [key, child] of Object.entries(item)) {
-          if (!isWellFormedString(key)) return false;
-          pending.push(child);
-        }
-      }
-    }
-  }
-  return true;
-}
-
-/**
- * For a JSON text made by JSON.stringify, which writes a lone surrogate as the escape `\udXXX` and a paired one as the
- * character itself: whether it may hold one (a cheap test before walking the value).
- */
-export function mayHoldLoneSurrogate(jsonText: string): boolean {
-  return /\\ud[89a-f]/i.test(jsonText);
 }

@@ -4,7 +4,6 @@ import type { Executor } from '../../db/connect.js';
 import type { Credential } from '../../http/auth.js';
 import { AppError, notFound, validationFailed } from '../../http/errors.js';
 import { sha256 } from '../../lib/secrets.js';
-import { ILL_FORMED_MESSAGE, isWellFormedValue, mayHoldLoneSurrogate } from '../../lib/unicode.js';
 import { formatTimestamp } from '../../time.js';
 import { boardsToWrite } from './boards.js';
 import { IDEMPOTENCY_TTL_MS, callerOf, requestFingerprint } from './idempotency.js';
@@ -51,7 +50,6 @@ function metaText(meta: Record<string, unknown> | undefined): string | null {
   if (meta === undefined) return null;
   const text = JSON.stringify(meta);
   if ([...text].length > META_MAX_CHARS) throw validationFailed({ meta: `must be at most ${META_MAX_CHARS} characters of JSON` });
-  if (mayHoldLoneSurrogate(text) && !isWellFormedValue(meta)) throw validationFailed({ meta: ILL_FORMED_MESSAGE });
   return text;
 }
 

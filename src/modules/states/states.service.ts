@@ -3,7 +3,6 @@ import type { AppContext } from '../../context.js';
 import type { Credential } from '../../http/auth.js';
 import type { JsonParserOptions } from '../../http/content.js';
 import { AppError, validationFailed } from '../../http/errors.js';
-import { ILL_FORMED_MESSAGE, isWellFormedValue, mayHoldLoneSurrogate } from '../../lib/unicode.js';
 import { formatTimestamp } from '../../time.js';
 import { hasNonFiniteNumber, stringifyJson, utf8Length } from './json-text.js';
 import { actingPlayer, requireListedGame } from './states.access.js';
@@ -128,7 +127,6 @@ function encodeState(state: unknown): { text: string; sizeBytes: number } {
   if (text.includes('null') && hasNonFiniteNumber(state)) {
     throw validationFailed({ state: 'holds a number beyond the range of a double (such as 1e400), which cannot be stored exactly' });
   }
-  if (mayHoldLoneSurrogate(text) && !isWellFormedValue(state)) throw validationFailed({ state: ILL_FORMED_MESSAGE });
   const sizeBytes = utf8Length(text);
   if (sizeBytes > MAX_STATE_BYTES) {
     const message = `The state is ${sizeBytes.toLocaleString('en')} bytes of JSON; at most ${MAX_STATE_BYTES.toLocaleString('en')} are allowed`;

@@ -1,0 +1,103 @@
+// Slow and idle clients cannot hold connections: request, headers and keep-alive timeouts and a connection cap
+// (settings http.*), on a real listening server with short settings and raw sockets.
+import { once } from 'node:events';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enabledDialects } from '../helpers/dialects.js';
+import { liveApp, parseAnswer, rawRequest, type LiveApp } from '../helpers/live.js';
+
+interface Client {
+  socket: net.Socket;
+  received: () => string;
+  /** resolves with the milliseconds from opening until the server closed the connection, or null after `withinMs` */
+  closedWithin: (withinMs: number) => Promise<number | null>;
+}
+
+async function connect(port: number): Promise<Client> {
+  const opened = Date.now();
+  const socket = net.connect(port, '127.0.0.1');
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  socket.on('error', () => {});
+  let closedAt: number | undefined;
+  const closed = once(socket, 'close').then(() => (closedAt = Date.now()));
+  await once(socket, 'connect');
+  return {
+    socket,
+    received: () => Buffer.concat(chunks).toString('utf8'),
+    closedWithin: async (withinMs) => {
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, withinMs))]);
+      return closedAt === undefined ? null : closedAt - opened;
+    },
+  };
+}
+
+for (const dialect of enabledDialects()) {
+  describe(`http: timeouts and the connection cap [${dialect}]`, () => {
+    let live: LiveApp;
+    beforeAll(async () => {
+      live = await liveApp(dialect, {
+        'http.request_timeout_seconds': 2,
+        'http.headers_timeout_seconds': 1,
+        'http.keep_alive_timeout_seconds': 1,
+        'http.max_connections': 8,
+      });
+    });
+    afterAll(async () => {
+      await live?.close();
+    });
+
+    it('answers a body sent at one byte every 200 ms with 408 request_timeout and closes it at the request timeout', async () => {
+      const client = await connect(live.port);
+      client.socket.write('POST /v1/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n');
+      const drip = setInterval(() => client.socket.writable && client.socket.write('{'), 200);
+      const closedAfter = await client.closedWithin(6000);
+      clearInterval(drip);
+      client.socket.destroy();
+      expect(closedAfter).not.toBeNull();
+      expect(closedAfter!).toBeGreaterThanOrEqual(1900);
+      expect(closedAfter!).toBeLessThan(4000);
+      const answer = parseAnswer(client.received(), true);
+      expect(answer.status).toBe(408);
+      expect(answer.body).toMatchObject({ ok: false, error: { code: 'request_timeout' } });
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    });
+
+    it('closes a connection whose headers do not arrive, and one that never sends anything, at the headers timeout', async () => {
+      const partial = await connect(live.port);
+      partial.socket.write('GET /v1/status HTTP/1.1\r\nHost: local');
+      const silent = await connect(live.port);
+      const [partialAfter, silentAfter] = await Promise.all([partial.closedWithin(5000), silent.closedWithin(5000)]);
+      partial.socket.destroy();
+      silent.socket.destroy();
+      expect(partialAfter).not.toBeNull();
+      expect(partialAfter!).toBeLessThan(3000);
+      expect(silentAfter).not.toBeNull();
+      expect(silentAfter!).toBeLessThan(3000);
+    });
+
+    it('closes an idle keep-alive connection after the keep-alive timeout', async () => {
+      const client = await connect(live.port);
+      client.socket.write('GET /v1/status HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      const closedAfter = await client.closedWithin(5000);
+      client.socket.destroy();
+      expect(client.received()).toMatch(/^HTTP\/1\.1 200 /);
+      expect(client.received()).toMatch(/Keep-Alive: timeout=1/i);
+      expect(closedAfter).not.toBeNull();
+      expect(closedAfter!).toBeLessThan(3500);
+    });
+
+    it('holds no more connections than http.max_connections: one more is closed at once', async () => {
+      const clients = await Promise.all(Array.from({ length: 12 }, () => connect(live.port)));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const open = clients.filter((c) => !c.socket.destroyed && c.socket.readyState === 'open');
+      const closedEarly = await Promise.all(clients.map((c) => c.closedWithin(1)));
+      for (const c of clients) c.socket.destroy();
+      expect(closedEarly.filter((t) => t !== null).length).toBe(4);
+      expect(open.length).toBeLessThanOrEqual(8);
+      // once they are gone, new connections are served again
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await rawRequest(live.port, 'GET /v1/status HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')).status).toBe(200);
+    });
+  });
+}
