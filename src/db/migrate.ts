@@ -11,7 +11,7 @@ function migrator(db: Kysely<any>): Migrator {
 function unwrap(result: MigrationResultSet): string[] {
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
-    throw new Error(`Migration ${failed ?? ''} failed: ${(result.error as Error).message ?? String(result.error)}`);
+    throw new Error(`Migration ${failed ?? ''} failed: ${(result.error as Error).message ?? String(result.error)}`, { cause: result.error });
   }
   return (result.results ?? []).map((r) => `${r.direction === 'Up' ? 'applied' : 'reverted'} ${r.migrationName}`);
 }
@@ -26,4 +26,17 @@ export async function migrateDown(db: Kysely<any>): Promise<string[]> {
 
 export async function migrateAllDown(db: Kysely<any>): Promise<string[]> {
   return unwrap(await migrator(db).migrateTo(NO_MIGRATIONS));
+}
+
+/** Names of the migrations not applied yet (reads only: creates no table). */
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  return (await migrator(db).getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+/** Names of the applied migrations, in the order they were applied. */
+export async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
+  return (await migrator(db).getMigrations())
+    .filter((m) => m.executedAt !== undefined)
+    .sort((a, b) => a.executedAt!.getTime() - b.executedAt!.getTime())
+    .map((m) => m.name);
 }
