@@ -1,15 +1,15 @@
 // The gameplatform command as an operator runs it: a child process with its own settings.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrations } from '../../src/db/migrations/index.js';
 import { runCli as cli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 // Each call is a new process that compiles the sources: slow when the machine is busy.
 describe('cli', { timeout: 120_000 }, () => {
   it('migrates a new database, then has nothing to do, and reverts only with --yes', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'gp-cli-'));
+    const dir = tempDir('gp-cli-');
     const env = { GP_DATA_DIR: dir, CWD: dir };
     // A read-only command never migrates: on a new database it says what to do.
     const list = await cli(['games', 'list'], env);
@@ -35,7 +35,7 @@ describe('cli', { timeout: 120_000 }, () => {
 
   it('says in one line, without a stack, that the database cannot be reached', async () => {
     // A SQLite path under a plain file: its directory can never be made.
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'gp-cli-')), 'a-file');
+    const file = path.join(tempDir('gp-cli-'), 'a-file');
     writeFileSync(file, '');
     for (const url of ['postgres://gp:secret-pw@127.0.0.1:1/gameplatform', path.join(file, 'gameplatform.sqlite')]) {
       const res = await cli(['games', 'list'], { GP_DATABASE_URL: url });
