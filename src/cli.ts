@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The gameplatform command: serve, migrate, and the operator commands of DESIGN §9.
 import { realpathSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import pino from 'pino';
@@ -8,8 +9,10 @@ import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase, type DatabaseHandle } from './db/connect.js';
-import { migrateAllDown, migrateDown, migrateToLatest } from './db/migrate.js';
+import { appliedMigrations, migrateAllDown, migrateDown, migrateToLatest, pendingMigrations } from './db/migrate.js';
+import { displayDatabaseUrl, unreachableMessage } from './db/reachability.js';
 import { AppError } from './http/errors.js';
+import { CliRefusal } from './lib/refusal.js';
 import { loggerOptions } from './http/logging.js';
 import { serviceVersion } from './lib/version.js';
 import { registerPlayerCommands } from './modules/accounts/accounts.cli.js';
@@ -19,12 +22,48 @@ import { createMetrics } from './modules/metrics/metrics.js';
 import { registerMailCommands } from './modules/mail/mail.cli.js';
 import { registerPlayCommands } from './modules/play/play.cli.js';
 
-/** Runs `fn` with the settings and a migrated database, closing the database afterwards. */
-export async function withDatabase<T>(fn: (config: Config, database: DatabaseHandle) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  const database = openDatabase(config.database_url);
+export { CliRefusal };
+
+export interface DatabaseOptions {
+  /** A command that only reads: it never migrates, and refuses (saying what to do) while migrations are pending. */
+  readOnly?: boolean;
+}
+
+/** Opens the database of the settings; a database that cannot be reached or opened is a one-line refusal. */
+async function openForCli(config: Config): Promise<DatabaseHandle> {
   try {
-    await migrateToLatest(database.db);
+    return openDatabase(config.database_url);
+  } catch (error) {
+    // Opening touches no network (PostgreSQL connects on the first query): this is SQLite's file or its directory.
+    throw new CliRefusal(
+      unreachableMessage(error, config.database_url) ??
+        `cannot reach the database ${displayDatabaseUrl(config.database_url)}: ${(error as Error).message ?? String(error)}`,
+    );
+  }
+}
+
+function asRefusal(error: unknown, config: Config): unknown {
+  const message = unreachableMessage(error, config.database_url);
+  return message ? new CliRefusal(message) : error;
+}
+
+/** Runs `fn` with the settings and a migrated database (read-only commands: a current one), closing it afterwards. */
+export async function withDatabase<T>(fn: (config: Config, database: DatabaseHandle) => Promise<T>, options: DatabaseOptions = {}): Promise<T> {
+  const config = loadConfig();
+  const database = await openForCli(config);
+  try {
+    try {
+      if (options.readOnly) {
+        const pending = await pendingMigrations(database.db);
+        if (pending.length) {
+          throw new CliRefusal(`the database is not up to date (${pending.length} migration${pending.length === 1 ? '' : 's'} pending): run gameplatform migrate`);
+        }
+      } else {
+        await migrateToLatest(database.db);
+      }
+    } catch (error) {
+      throw asRefusal(error, config);
+    }
     return await fn(config, database);
   } finally {
     await database.destroy();
@@ -32,7 +71,7 @@ export async function withDatabase<T>(fn: (config: Config, database: DatabaseHan
 }
 
 /** Runs `fn` with an AppContext like the server's (system clock, log on stderr, mailer) over a migrated database. */
-export async function withContext<T>(fn: (ctx: AppContext) => Promise<T>): Promise<T> {
+export async function withContext<T>(fn: (ctx: AppContext) => Promise<T>, options: DatabaseOptions = {}): Promise<T> {
   return withDatabase(async (config, database) => {
     const log = pino(loggerOptions(config.log_level), pino.destination(2));
     const mailer = createMailer({ config, db: database.db, clock: systemClock, log });
@@ -41,7 +80,18 @@ export async function withContext<T>(fn: (ctx: AppContext) => Promise<T>): Promi
     } finally {
       await mailer.close();
     }
-  });
+  }, options);
+}
+
+/** Asks on the terminal; without one (a script, a pipe) the answer is no, and the caller says to use --yes. */
+async function confirm(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) return false;
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
 }
 
 export function buildProgram(): Command {
@@ -53,20 +103,38 @@ export function buildProgram(): Command {
     .action(async () => {
       // Loaded only here: the other commands start without the whole web stack.
       const { startServer } = await import('./server.js');
-      await startServer(loadConfig());
+      const config = loadConfig();
+      try {
+        await startServer(config);
+      } catch (error) {
+        throw asRefusal(error, config);
+      }
     });
 
   program
     .command('migrate')
     .description('apply every pending migration (or revert with --down)')
-    .option('--down', 'revert the newest migration')
-    .option('--all', 'with --down: revert every migration')
-    .action(async (options: { down?: boolean; all?: boolean }) => {
+    .option('--down', 'revert the newest migration (asks first; --yes to skip)')
+    .option('--all', 'with --down: revert every migration (drops every table)')
+    .option('--yes', 'with --down: do not ask')
+    .action(async (options: { down?: boolean; all?: boolean; yes?: boolean }) => {
       const config = loadConfig();
-      const database = openDatabase(config.database_url);
+      const database = await openForCli(config);
       try {
+        if (options.down) {
+          const applied = await appliedMigrations(database.db).catch((error: unknown) => Promise.reject(asRefusal(error, config)));
+          if (applied.length === 0) return console.log('nothing to do: no migration is applied');
+          const what = options.all
+            ? `revert all ${applied.length} migrations of ${displayDatabaseUrl(config.database_url)}, dropping every table and its data`
+            : `revert migration ${applied[applied.length - 1]} of ${displayDatabaseUrl(config.database_url)}`;
+          if (!options.yes && !(await confirm(`${what[0]!.toUpperCase()}${what.slice(1)}?`))) {
+            throw new CliRefusal(
+              process.stdin.isTTY ? 'nothing reverted' : `migrate --down would ${what}; with no terminal to ask on, confirm with --yes`,
+            );
+          }
+        }
         const run = options.down ? (options.all ? migrateAllDown : migrateDown) : migrateToLatest;
-        const lines = await run(database.db);
+        const lines = await run(database.db).catch((error: unknown) => Promise.reject(asRefusal(error, config)));
         console.log(lines.length ? lines.join('\n') : 'nothing to do: the database is up to date');
       } finally {
         await database.destroy();
@@ -85,7 +153,7 @@ export async function runCli(argv: string[] = process.argv): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof CliRefusal) {
       console.error(`gameplatform: ${error.message}`);
       process.exit(1);
     }

@@ -1,11 +1,11 @@
 // Settings: defaults, file, GP_* environment, errors that name the setting, production's refusals.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_SECRET, loadConfig, settingLeaves } from '../src/config.js';
+import { tempDir } from './helpers/temp.js';
 
-const dir = () => mkdtempSync(path.join(tmpdir(), 'gp-config-'));
+const dir = () => tempDir('gp-config-');
 
 describe('config', () => {
   it('has the defaults of DESIGN §2', () => {

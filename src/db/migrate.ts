@@ -1,5 +1,5 @@
 // Applies or reverts the migrations listed in migrations/index.ts.
-import { DEFAULT_MIGRATION_TABLE, Migrator, NO_MIGRATIONS, sql, type Kysely, type MigrationResultSet } from 'kysely';
+import { Migrator, NO_MIGRATIONS, type Kysely, type MigrationResultSet } from 'kysely';
 import { migrations } from './migrations/index.js';
 
 // Capabilities number their migrations in blocks (0010 accounts, 0020 games, …) and land in any order, so a database
@@ -29,9 +29,15 @@ export async function migrateAllDown(db: Kysely<any>): Promise<string[]> {
   return unwrap(await migrator(db).migrateTo(NO_MIGRATIONS));
 }
 
-/** The migrations this version knows that the database has not applied (readiness: none may be missing). */
+/** Names of the migrations not applied yet (reads only: creates no table). */
 export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
-  const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db);
-  const applied = new Set(rows.map((r) => r.name));
-  return Object.keys(migrations).filter((name) => !applied.has(name));
+  return (await migrator(db).getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+/** Names of the applied migrations, in the order they were applied. */
+export async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
+  return (await migrator(db).getMigrations())
+    .filter((m) => m.executedAt !== undefined)
+    .sort((a, b) => a.executedAt!.getTime() - b.executedAt!.getTime())
+    .map((m) => m.name);
 }

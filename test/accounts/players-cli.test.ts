@@ -117,5 +117,16 @@ eachDialect('accounts: gameplatform players and mail commands', (h) => {
     expect(out.stdout).toMatch(/^--- #\d+ \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC\nTo: outbox.reader@example.com\nSubject: Confirm your email address\n\nHello Outbox Reader,/);
     expect(out.stdout).toMatch(/http:\/\/localhost:8080\/verify-email\?token=mt_/);
     expect((await cli('mail', 'outbox', '--to', 'nobody@example.com')).stdout).toBe('no mail to nobody@example.com in the outbox\n');
+    const json = await cli('mail', 'outbox', '--to', 'outbox.reader@example.com', '--json');
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual([
+      {
+        id: expect.any(Number),
+        created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+        to: 'outbox.reader@example.com',
+        subject: 'Confirm your email address',
+        text: expect.stringMatching(/verify-email\?token=mt_/),
+      },
+    ]);
   }, CLI_TIMEOUT);
 });

@@ -1,9 +1,9 @@
 // Games built the way studios build them, for the engine tests: a default Vite build (ES modules, a dynamic import,
 // root-absolute asset URLs) that fetches JSON, instantiates WebAssembly by streaming and keeps localStorage and
 // IndexedDB; and a page that reports whether it is cross-origin isolated.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { tempDir } from '../helpers/temp.js';
 
 const COVER = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 36"><rect width="64" height="36" fill="#334155"/></svg>';
 
@@ -65,7 +65,7 @@ report();
 
 /** The sources of a Vite game (vite's defaults: base "/", ES modules); `build` it, then add game.json to the output. */
 export function viteSources(): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'gp-vite-'));
+  const root = tempDir('gp-vite-');
   write(root, {
     'index.html': '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Vite probe</title></head><body>\n<p>Vite probe</p>\n<script src="/sdk/v1.js"></script>\n<script type="module" src="/src/main.js"></script>\n</body></html>\n',
     'src/main.js': MAIN,
@@ -80,7 +80,7 @@ export function viteSources(): string {
 
 /** A page that tells whether it is cross-origin isolated, and whether a SharedArrayBuffer can be made there. */
 export function isolationProbe(slug: string, isolated: boolean): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'gp-coi-'));
+  const root = tempDir('gp-coi-');
   write(root, {
     'game.json': gameJson(slug, { cross_origin_isolated: isolated }),
     'index.html': '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Isolation probe</title></head><body><p>probe</p><script src="probe.js"></script></body></html>',

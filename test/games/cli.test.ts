@@ -35,6 +35,11 @@ eachDialect(
       const list = await cli(['games', 'list']);
       expect(list.stdout).toMatch(/^SLUG\s+STATUS\s+VERSION\s+CATEGORY\s+PLAYS\s+NAME/);
       expect(list.stdout).toMatch(new RegExp(`${slug}\\s+published\\s+1\\.2\\.0\\s+arcade\\s+0\\s+Orbit Dash Redux`));
+      const json = await cli(['games', 'list', '--json']);
+      expect(json.code).toBe(0);
+      expect(JSON.parse(json.stdout)).toContainEqual(
+        expect.objectContaining({ slug, name: 'Orbit Dash Redux', status: 'published', version: '1.2.0', category: 'arcade', plays: 0 }),
+      );
     }, SLOW);
 
     it('refuses a bad game.json with exit code 1 and a message naming each field', async () => {
@@ -80,6 +85,12 @@ eachDialect(
       // id, game, name, prefix, scopes, created, last used, revoked
       const stamp = '\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}';
       expect(list.stdout).toMatch(new RegExp(`^${id}\\s+${slug}\\s+backend\\s+${key!.slice(0, 12)}\\s+stats:read,states:read\\s+${stamp}\\s+${stamp}\\s+${stamp}$`, 'm'));
+      const json = await cli(['keys', 'list', '--game', slug, '--json']);
+      expect(json.code).toBe(0);
+      expect(JSON.parse(json.stdout)).toContainEqual(
+        expect.objectContaining({ id: Number(id), game: slug, name: 'backend', prefix: key!.slice(0, 12), scopes: ['stats:read', 'states:read'] }),
+      );
+      expect(json.stdout).not.toContain(key!.slice(12));
     }, SLOW);
 
     it('refuses unknown scopes, unknown games and unknown key ids', async () => {

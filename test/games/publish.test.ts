@@ -7,6 +7,7 @@ import { AppError } from '../../src/http/errors.js';
 import { publishGame } from '../../src/modules/games/publish.service.js';
 import { createPlayerWithToken, fixtureCopy, publishFixture } from '../helpers/factories.js';
 import { eachDialect } from '../helpers/harness.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** The `fields` of the 422 a publish of `dir` fails with. */
 async function problems(publish: () => Promise<unknown>): Promise<Record<string, string>> {
@@ -144,7 +145,7 @@ eachDialect('games: publish', (h) => {
 
     it('refuses game.json as a symbolic link', async () => {
       const dir = fixtureCopy('orbit-dash');
-      const real = path.join(dir, '..', `${path.basename(dir)}-manifest.json`);
+      const real = path.join(tempDir('gp-fixture-'), 'manifest.json');
       writeFileSync(real, readFileSync(path.join(dir, 'game.json')));
       rmSync(path.join(dir, 'game.json'));
       symlinkSync(real, path.join(dir, 'game.json'));

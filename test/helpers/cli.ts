@@ -1,10 +1,9 @@
 // Runs the gameplatform command as an operator would: a child process (tsx over the sources) with its own settings.
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Harness } from './harness.js';
+import { removeTempDir, tempDir } from './temp.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -13,18 +12,25 @@ export interface CliResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** the folder the command ran in */
+  cwd: string;
 }
 
+/** Runs the command in env.CWD, or in a folder of its own that is removed as soon as the command ends. */
 export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const ownDir = env.CWD ? undefined : tempDir('gp-cli-');
+  const cwd = (env.CWD ?? ownDir)!;
   try {
     const { stdout, stderr } = await run(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/cli.ts'), ...args], {
-      cwd: env.CWD ?? mkdtempSync(path.join(tmpdir(), 'gp-cli-')),
+      cwd,
       env: { PATH: process.env.PATH ?? '', GP_LOG_LEVEL: 'silent', ...env },
     });
-    return { code: 0, stdout, stderr };
+    return { code: 0, stdout, stderr, cwd };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr, cwd };
+  } finally {
+    if (ownDir) removeTempDir(ownDir);
   }
 }
 

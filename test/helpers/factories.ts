@@ -1,6 +1,5 @@
 // Factories that write straight to the database, so each test makes exactly what it needs.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../../src/context.js';
 import type { NewGame } from '../../src/db/schema.js';
@@ -10,6 +9,7 @@ import { hashPassword } from '../../src/modules/accounts/password.js';
 import { insertToken } from '../../src/modules/accounts/tokens.repository.js';
 import { publishGame } from '../../src/modules/games/publish.service.js';
 import { searchTextOf } from '../../src/modules/games/search.js';
+import { tempDir } from './temp.js';
 
 let sequence = 0;
 const next = () => `${process.pid}${++sequence}`;
@@ -161,7 +161,7 @@ export interface FixtureOptions {
 
 /** A temporary copy of test/fixtures/games/<fixture>, changed as asked; returns its directory. */
 export function fixtureCopy(fixture = 'orbit-dash', options: FixtureOptions = {}): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'gp-fixture-'));
+  const dir = tempDir('gp-fixture-');
   cpSync(path.join(FIXTURES_DIR, fixture), dir, { recursive: true });
   const manifest = JSON.parse(readFileSync(path.join(dir, 'game.json'), 'utf8')) as Record<string, unknown>;
   manifest.slug = `${fixture}-${next()}`;

@@ -1,7 +1,5 @@
 // The idle sweep (service, server timer, CLI) and players_online in GET /v1/status.
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -12,6 +10,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { sweepIdleSessions } from '../../src/modules/play/play.service.js';
 import { startIdleSweep, sweepIntervalMs } from '../../src/modules/play/play.sweeper.js';
 import { eachDialect } from '../helpers/harness.js';
+import { tempDir } from '../helpers/temp.js';
 import { createGame, createPlayer, createPlayerWithToken, createPlaySession } from '../helpers/factories.js';
 import { playApi, playing, sessionRow, usage } from './play-helpers.js';
 
@@ -99,7 +98,7 @@ describe('cli: gameplatform play sweep', () => {
     });
 
   it('closes the idle sessions of the configured database', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'gp-cli-'));
+    const dir = tempDir('gp-cli-');
     const database = openDatabase(path.join(dir, 'gameplatform.sqlite'));
     try {
       await migrateToLatest(database.db);

@@ -9,7 +9,12 @@ import { createDeveloperKey, listDeveloperKeys, revokeDeveloperKey } from './key
 import { GAME_STATUSES } from './manifest.js';
 import { publishGame, type PublishResult } from './publish.service.js';
 
-type WithContext = <T>(fn: (ctx: AppContext) => Promise<T>) => Promise<T>;
+type WithContext = <T>(fn: (ctx: AppContext) => Promise<T>, options?: { readOnly?: boolean }) => Promise<T>;
+
+/** `--json`: the rows as one JSON array, for scripts. */
+export function printJson(rows: unknown[]): void {
+  console.log(JSON.stringify(rows, null, 2));
+}
 
 /** Rows as aligned columns, for people. */
 export function table(header: string[], rows: string[][]): string {
@@ -46,8 +51,10 @@ function registerGames(program: Command, withContext: WithContext): void {
   games
     .command('list')
     .description('every game, whatever its status')
-    .action(async () => {
-      const rows = await withContext(listAllGames);
+    .option('--json', 'print the games as a JSON array')
+    .action(async (options: { json?: boolean }) => {
+      const rows = await withContext(listAllGames, { readOnly: true });
+      if (options.json) return printJson(rows);
       if (rows.length === 0) return console.log('no games yet: gameplatform games publish <dir>');
       console.log(table(['SLUG', 'STATUS', 'VERSION', 'CATEGORY', 'PLAYS', 'NAME'], rows.map((g) => [g.slug, g.status, g.version, g.category, String(g.plays), g.name])));
     });
@@ -83,8 +90,10 @@ function registerKeys(program: Command, withContext: WithContext): void {
     .command('list')
     .option('--game <slug>', 'only the keys of this game')
     .description('the keys (their prefix only), revoked ones included')
-    .action(async (options: { game?: string }) => {
-      const rows = await withContext((ctx) => listDeveloperKeys(ctx, options.game));
+    .option('--json', 'print the keys as a JSON array')
+    .action(async (options: { game?: string; json?: boolean }) => {
+      const rows = await withContext((ctx) => listDeveloperKeys(ctx, options.game), { readOnly: true });
+      if (options.json) return printJson(rows);
       if (rows.length === 0) return console.log('no developer keys');
       console.log(
         table(

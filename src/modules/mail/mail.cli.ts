@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { formatTimestamp } from '../../time.js';
 import { listOutboxMail } from './outbox.repository.js';
 
-type WithContext = <T>(fn: (ctx: AppContext) => Promise<T>) => Promise<T>;
+type WithContext = <T>(fn: (ctx: AppContext) => Promise<T>, options?: { readOnly?: boolean }) => Promise<T>;
 
 export function registerMailCommands(program: Command, withContext: WithContext): void {
   const mail = program.command('mail').description('platform mail');
@@ -12,9 +12,15 @@ export function registerMailCommands(program: Command, withContext: WithContext)
     .command('outbox')
     .description('show the mail in the outbox, oldest first: kept (no smtp_url set), waiting for the SMTP server, or refused by it')
     .option('--to <email>', 'only mail to this address')
-    .action(async (options: { to?: string }) => {
+    .option('--json', 'print the mail as a JSON array')
+    .action(async (options: { to?: string; json?: boolean }) => {
       await withContext(async (ctx) => {
         const mails = await listOutboxMail(ctx.db, options.to);
+        if (options.json) {
+          const rows = mails.map((m) => ({ id: m.id, created_at: formatTimestamp(m.created_at), to: m.to_address, subject: m.subject, text: m.text_body }));
+          console.log(JSON.stringify(rows, null, 2));
+          return;
+        }
         if (mails.length === 0) {
           console.log(options.to ? `no mail to ${options.to} in the outbox` : 'the outbox is empty');
           return;
@@ -29,6 +35,6 @@ export function registerMailCommands(program: Command, withContext: WithContext)
           console.log(m.text_body.trimEnd());
           console.log('');
         }
-      });
+      }, { readOnly: true });
     });
 }
