@@ -16,6 +16,9 @@ import { registerGameCommands } from './modules/games/games.cli.js';
 import { createMailer } from './modules/mail/mailer.js';
 import { registerMailCommands } from './modules/mail/mail.cli.js';
 import { registerPlayCommands } from './modules/play/play.cli.js';
+import { openStore } from './modules/storage/storage.js';
+import { registerStorageCommands } from './modules/storage/storage.cli.js';
+import { StorageError } from './modules/storage/store.js';
 
 /** Runs `fn` with the settings and a migrated database, closing the database afterwards. */
 export async function withDatabase<T>(fn: (config: Config, database: DatabaseHandle) => Promise<T>): Promise<T> {
@@ -34,9 +37,12 @@ export async function withContext<T>(fn: (ctx: AppContext) => Promise<T>): Promi
   return withDatabase(async (config, database) => {
     const log = pino({ level: config.log_level }, pino.destination(2));
     const mailer = createMailer({ config, db: database.db, clock: systemClock, log });
+    const storage = openStore(config);
     try {
-      return await fn({ config, db: database.db, dialect: database.dialect, clock: systemClock, log, mailer });
+      await storage.check();
+      return await fn({ config, db: database.db, dialect: database.dialect, clock: systemClock, log, mailer, storage });
     } finally {
+      storage.close();
       await mailer.close();
     }
   });
@@ -75,6 +81,7 @@ export function buildProgram(): Command {
   registerPlayerCommands(program, withContext);
   registerMailCommands(program, withContext);
   registerPlayCommands(program, withContext);
+  registerStorageCommands(program);
 
   return program;
 }
@@ -83,7 +90,7 @@ export async function runCli(argv: string[] = process.argv): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof StorageError) {
       console.error(`gameplatform: ${error.message}`);
       process.exit(1);
     }
