@@ -139,13 +139,22 @@ const UPLOADS_AT_ONCE = 8;
 /** Uploads the files to the store under `prefix`, a few at a time (an object store answers each request in milliseconds). */
 async function uploadFiles(ctx: AppContext, from: string, prefix: string, files: string[]): Promise<void> {
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    while (next < files.length) {
+    while (next < files.length && !failed) {
       const file = files[next++]!;
-      await ctx.storage.put(`${prefix}/${file}`, { file: path.join(from, file) }, { contentType: contentTypeOf(encodedName(file)?.inner ?? file) });
+      try {
+        await ctx.storage.put(`${prefix}/${file}`, { file: path.join(from, file) }, { contentType: contentTypeOf(encodedName(file)?.inner ?? file) });
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(UPLOADS_AT_ONCE, files.length) }, worker));
+  // Every upload has ended before this returns: the cleanup of a failed publish must not race one still running.
+  const results = await Promise.allSettled(Array.from({ length: Math.min(UPLOADS_AT_ONCE, files.length) }, worker));
+  const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
 /** Switches the game to `set` in one write, with its row locked (a new slug: one insert, the loser of a race updates). */

@@ -55,6 +55,10 @@ export class S3Store implements ObjectStore {
       ...(settings.accessKeyId ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey ?? '' } } : {}),
       // Requests that fail are answered by the service; a few quick retries only.
       maxAttempts: 3,
+      // Checksums only where S3 requires them: the default (aws-chunked uploads with trailing checksums) is not
+      // understood by every S3-compatible store.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
     });
   }
 
@@ -73,7 +77,7 @@ export class S3Store implements ObjectStore {
       const name = (error as { name?: string }).name ?? '';
       if (status === 404 || name === 'NoSuchBucket') throw new StorageError(`${where}: the bucket ${this.bucket} does not exist; create it first`);
       if (status === 403 || status === 401 || /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|Credentials/i.test(name)) {
-        throw new StorageError(`${where}: the object store refused the credentials (${name || status}); check s3_access_key_id and s3_secret_access_key`);
+        throw new StorageError(`${where}: the object store refused the credentials (${name && name !== 'Unknown' ? name : `HTTP ${status}`}); check s3_access_key_id and s3_secret_access_key`);
       }
       throw new StorageError(`${where}: the object store cannot be reached: ${(error as Error).message}`);
     }
