@@ -70,8 +70,11 @@ export class S3Store implements ObjectStore {
     const where = `storage_url (GP_STORAGE_URL) ${this.location}`;
     try {
       await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
-      // Listing needs the same rights the service uses; HeadBucket alone passes on some stores with bad credentials.
-      await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, MaxKeys: 1 }));
+      // Reading under the prefix, as the service will (HeadBucket alone passes on some stores with bad credentials):
+      // a missing object is the expected answer.
+      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: `${this.prefix}.gameplatform-check` })).catch((error: unknown) => {
+        if (statusOf(error) !== 404) throw error;
+      });
     } catch (error) {
       const status = statusOf(error);
       const name = (error as { name?: string }).name ?? '';
