@@ -15,6 +15,7 @@ import { StorageError, type ObjectStore } from '../../src/modules/storage/store.
 import { createPlayerWithToken, fixtureCopy, publishFixture } from '../helpers/factories.js';
 import { createHarness, eachDialect, type Harness } from '../helpers/harness.js';
 import { multipartBody } from '../helpers/multipart.js';
+import { runCli } from '../helpers/cli.js';
 import { startS3, TEST_BUCKET, type S3Server } from '../helpers/s3.js';
 import { enabledDialects } from '../helpers/dialects.js';
 
@@ -159,6 +160,35 @@ describe('storage: gameplatform storage copy', () => {
     expect(await copyStore(new LocalStore(root), target, root, () => undefined)).toMatchObject({ copied: 0, skipped: 4 });
     target.close();
   });
+});
+
+describe('storage: the storage copy command', () => {
+  it('copies a data_dir into the bucket with a progress line, and refuses without storage_url', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'gp-copy-cli-'));
+    mkdirSync(path.join(root, 'games/g/lz1-aa'), { recursive: true });
+    writeFileSync(path.join(root, 'games/g/lz1-aa/index.html'), '<p>hi</p>');
+    const settings = s3.settings();
+    const env: Record<string, string> = {
+      GP_DATA_DIR: root,
+      GP_STORAGE_URL: String(settings.storage_url),
+      GP_S3_ENDPOINT: String(settings.s3_endpoint),
+      GP_S3_ACCESS_KEY_ID: 'S3RVER',
+      GP_S3_SECRET_ACCESS_KEY: 'S3RVER',
+      GP_S3_FORCE_PATH_STYLE: 'true',
+    };
+    const first = await runCli(['storage', 'copy'], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain(`copying ${root} to s3://${TEST_BUCKET}/`);
+    expect(first.stdout).toContain('copied 1 files (9 bytes); 0 were already there');
+    const again = await runCli(['storage', 'copy'], env);
+    expect(again.stdout).toContain('copied 0 files (0 bytes); 1 were already there');
+    const none = await runCli(['storage', 'copy'], { GP_DATA_DIR: root });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('storage_url (GP_STORAGE_URL) is not set');
+    const missing = await runCli(['storage', 'copy'], { ...env, GP_STORAGE_URL: 's3://no-such-bucket/x' });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('the bucket no-such-bucket does not exist');
+  }, 180_000);
 });
 
 eachDialect(
