@@ -128,6 +128,10 @@ describe.runIf(postgres)('two instances on one PostgreSQL, one Redis and one buc
       GP_REDIS_URL: 'redis://127.0.0.1:6379',
       GP_REDIS_PREFIX: `gp-two-${process.pid}-${Math.random().toString(36).slice(2, 8)}:`,
       GP_RATE_LIMITS_LOGIN_MAX: String(LOGIN_MAX),
+      // The shortest idle timeout: both instances sweep every 2 seconds.
+      GP_SESSION_IDLE_TIMEOUT: '10',
+      GP_HEARTBEAT_INTERVAL: '5',
+      GP_MAX_HEARTBEAT_GAP: '10',
       GP_RATE_LIMITS_REGISTER_MAX: '1000',
       GP_RATE_LIMITS_DEFAULT_MAX: '100000',
       GP_STORAGE_URL: String(storage.storage_url),
@@ -226,20 +230,49 @@ describe.runIf(postgres)('two instances on one PostgreSQL, one Redis and one buc
     const started = await call(at(1), 'POST', '/v1/play/start', { token, json: { game: 'tile-merge' } });
     expect(started.status, JSON.stringify(started.body)).toBe(200);
     const session = started.body.data.session as string;
-    // 20 seconds have passed since the last heartbeat (moved back in the database rather than waited for).
+    // 6 seconds have passed since the last heartbeat (moved back in the database rather than waited for).
     await db.query(
-      `update play_sessions set started_at = started_at - 20000, last_heartbeat_at = last_heartbeat_at - 20000, credited_until = credited_until - 20000
+      `update play_sessions set started_at = started_at - 6000, last_heartbeat_at = last_heartbeat_at - 6000, credited_until = credited_until - 6000
        where token_hash = $1`,
       [sha256(session)],
     );
     const beats = await Promise.all(Array.from({ length: 10 }, (_, i) => call(at(i), 'POST', '/v1/play/heartbeat', { token, json: { session } })));
     expect(beats.map((b) => b.status)).toEqual(Array(10).fill(200));
     const credited = Math.max(...beats.map((b) => b.body.data.credited_seconds as number));
-    expect(credited).toBeGreaterThanOrEqual(20);
-    expect(credited).toBeLessThan(30);
+    expect(credited).toBeGreaterThanOrEqual(6);
+    expect(credited).toBeLessThanOrEqual(10);
     const { rows } = await db.query<{ credited_seconds: number }>('select credited_seconds from play_sessions where token_hash = $1', [sha256(session)]);
     expect(rows[0]!.credited_seconds).toBe(credited);
   });
+
+  it('closes each idle session once, with both instances sweeping', async () => {
+    const sessions: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const { token } = await register(i);
+      const started = await call(at(i), 'POST', '/v1/play/start', { token, json: { game: 'reflex' } });
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
+      sessions.push(sha256(started.body.data.session as string));
+    }
+    // Silent for a minute (moved back in the database); the instances' own timers find them.
+    await db.query(
+      'update play_sessions set started_at = started_at - 60000, last_heartbeat_at = last_heartbeat_at - 60000, credited_until = credited_until - 60000 where token_hash = any($1)',
+      [sessions],
+    );
+    const before = await db.query<{ token_hash: string; last_heartbeat_at: string }>('select token_hash, last_heartbeat_at from play_sessions where token_hash = any($1)', [sessions]);
+    const deadline = Date.now() + 20_000;
+    let rows: Array<{ token_hash: string; status: string; end_reason: string; ended_at: string; credited_seconds: number }> = [];
+    while (Date.now() < deadline) {
+      rows = (await db.query('select token_hash, status, end_reason, ended_at, credited_seconds from play_sessions where token_hash = any($1)', [sessions])).rows;
+      if (rows.every((r) => r.status === 'closed')) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(rows).toHaveLength(4);
+    for (const row of rows) {
+      const heard = before.rows.find((b) => b.token_hash === row.token_hash)!.last_heartbeat_at;
+      expect(row).toMatchObject({ status: 'closed', end_reason: 'timeout', credited_seconds: 0 });
+      expect(String(row.ended_at)).toBe(String(heard));
+    }
+  }, 60_000);
 
   it('lets one of 20 racing first saves over both instances win', async () => {
     const { token } = await register(1);
