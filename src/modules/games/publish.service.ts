@@ -225,8 +225,15 @@ export async function publishGame(ctx: AppContext, sourceDir: string): Promise<P
     await ctx.storage.deletePrefix(`${prefix}/`).catch((cleanup: unknown) => ctx.log.warn({ err: cleanup, set: prefix }, 'an unpublished file set could not be removed'));
     throw error;
   }
-  await ctx.storage.delete(`${prefix}/${PUBLISHING_MARKER}`);
-  const { removed, kept } = await removeOldSets(ctx, manifest.slug);
+  // The game is published from here on: tidying up that fails is logged, and a later publish finishes it.
+  const tidy = async () => {
+    await ctx.storage.delete(`${prefix}/${PUBLISHING_MARKER}`);
+    return removeOldSets(ctx, manifest.slug);
+  };
+  const { removed, kept } = await tidy().catch((error: unknown) => {
+    ctx.log.warn({ err: error, slug: manifest.slug }, 'published; older file sets could not be removed (a later publish removes them)');
+    return { removed: [], kept: [] };
+  });
   return {
     slug: manifest.slug,
     name: manifest.name,
