@@ -21,6 +21,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import type { PlayerCredential } from '../src/http/auth.js';
 import { createMailer } from '../src/modules/mail/mailer.js';
 import { createMetrics } from '../src/modules/metrics/metrics.js';
+import { openStore } from '../src/modules/storage/storage.js';
 import { getLeaderboard, getStanding } from '../src/modules/scores/leaderboard.service.js';
 import type { Database } from '../src/db/schema.js';
 import { findBest, keyOfBest, pageAtOffset, pageBefore, pageFrom } from '../src/modules/scores/leaderboard.repository.js';
@@ -148,7 +149,7 @@ async function runOne(dialect: DialectName, n: number): Promise<Row[]> {
     console.error(`  ${dialect} ${n.toLocaleString('en')} players: filled in ${fillSeconds.toFixed(1)} s, ${Number(nodes.n).toLocaleString('en')} tree nodes`);
     const clock = new ManualClock(NOW);
     const log = pino({ level: 'silent' });
-    const ctx: AppContext = { config, db: handle.db, dialect: handle.dialect, clock, log, mailer: createMailer({ config, db: handle.db, clock, log }), metrics: createMetrics() };
+    const ctx: AppContext = { config, db: handle.db, dialect: handle.dialect, clock, log, mailer: createMailer({ config, db: handle.db, clock, log }), metrics: createMetrics(), storage: openStore(config) };
     const ids = randomIds(n, samples + 200, 12345);
     const keys = await Promise.all(ids.slice(0, 300).map(async (id) => keyOfBest((await findBest(handle.db, boardId, id))!)));
     const query = { board: 'main', period: 'all' as const, limit: 10, offset: 0 };

@@ -37,6 +37,8 @@ import { leaderboardRoutes } from './modules/scores/leaderboard.routes.js';
 import { scoresRoutes } from './modules/scores/scores.routes.js';
 import { healthRoutes } from './modules/status/health.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
+import { openStore } from './modules/storage/storage.js';
+import type { ObjectStore } from './modules/storage/store.js';
 
 export type App = FastifyInstance & { ctx: AppContext };
 
@@ -52,6 +54,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** A logger to use instead of a new one (the server shares its logger with the pool's error handler). */
   logger?: FastifyBaseLogger;
+  /** the file store (default: the one storage_url names) */
+  storage?: ObjectStore;
 }
 
 /**
@@ -123,9 +127,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const clock = options.clock ?? systemClock;
   const metrics = createMetrics();
   const mailer = createMailer({ config, db: database.db, clock, log: app.log, metrics });
-  const ctx: AppContext = { config, db: database.db, dialect: database.dialect, clock, log: app.log, mailer, metrics };
+  const storage = options.storage ?? openStore(config);
+  // A missing bucket or refused credentials stop the start here, not as a 500 on the first upload.
+  await storage.check();
+  const ctx: AppContext = { config, db: database.db, dialect: database.dialect, clock, log: app.log, mailer, metrics, storage };
   metrics.setSources({ activeSessions: () => countActiveSessions(ctx), waitingMail: () => mailer.waiting(), pool: database.poolStats });
   app.decorate('ctx', ctx);
+  app.addHook('onClose', async () => storage.close());
   registerHttpMetrics(app, metrics);
   // Mail still being delivered finishes before the database closes (the caller destroys it after app.close()).
   app.addHook('onClose', async () => mailer.close());

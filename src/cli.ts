@@ -21,6 +21,9 @@ import { createMailer } from './modules/mail/mailer.js';
 import { createMetrics } from './modules/metrics/metrics.js';
 import { registerMailCommands } from './modules/mail/mail.cli.js';
 import { registerPlayCommands } from './modules/play/play.cli.js';
+import { openStore } from './modules/storage/storage.js';
+import { registerStorageCommands } from './modules/storage/storage.cli.js';
+import { StorageError } from './modules/storage/store.js';
 
 export { CliRefusal };
 
@@ -75,9 +78,12 @@ export async function withContext<T>(fn: (ctx: AppContext) => Promise<T>, option
   return withDatabase(async (config, database) => {
     const log = pino(loggerOptions(config.log_level), pino.destination(2));
     const mailer = createMailer({ config, db: database.db, clock: systemClock, log });
+    const storage = openStore(config);
     try {
-      return await fn({ config, db: database.db, dialect: database.dialect, clock: systemClock, log, mailer, metrics: createMetrics() });
+      await storage.check();
+      return await fn({ config, db: database.db, dialect: database.dialect, clock: systemClock, log, mailer, metrics: createMetrics(), storage });
     } finally {
+      storage.close();
       await mailer.close();
     }
   }, options);
@@ -145,6 +151,7 @@ export function buildProgram(): Command {
   registerPlayerCommands(program, withContext);
   registerMailCommands(program, withContext);
   registerPlayCommands(program, withContext);
+  registerStorageCommands(program);
 
   return program;
 }
@@ -153,7 +160,7 @@ export async function runCli(argv: string[] = process.argv): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof CliRefusal) {
+    if (error instanceof ConfigError || error instanceof CliRefusal || error instanceof StorageError) {
       console.error(`gameplatform: ${error.message}`);
       process.exit(1);
     }

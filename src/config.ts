@@ -41,6 +41,15 @@ export const SettingsSchema = Type.Object(
       default: 60,
       description: 'at start, how long to keep retrying (with backoff) a database that cannot be reached before giving up; 0: give up at once',
     }),
+    storage_url: Type.String({
+      default: '',
+      description: 'unset: avatars and game files under data_dir; s3://<bucket>/<prefix>: in an S3-compatible object store (needed to run several instances)',
+    }),
+    s3_endpoint: Type.String({ default: '', description: 'the object store\'s URL (MinIO, R2, Ceph…); unset: AWS S3' }),
+    s3_region: Type.String({ default: 'us-east-1', description: 'the bucket\'s region' }),
+    s3_access_key_id: Type.String({ default: '', description: 'access key; unset: the AWS SDK\'s usual sources (environment, profile, instance role)' }),
+    s3_secret_access_key: Type.String({ default: '', description: 'secret key, with s3_access_key_id' }),
+    s3_force_path_style: Type.Boolean({ default: false, description: 'address the bucket as <endpoint>/<bucket> rather than <bucket>.<endpoint> (MinIO, most self-hosted stores)' }),
     smtp_url: Type.String({ default: '', description: 'smtp:// or smtps:// URL; when unset, mail goes to the outbox table and the log' }),
     mail_from: Type.String({ default: 'Game Platform <no-reply@localhost>', description: 'sender of the platform mail' }),
     redis_url: Type.String({ default: '', description: 'when set, rate-limit counters are shared through Redis' }),
@@ -145,6 +154,11 @@ function setPath(target: Record<string, unknown>, dotted: string, value: unknown
 }
 
 function envValue(leaf: SettingLeaf, raw: string): unknown {
+  if (leaf.schema.type === 'boolean') {
+    const value = raw.trim().toLowerCase();
+    if (!['true', 'false', '1', '0'].includes(value)) throw new ConfigError(`Setting ${leaf.name} (${leaf.envName}) must be true or false, got "${raw}"`);
+    return value === 'true' || value === '1';
+  }
   if (leaf.schema.type === 'integer') {
     if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`Setting ${leaf.name} (${leaf.envName}) must be an integer, got "${raw}"`);
     return Number(raw.trim());
@@ -209,6 +223,15 @@ function checkSemantics(s: Settings, env: Environment): void {
     throw new ConfigError('Setting redis_url (GP_REDIS_URL) must start with redis:// or rediss://');
   }
   s.trust_proxy = checkTrustProxy(s.trust_proxy);
+  if (s.storage_url && !/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(s.storage_url)) {
+    throw new ConfigError('Setting storage_url (GP_STORAGE_URL) must be s3://<bucket> or s3://<bucket>/<prefix>');
+  }
+  if (s.s3_endpoint && !/^https?:\/\/[^/]/.test(s.s3_endpoint)) {
+    throw new ConfigError('Setting s3_endpoint (GP_S3_ENDPOINT) must be an http:// or https:// URL');
+  }
+  if (Boolean(s.s3_access_key_id) !== Boolean(s.s3_secret_access_key)) {
+    throw new ConfigError('Settings s3_access_key_id and s3_secret_access_key (GP_S3_ACCESS_KEY_ID, GP_S3_SECRET_ACCESS_KEY) must be set together');
+  }
   if (s.max_heartbeat_gap < s.heartbeat_interval) {
     throw new ConfigError('Setting max_heartbeat_gap (GP_MAX_HEARTBEAT_GAP) must be at least heartbeat_interval');
   }

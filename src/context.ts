@@ -1,10 +1,11 @@
-// What every service receives: settings, database, clock, logger, mailer and metrics. Built once by the server (or a test).
+// What every service receives: settings, database, clock, logger, mailer, metrics and file store. Built once by the server (or a test).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db, DialectName } from './db/connect.js';
 import type { Mailer } from './modules/mail/mailer.js';
 import type { Metrics } from './modules/metrics/metrics.js';
+import type { ObjectStore } from './modules/storage/store.js';
 
 export interface AppContext {
   config: Config;
@@ -15,4 +16,6 @@ export interface AppContext {
   mailer: Mailer;
   /** counters the services move (never the repositories); read by GET /metrics */
   metrics: Metrics;
+  /** avatars and game files (storage_url) */
+  storage: ObjectStore;
 }

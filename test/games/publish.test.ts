@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/http/errors.js';
 import { publishGame } from '../../src/modules/games/publish.service.js';
-import { createPlayerWithToken, fixtureCopy, publishFixture } from '../helpers/factories.js';
+import { createPlayerWithToken, createPlaySession, fixtureCopy, publishFixture } from '../helpers/factories.js';
 import { eachDialect } from '../helpers/harness.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -237,15 +237,32 @@ eachDialect('games: publish', (h) => {
       expect([rows[0]!.files_dir, rows[0]!.previous_files_dir].sort()).toEqual(results.map((r) => r.files_dir).sort());
     });
 
-    it('removes staging left behind by a crashed publish, once it is an hour old', async () => {
+    it('removes a file set left behind by a crashed publish once it is an hour old, and leaves one being uploaded alone', async () => {
       const v1 = await publishFixture(h.ctx, 'orbit-dash');
-      const stale = path.join(slugDir(v1.slug), `.staging-${(h.clock.now() - 2 * 3600_000).toString(36)}-deadbeef`);
-      const fresh = path.join(slugDir(v1.slug), `.staging-${h.clock.now().toString(36)}-cafebabe`);
-      mkdirSync(stale);
-      mkdirSync(fresh);
-      await publishFixture(h.ctx, 'orbit-dash', { manifest: { slug: v1.slug } });
-      expect(existsSync(stale)).toBe(false);
-      expect(existsSync(fresh)).toBe(true);
+      const crashed = `${(h.clock.now() - 2 * 3600_000).toString(36)}-deadbeef`;
+      const uploading = `${h.clock.now().toString(36)}-cafebabe`;
+      for (const [set, started] of [[crashed, h.clock.now() - 2 * 3600_000], [uploading, h.clock.now()]] as const) {
+        mkdirSync(path.join(slugDir(v1.slug), set));
+        writeFileSync(path.join(slugDir(v1.slug), set, '.publishing'), String(started));
+        writeFileSync(path.join(slugDir(v1.slug), set, 'game.js'), 'half');
+      }
+      const v2 = await publishFixture(h.ctx, 'orbit-dash', { manifest: { slug: v1.slug } });
+      expect(v2.removed).toEqual([crashed]);
+      expect(sets(v1.slug)).toEqual([v1.files_dir, v2.files_dir, uploading].sort());
+    });
+
+    it('keeps old file sets while a play session of the game is active, and removes them once none is', async () => {
+      const v1 = await publishFixture(h.ctx, 'orbit-dash');
+      const v2 = await publishFixture(h.ctx, 'orbit-dash', { manifest: { slug: v1.slug, version: '1.2.1' } });
+      const { player } = await createPlayerWithToken(h.ctx);
+      const session = await createPlaySession(h.ctx, player.id, v1.game.id, { status: 'active' });
+      const v3 = await publishFixture(h.ctx, 'orbit-dash', { manifest: { slug: v1.slug, version: '1.2.2' } });
+      expect(v3).toMatchObject({ removed: [], kept: [v1.files_dir] });
+      expect(sets(v1.slug)).toEqual([v1.files_dir, v2.files_dir, v3.files_dir].sort());
+      await h.ctx.db.updateTable('play_sessions').set({ status: 'closed', ended_at: h.clock.now(), end_reason: 'quit' }).where('id', '=', session.id).execute();
+      const v4 = await publishFixture(h.ctx, 'orbit-dash', { manifest: { slug: v1.slug, version: '1.2.3' } });
+      expect(v4.removed.sort()).toEqual([v1.files_dir, v2.files_dir].sort());
+      expect(sets(v1.slug)).toEqual([v3.files_dir, v4.files_dir].sort());
     });
   });
 });

@@ -1,7 +1,5 @@
 // POST and DELETE /v1/me/avatar, the avatar files under /avatars/… and the generated initials SVG.
-import { mkdirSync } from 'node:fs';
 import multipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -10,7 +8,8 @@ import { Ok, ok } from '../../http/envelope.js';
 import { AppError, notFound, validationFailed } from '../../http/errors.js';
 import { AvatarSchema } from './accounts.schemas.js';
 import { initialsSvg, validInitials } from './avatar-url.js';
-import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, avatarDir, removeAvatar, setAvatar } from './avatar.service.js';
+import { sendObject } from '../storage/send-object.js';
+import { AVATAR_FILE, AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, avatarKey, removeAvatar, setAvatar } from './avatar.service.js';
 
 const notMultipart = () => new AppError('unsupported_media_type', 'Send the avatar as multipart/form-data in the field "avatar"');
 const tooLarge = () => new AppError('payload_too_large', 'The avatar is larger than 2 MB (2,097,152 bytes)');
@@ -104,18 +103,15 @@ export async function avatarRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => ok(await removeAvatar(app.ctx, playerOf(request).playerId)),
   );
 
-  // Uploaded avatars: a new file name per upload, so a file never changes and may be cached for good.
-  const dir = avatarDir(app.ctx);
-  mkdirSync(dir, { recursive: true });
-  await app.register(fastifyStatic, {
-    root: dir,
-    prefix: '/avatars/',
-    decorateReply: false,
-    index: false,
-    list: false,
-    dotfiles: 'ignore',
-    maxAge: ONE_YEAR * 1000,
-    immutable: true,
+  // Uploaded avatars, streamed from the store: a new file name per upload, so a file never changes and may be cached for good.
+  app.get('/avatars/:file', { config: { auth: 'none' }, schema: { hide: true } }, async (request, reply) => {
+    const { file } = request.params as { file: string };
+    const stat = AVATAR_FILE.test(file) ? await app.ctx.storage.head(avatarKey(file)) : null;
+    if (!stat) throw notFound('No such avatar');
+    reply.type('image/webp').header('Cache-Control', `public, max-age=${ONE_YEAR}, immutable`);
+    const sent = await sendObject(request, reply, app.ctx.storage, avatarKey(file), stat);
+    if (!sent) throw notFound('No such avatar');
+    return sent;
   });
 
   // Initials avatars: hue and initials are in the path, so the picture for a URL never changes either.

@@ -1,7 +1,5 @@
 // Avatar uploads: type from the content, a pixel limit against decompression bombs, metadata stripped, centre crop to 256×256.
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import sharp, { type Metadata } from 'sharp';
 import type { AppContext } from '../../context.js';
 import { AppError, validationFailed } from '../../http/errors.js';
@@ -59,15 +57,17 @@ export async function processAvatar(input: Buffer): Promise<Buffer> {
   }
 }
 
-export function avatarDir(ctx: AppContext): string {
-  return path.join(ctx.config.data_dir, 'avatars');
-}
+/** The store's folder of uploaded avatars. */
+export const AVATARS_PREFIX = 'avatars';
+
+/** An uploaded avatar's file name (`<player id>-<random>.webp`): anything else under /avatars/ is not one. */
+export const AVATAR_FILE = /^\d+-[A-Za-z0-9_-]{12}\.webp$/;
+
+export const avatarKey = (file: string) => `${AVATARS_PREFIX}/${file}`;
 
 async function removeFile(ctx: AppContext, key: string | null): Promise<void> {
   if (!key) return;
-  await unlink(path.join(avatarDir(ctx), key)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') ctx.log.warn({ err: error, key }, 'old avatar file could not be removed');
-  });
+  await ctx.storage.delete(avatarKey(key)).catch((error: unknown) => ctx.log.warn({ err: error, key }, 'old avatar file could not be removed'));
 }
 
 /** Points the player at `key` (or at the initials avatar for null) and removes the file it replaces. */
@@ -85,12 +85,9 @@ async function swapAvatar(ctx: AppContext, playerId: number, key: string | null)
 /** Stores the processed picture under a new name each time, so a cached URL never shows a stale picture. */
 export async function setAvatar(ctx: AppContext, playerId: number, input: Buffer) {
   const picture = await processAvatar(input);
-  const dir = avatarDir(ctx);
-  await mkdir(dir, { recursive: true });
   const key = `${playerId}-${randomBytes(9).toString('base64url')}.webp`;
-  const temporary = path.join(dir, `.${key}.tmp`);
-  await writeFile(temporary, picture);
-  await rename(temporary, path.join(dir, key));
+  // Stored before the player points at it: every instance can serve it the moment the answer names it.
+  await ctx.storage.put(avatarKey(key), picture, { contentType: 'image/webp' });
   try {
     return await swapAvatar(ctx, playerId, key);
   } catch (error) {

@@ -1,7 +1,5 @@
 // Where game files live and which paths may be published and served: one rule for `games publish` and for /g/{slug}/….
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import type { Config } from '../../config.js';
 
 /** A URL segment `~<set>` names a file set explicitly; top-level game files may therefore not start with `~`. */
 export const SET_MARKER = '~';
@@ -9,13 +7,11 @@ export const SET_MARKER = '~';
 /** Names of file-set directories (publish makes `<time36>-<hex>`); dot-prefixed staging and trash directories never match. */
 const SET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** `<data_dir>/games`: one directory per slug, holding its file sets. */
-export function gamesRoot(config: Config): string {
-  return path.join(config.data_dir, 'games');
-}
+/** The store's `games/` folder: one folder per slug, holding its file sets (`games/<slug>/<set>/<file>`). */
+export const GAMES_PREFIX = 'games';
 
-export function slugDirectory(config: Config, slug: string): string {
-  return path.join(gamesRoot(config), slug);
+export function slugPrefix(slug: string): string {
+  return `${GAMES_PREFIX}/${slug}`;
 }
 
 /** A new, unique file-set name; names sort by publish time. */

@@ -1,19 +1,18 @@
-// Sends one game file: the variant the browser takes (a pre-compressed sibling such as `x.wasm.br`; a file stored
-// compressed, decoded for a browser that does not take its encoding), with its real type. @fastify/static (send)
+// Sends one game file from the store: the variant the browser takes (a pre-compressed sibling such as `x.wasm.br`; a
+// file stored compressed, decoded for a browser that does not take its encoding), with its real type. send-object
 // brings validators, 304 and ranges; @fastify/compress compresses the rest on the fly.
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendObject } from '../storage/send-object.js';
+import type { ObjectStat, ObjectStore } from '../storage/store.js';
 import { contentTypeOf, encodedName, ENCODING_SUFFIX, type Encoding } from './file-types.js';
 
 export interface Variant {
-  root: string;
-  /** the stored file, relative to root */
-  name: string;
+  /** the stored object's key */
+  key: string;
+  stat: ObjectStat;
   /** the Content-Type of what it holds */
   type: string;
   /** sent as stored, with this Content-Encoding */
@@ -29,50 +28,48 @@ function accepted(header: string | undefined): Encoding[] {
   return header ? ENCODINGS.filter((encoding) => negotiate(header, [encoding]) === encoding) : [];
 }
 
-async function isFile(file: string): Promise<boolean> {
-  try {
-    return (await stat(file)).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /**
- * The variant of `file` to send, looking in each root in turn (the current file set, then the one it replaced);
- * null when no root has it. `file` is a checked relative path (game-files.service parseGamePath).
+ * The variant of `file` to send, looking under each key prefix in turn (the current file set, then the one it
+ * replaced); null when none has it. `file` is a checked relative path (game-files.service parseGamePath).
  */
-export async function chooseVariant(roots: string[], file: string, acceptEncoding: string | undefined): Promise<Variant | null> {
+export async function chooseVariant(store: ObjectStore, roots: string[], file: string, acceptEncoding: string | undefined): Promise<Variant | null> {
   const takes = accepted(acceptEncoding);
   const stored = encodedName(file);
   for (const root of roots) {
     if (stored) {
       // Asked by its compressed name (Unity's loader asks for `x.wasm.br`): its real type, and its encoding.
-      if (!(await isFile(path.join(root, file)))) continue;
+      const key = `${root}/${file}`;
+      const stat = await store.head(key);
+      if (!stat) continue;
       const type = contentTypeOf(stored.inner);
-      return takes.includes(stored.encoding) ? { root, name: file, type, encoding: stored.encoding } : { root, name: file, type, decode: stored.encoding };
+      return takes.includes(stored.encoding) ? { key, stat, type, encoding: stored.encoding } : { key, stat, type, decode: stored.encoding };
     }
     for (const encoding of takes) {
-      const sibling = file + ENCODING_SUFFIX[encoding];
-      if (await isFile(path.join(root, sibling))) return { root, name: sibling, type: contentTypeOf(file), encoding };
+      const key = `${root}/${file}${ENCODING_SUFFIX[encoding]}`;
+      const stat = await store.head(key);
+      if (stat) return { key, stat, type: contentTypeOf(file), encoding };
     }
-    if (await isFile(path.join(root, file))) return { root, name: file, type: contentTypeOf(file) };
+    const key = `${root}/${file}`;
+    const stat = await store.head(key);
+    if (stat) return { key, stat, type: contentTypeOf(file) };
   }
   return null;
 }
 
-const SEND_OPTIONS = { cacheControl: false, contentType: false, etag: true, lastModified: true, acceptRanges: true, dotfiles: 'deny', index: false } as const;
-
-export function sendVariant(reply: FastifyReply, variant: Variant): FastifyReply {
+/** Sends the variant; null when it vanished since chooseVariant (the caller answers 404). */
+export async function sendVariant(request: FastifyRequest, reply: FastifyReply, store: ObjectStore, variant: Variant): Promise<FastifyReply | null> {
   // The variant depends on Accept-Encoding, whichever was chosen: caches must keep them apart.
   reply.header('vary', 'Accept-Encoding').type(variant.type);
   if (variant.decode) {
+    const object = await store.get(variant.key);
+    if (!object) return null;
     const decoder = variant.decode === 'br' ? zlib.createBrotliDecompress() : zlib.createGunzip();
-    const body = pipeline(createReadStream(path.join(variant.root, variant.name)), decoder, (error) => {
-      if (error) reply.log.warn({ err: error, file: variant.name }, 'a stored compressed game file could not be decoded');
+    const body = pipeline(object.body, decoder, (error) => {
+      if (error) reply.log.warn({ err: error, file: variant.key }, 'a stored compressed game file could not be decoded');
     });
     // Compressed again on the fly if the browser takes another encoding.
     return reply.send(body);
   }
   if (variant.encoding) reply.header('content-encoding', variant.encoding);
-  return reply.sendFile(variant.name, variant.root, SEND_OPTIONS);
+  return sendObject(request, reply, store, variant.key, variant.stat);
 }

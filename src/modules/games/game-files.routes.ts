@@ -2,7 +2,6 @@
 // with prefix /g. Requests on a game's own origin reach it rewritten (game-origin.ts); asked on the portal's origin,
 // a game path is redirected there, so no game page ever runs in the portal's origin.
 import compress, { type FastifyCompressOptions } from '@fastify/compress';
-import fastifyStatic from '@fastify/static';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -21,8 +20,6 @@ const CACHE_CONTROL: Record<CachePolicy, string> = {
 const COMPRESS_OPTIONS: FastifyCompressOptions = { global: true, encodings: ['br', 'gzip'], threshold: 1024 };
 
 export async function gameFilesRoutes(fastify: FastifyInstance): Promise<void> {
-  // serve: false — only reply.sendFile, scoped to this plugin; every path is checked before it reaches send.
-  await fastify.register(fastifyStatic, { serve: false });
   await fastify.register(compress, COMPRESS_OPTIONS);
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const frameAncestors = `frame-ancestors 'self' ${app.ctx.config.public_origin}`;
@@ -60,7 +57,8 @@ export async function gameFilesRoutes(fastify: FastifyInstance): Promise<void> {
       if (!isGameRequest(request.raw)) return redirect(reply, gameOriginLocation(app.ctx, target, queryOf(rawUrl)));
       const answer = await resolveGameFile(app.ctx, target, request.query.session);
       if (answer.kind === 'redirect') return redirect(reply, answer.location);
-      const variant = await chooseVariant(answer.roots, answer.file, request.headers['accept-encoding']);
+      const store = app.ctx.storage;
+      const variant = await chooseVariant(store, answer.roots, answer.file, request.headers['accept-encoding']);
       if (!variant) throw notFound(`Nothing at ${request.method} ${request.originalUrl.split('?')[0]}`);
       reply.header('Cache-Control', CACHE_CONTROL[answer.cache]);
       if (answer.cache === 'no-store') reply.header('Referrer-Policy', 'no-referrer');
@@ -68,7 +66,9 @@ export async function gameFilesRoutes(fastify: FastifyInstance): Promise<void> {
         // game.json cross_origin_isolated: with the shell's own COOP/COEP, the frame gets crossOriginIsolated (threads).
         reply.header('Cross-Origin-Embedder-Policy', 'require-corp').header('Cross-Origin-Opener-Policy', 'same-origin');
       }
-      return sendVariant(reply, variant);
+      const sent = await sendVariant(request, reply, store, variant);
+      if (!sent) throw notFound(`Nothing at ${request.method} ${request.originalUrl.split('?')[0]}`);
+      return sent;
     },
   );
 }

@@ -1,12 +1,11 @@
 // Which file a /g/{slug}/… request names, whether it may have it (the entry-file gate of DESIGN §5), and how it may be cached.
-import path from 'node:path';
 import type { AppContext } from '../../context.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { sha256 } from '../../lib/secrets.js';
 import { playsWithoutLimit } from '../accounts/membership.js';
 import { getEntitlement } from '../play/entitlement.js';
 import { encodedName } from './file-types.js';
-import { encodeFilePath, isServablePath, isServableSegment, isSetName, SET_MARKER, slugDirectory } from './files.js';
+import { encodeFilePath, isServablePath, isServableSegment, isSetName, SET_MARKER, slugPrefix } from './files.js';
 import { gameBaseUrl, gameFileUrl } from './game-origin.js';
 import { findEntrySession, findListedGame } from './games.repository.js';
 import { SLUG_PATTERN } from './manifest.js';
@@ -54,7 +53,7 @@ export type CachePolicy = 'immutable' | 'revalidate' | 'no-store';
 export type GameFileAnswer =
   | {
       kind: 'file';
-      /** where to look for the file, in order: the file set asked for, then (plain URLs only) the one it replaced */
+      /** the store prefixes to look in, in order: the file set asked for, then (plain URLs only) the one it replaced */
       roots: string[];
       file: string;
       cache: CachePolicy;
@@ -98,11 +97,11 @@ export async function resolveGameFile(ctx: AppContext, target: GamePath, session
     entry = game.previous_entry;
   }
   const file = target.file || entry;
-  const dir = slugDirectory(ctx.config, game.slug);
+  const dir = slugPrefix(game.slug);
   const isolated = game.cross_origin_isolated === 1;
   if (!namesEntry(file, entry)) {
-    const roots = [path.join(dir, set)];
-    if (target.set === undefined && game.previous_files_dir) roots.push(path.join(dir, game.previous_files_dir));
+    const roots = [`${dir}/${set}`];
+    if (target.set === undefined && game.previous_files_dir) roots.push(`${dir}/${game.previous_files_dir}`);
     return { kind: 'file', roots, file, cache: target.set === undefined ? 'revalidate' : 'immutable', isolated };
   }
 
@@ -110,7 +109,7 @@ export async function resolveGameFile(ctx: AppContext, target: GamePath, session
   if (target.set === undefined) {
     return { kind: 'redirect', location: `${gameFileUrl(ctx.config, game.slug, set, entry)}?session=${encodeURIComponent(session!)}` };
   }
-  return { kind: 'file', roots: [path.join(dir, set)], file, cache: 'no-store', isolated };
+  return { kind: 'file', roots: [`${dir}/${set}`], file, cache: 'no-store', isolated };
 }
 
 /** Where a /g/{slug}/… URL asked on the portal's origin lives now: the same path on the game's own origin. */

@@ -30,6 +30,7 @@ function describePublish(r: PublishResult): string[] {
   const what = r.created ? `published new game ${r.slug} ${r.version}` : `updated ${r.slug} ${r.previous_version} -> ${r.version}`;
   const lines = [`${what} (status ${r.status}): ${r.files} files, ${size(r.bytes)}, file set ${r.files_dir}`];
   if (r.removed.length) lines.push(`removed older file sets: ${r.removed.join(', ')}`);
+  if (r.kept.length) lines.push(`kept older file sets while play sessions of the game are active (a later publish removes them): ${r.kept.join(', ')}`);
   return lines;
 }
 

@@ -176,3 +176,21 @@ export function findEntrySession(db: Executor, tokenHash: string, gameId: number
 export function findGameStatus(db: Executor, slug: string): Promise<{ id: number; status: string } | undefined> {
   return db.selectFrom('games').select(['id', 'status']).where('slug', '=', slug).executeTakeFirst();
 }
+
+/** The file sets a game's row names now: publish cleanup never removes these. */
+export function findGameFileSets(db: Executor, slug: string): Promise<{ id: number; files_dir: string; previous_files_dir: string | null } | undefined> {
+  return db.selectFrom('games').select(['id', 'files_dir', 'previous_files_dir']).where('slug', '=', slug).executeTakeFirst();
+}
+
+/** Whether any play session of the game is still active (heard from since `activeSince`); index play_sessions_sweep_idx. */
+export async function hasActiveSession(db: Executor, gameId: number, activeSince: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('play_sessions')
+    .select('id')
+    .where('status', '=', 'active')
+    .where('last_heartbeat_at', '>', activeSince)
+    .where('game_id', '=', gameId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,18 +1,18 @@
-// `games publish <dir>`: check game.json and the files, copy them to a new file set, then switch the game to it in one UPDATE.
-import { randomBytes } from 'node:crypto';
-import { copyFile, lstat, mkdir, readdir, readFile, realpath, rename, rm } from 'node:fs/promises';
+// `games publish <dir>`: check game.json and the files, upload them to a new file set in the store, then switch the game to it in one write.
+import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../../context.js';
 import { AppError, validationFailed } from '../../http/errors.js';
-import { isServablePath, isServableSegment, isSetName, newSetName, SET_MARKER, slugDirectory } from './files.js';
+import { contentTypeOf, encodedName } from './file-types.js';
+import { isServableSegment, isSetName, newSetName, SET_MARKER, slugPrefix } from './files.js';
 import { gamesUrlOf } from './game-origin.js';
-import { insertGameIfAbsent, lockGameBySlug, updatePublishedGame, type PublishedRow, type PublishValues } from './games.repository.js';
+import { findGameFileSets, hasActiveSession, insertGameIfAbsent, lockGameBySlug, updatePublishedGame, type PublishedRow, type PublishValues } from './games.repository.js';
 import { parseManifest, type GameManifest } from './manifest.js';
 import { searchTextOf } from './search.js';
 
 export const MANIFEST_FILE = 'game.json';
 export const PUBLISH_LIMITS = { files: 5000, bytes: 1024 * 1024 * 1024 } as const;
-/** Staging and trash directories left by a publish that crashed are removed by a later publish after this long. */
+/** A file set left by a publish that crashed is removed by a later publish after this long. */
 const STALE_MS = 60 * 60 * 1000;
 /** A DNS label: with `{slug}` in games_url's host, a slug is one (a slug may otherwise have 64 characters). */
 const MAX_HOST_LABEL = 63;
@@ -30,6 +30,8 @@ export interface PublishResult {
   bytes: number;
   /** file sets deleted because they were neither the new one nor the one it replaced */
   removed: string[];
+  /** such file sets left in place because a play session of the game is still active (a later publish removes them) */
+  kept: string[];
 }
 
 interface GameFiles {
@@ -126,30 +128,38 @@ function columnsOf(manifest: GameManifest, filesDir: string, now: number): Publi
   };
 }
 
-async function copyFiles(from: string, to: string, files: string[]): Promise<void> {
-  for (const file of files) {
-    const target = path.join(to, file);
-    await mkdir(path.dirname(target), { recursive: true });
-    await copyFile(path.join(from, file), target);
-  }
-}
-
-const scratchName = (kind: 'staging' | 'trash', now: number) => `.${kind}-${now.toString(36)}-${randomBytes(4).toString('hex')}`;
-
 /**
- * Inside the transaction, with the game's row locked: the new set gets its final name, the row switches to it,
- * and every other set but the one it replaced moves to trash. Sets are only ever named under this lock,
- * so a concurrent publish of the same slug can never lose its set to this cleanup.
+ * A set being uploaded holds this object until its publish has switched the game to it (or given up): cleanup by a
+ * concurrent publish leaves such a set alone, unless the marker is older than STALE_MS (a publish that crashed).
+ * A dot name: no URL can ever name it.
  */
-interface Moves {
-  /** the new set's final path, once renamed */
-  set?: string;
-  trash: Array<{ from: string; to: string }>;
+export const PUBLISHING_MARKER = '.publishing';
+const UPLOADS_AT_ONCE = 8;
+
+/** Uploads the files to the store under `prefix`, a few at a time (an object store answers each request in milliseconds). */
+async function uploadFiles(ctx: AppContext, from: string, prefix: string, files: string[]): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (next < files.length && !failed) {
+      const file = files[next++]!;
+      try {
+        await ctx.storage.put(`${prefix}/${file}`, { file: path.join(from, file) }, { contentType: contentTypeOf(encodedName(file)?.inner ?? file) });
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  // Every upload has ended before this returns: the cleanup of a failed publish must not race one still running.
+  const results = await Promise.allSettled(Array.from({ length: Math.min(UPLOADS_AT_ONCE, files.length) }, worker));
+  const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
-async function switchFileSet(ctx: AppContext, slugDir: string, staging: string, manifest: GameManifest, moves: Moves) {
+/** Switches the game to `set` in one write, with its row locked (a new slug: one insert, the loser of a race updates). */
+async function switchFileSet(ctx: AppContext, manifest: GameManifest, set: string) {
   const now = ctx.clock.now();
-  const set = newSetName(now);
   return ctx.db.transaction().execute(async (trx) => {
     let previous: PublishedRow | undefined = await lockGameBySlug(trx, manifest.slug);
     const values = columnsOf(manifest, set, now);
@@ -159,25 +169,41 @@ async function switchFileSet(ctx: AppContext, slugDir: string, staging: string, 
       id = previous.id;
       await updatePublishedGame(trx, id, values, previous);
     }
-    await rename(staging, path.join(slugDir, set));
-    moves.set = path.join(slugDir, set);
-    for (const entry of await readdir(slugDir)) {
-      if (!isSetName(entry) || entry === set || entry === previous?.files_dir) continue;
-      const move = { from: path.join(slugDir, entry), to: path.join(slugDir, scratchName('trash', now)) };
-      await rename(move.from, move.to);
-      moves.trash.push(move);
-    }
-    return { set, previous, status: manifest.status ?? previous?.status ?? 'published' };
+    return { previous, status: manifest.status ?? previous?.status ?? 'published' };
   });
 }
 
-/** Removes trash, and staging left behind by crashed publishes (named with their time). */
-async function sweepScratch(ctx: AppContext, slugDir: string): Promise<void> {
+/** When the set's publish began, from its marker; undefined when it has none (a finished set). */
+async function markerTime(ctx: AppContext, prefix: string): Promise<number | undefined> {
+  const marker = await ctx.storage.get(`${prefix}/${PUBLISHING_MARKER}`);
+  if (!marker) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of marker.body) chunks.push(Buffer.from(chunk as Buffer));
+  const time = Number(Buffer.concat(chunks).toString('utf8'));
+  return Number.isFinite(time) ? time : 0;
+}
+
+/**
+ * Removes the file sets the game no longer serves: neither the current one nor the one it replaced, not being
+ * uploaded by a concurrent publish, and only while no play session of the game is active (a page loaded from an
+ * old set keeps its files until its session ends; a later publish removes them). Markers are read before the row:
+ * a set whose publish finished after that read is in the row.
+ */
+async function removeOldSets(ctx: AppContext, slug: string): Promise<{ removed: string[]; kept: string[] }> {
   const now = ctx.clock.now();
-  for (const entry of await readdir(slugDir)) {
-    const match = /^\.(?:staging|trash)-([0-9a-z]+)-/.exec(entry);
-    if (match && now - parseInt(match[1]!, 36) > STALE_MS) await rm(path.join(slugDir, entry), { recursive: true, force: true });
+  const folder = slugPrefix(slug);
+  const candidates: string[] = [];
+  for (const set of await ctx.storage.folders(`${folder}/`)) {
+    if (!isSetName(set)) continue;
+    const started = await markerTime(ctx, `${folder}/${set}`);
+    if (started === undefined || now - started > STALE_MS) candidates.push(set);
   }
+  const row = await findGameFileSets(ctx.db, slug);
+  const old = candidates.filter((set) => set !== row?.files_dir && set !== row?.previous_files_dir);
+  if (!old.length) return { removed: [], kept: [] };
+  if (row && (await hasActiveSession(ctx.db, row.id, now - ctx.config.session_idle_timeout * 1000))) return { removed: [], kept: old };
+  for (const set of old) await ctx.storage.deletePrefix(`${folder}/${set}/`);
+  return { removed: old, kept: [] };
 }
 
 /** Publishes the game in `sourceDir`: a new slug is created, an existing one updated in place (same id, favourites, stats). */
@@ -186,26 +212,28 @@ export async function publishGame(ctx: AppContext, sourceDir: string): Promise<P
   if (manifest.slug.length > MAX_HOST_LABEL && gamesUrlOf(ctx.config).layout === 'host') {
     throw validationFailed({ slug: `must be at most ${MAX_HOST_LABEL} characters: games_url puts it in a host name` }, `${MANIFEST_FILE} is not valid`);
   }
-  const slugDir = slugDirectory(ctx.config, manifest.slug);
-  await mkdir(slugDir, { recursive: true });
-  const staging = path.join(slugDir, scratchName('staging', ctx.clock.now()));
-  const moves: Moves = { trash: [] };
+  // Uploaded first under a new set, then the game switches to it in one write: players never see half a version.
+  const set = newSetName(ctx.clock.now());
+  const prefix = `${slugPrefix(manifest.slug)}/${set}`;
   let switched: Awaited<ReturnType<typeof switchFileSet>>;
   try {
-    await copyFiles(dir, staging, files.files);
-    switched = await switchFileSet(ctx, slugDir, staging, manifest, moves);
+    await ctx.storage.put(`${prefix}/${PUBLISHING_MARKER}`, Buffer.from(String(ctx.clock.now())));
+    await uploadFiles(ctx, dir, prefix, files.files);
+    switched = await switchFileSet(ctx, manifest, set);
   } catch (error) {
-    // The transaction rolled back: put back the sets moved to trash, drop the copy.
-    for (const move of moves.trash) await rename(move.to, move.from).catch(() => undefined);
-    for (const copy of [staging, moves.set]) if (copy) await rm(copy, { recursive: true, force: true });
+    // Nothing names the set: its files go (a crash here leaves them to a later publish, once the marker is stale).
+    await ctx.storage.deletePrefix(`${prefix}/`).catch((cleanup: unknown) => ctx.log.warn({ err: cleanup, set: prefix }, 'an unpublished file set could not be removed'));
     throw error;
   }
-  const removed: string[] = [];
-  for (const move of moves.trash) {
-    await rm(move.to, { recursive: true, force: true });
-    removed.push(path.basename(move.from));
-  }
-  await sweepScratch(ctx, slugDir);
+  // The game is published from here on: tidying up that fails is logged, and a later publish finishes it.
+  const tidy = async () => {
+    await ctx.storage.delete(`${prefix}/${PUBLISHING_MARKER}`);
+    return removeOldSets(ctx, manifest.slug);
+  };
+  const { removed, kept } = await tidy().catch((error: unknown) => {
+    ctx.log.warn({ err: error, slug: manifest.slug }, 'published; older file sets could not be removed (a later publish removes them)');
+    return { removed: [], kept: [] };
+  });
   return {
     slug: manifest.slug,
     name: manifest.name,
@@ -213,9 +241,10 @@ export async function publishGame(ctx: AppContext, sourceDir: string): Promise<P
     status: switched.status,
     created: !switched.previous,
     previous_version: switched.previous?.version ?? null,
-    files_dir: switched.set,
+    files_dir: set,
     files: files.files.length,
     bytes: files.bytes,
     removed,
+    kept,
   };
 }
