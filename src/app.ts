@@ -1,5 +1,6 @@
 // buildApp(config, database) → a Fastify instance with every route; it never listens (server.ts does).
 import { readFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
@@ -71,6 +72,21 @@ function connectionLimits(config: Config) {
   };
 }
 
+/**
+ * Node's headers timeout starts with a request's first byte: a connection that sends nothing at all was held until the
+ * client went (1,000 of them, all held). One that has not sent a byte when the headers timeout passes is closed. No
+ * 'data' listener: it would take the socket off Node's native parser path.
+ */
+function closeSilentConnections(server: FastifyInstance['server'], timeoutMs: number): void {
+  server.on('connection', (socket: Socket) => {
+    const timer = setTimeout(() => {
+      if (socket.bytesRead === 0) socket.destroy();
+    }, timeoutMs);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  });
+}
+
 /** TLS served directly when tls_cert and tls_key are set; a proxy is trusted for X-Forwarded-* when trust_proxy is. */
 function transportOptions(config: Config): Partial<FastifyServerOptions> {
   const limits = connectionLimits(config);
@@ -123,6 +139,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.server.maxConnections = config.http.max_connections;
+  closeSilentConnections(app.server, connectionLimits(config).headersTimeout);
 
   const clock = options.clock ?? systemClock;
   const metrics = createMetrics();

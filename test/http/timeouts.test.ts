@@ -64,16 +64,21 @@ for (const dialect of enabledDialects()) {
     });
 
     it('closes a connection whose headers do not arrive, and one that never sends anything, at the headers timeout', async () => {
-      const partial = await connect(live.port);
+      // keep-alive and request timeouts well above the headers timeout, so that only it can close them
+      const other = await liveApp(dialect, { 'http.request_timeout_seconds': 10, 'http.headers_timeout_seconds': 1, 'http.keep_alive_timeout_seconds': 10 });
+      const partial = await connect(other.port);
       partial.socket.write('GET /v1/status HTTP/1.1\r\nHost: local');
-      const silent = await connect(live.port);
+      const silent = await connect(other.port);
       const [partialAfter, silentAfter] = await Promise.all([partial.closedWithin(5000), silent.closedWithin(5000)]);
       partial.socket.destroy();
       silent.socket.destroy();
+      await other.close();
+      // the headers timeout (1 s, checked twice a second)
       expect(partialAfter).not.toBeNull();
-      expect(partialAfter!).toBeLessThan(3000);
+      expect(partialAfter!).toBeLessThan(1900);
       expect(silentAfter).not.toBeNull();
-      expect(silentAfter!).toBeLessThan(3000);
+      expect(silentAfter!).toBeGreaterThanOrEqual(900);
+      expect(silentAfter!).toBeLessThan(1900);
     });
 
     it('closes an idle keep-alive connection after the keep-alive timeout', async () => {
