@@ -4,11 +4,11 @@
 // how long until every player was served again.
 // Run: TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/db-faults.ts [-- --players 20 --tries 6]
 import { spawn } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { benchAdminUrl, scratchDatabase } from './lib.js';
+import { freePort } from '../test/helpers/ports.js';
 
 const { values: args } = parseArgs({ options: { players: { type: 'string', default: '20' }, tries: { type: 'string', default: '6' } } });
 const PLAYERS = Number(args.players);
@@ -17,14 +17,6 @@ const root = path.resolve(import.meta.dirname, '..');
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 if (!benchAdminUrl) throw new Error('set TEST_DATABASE_URL (or BENCH_DATABASE_URL) to an admin connection of a PostgreSQL server');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const scratch = await scratchDatabase('postgres');
 const name = new URL(scratch.url).pathname.slice(1);

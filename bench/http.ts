@@ -29,6 +29,7 @@ import { openDatabase, type DialectName, type Executor } from '../src/db/connect
 import { newSecret, secretPrefix, sha256 } from '../src/lib/secrets.js';
 import { fillBestsFromScores, insertBoard } from '../src/modules/scores/leaderboard.repository.js';
 import { rebuildTree } from '../src/modules/scores/ranking.js';
+import { freePort } from '../test/helpers/ports.js';
 
 const env = process.env;
 const SECONDS = Number(env.BENCH_SECONDS ?? 8);
@@ -77,15 +78,6 @@ async function startBare(): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/http-bare.ts')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, PORT: '0' } });
   const [, port] = await waitForLine(child, /^listening (\d+)/);
   return { url: `http://127.0.0.1:${port}`, child };
-}
-
-async function freePort(): Promise<number> {
-  const net = await import('node:net');
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as { port: number }).port;
-  server.close();
-  return port;
 }
 
 async function startService(databaseUrl: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {

@@ -1,7 +1,6 @@
 // The browser tests' rig: the real app listening on a random port (public_url = that origin) on a manual clock, the demo
 // games published, and Debian's Chromium driven by playwright-core with fresh contexts. Never a browser download.
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { chromium, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Response } from 'playwright-core';
 import { expect } from 'vitest';
@@ -13,6 +12,7 @@ import { publishDemoGamesIfEmpty } from '../../src/modules/portal/demo-games.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { enabledDialects } from '../helpers/dialects.js';
 import { testConfig } from '../helpers/harness.js';
+import { freePort } from '../helpers/ports.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS_DIR = path.resolve(import.meta.dirname, '../../test-artifacts');
@@ -30,17 +30,6 @@ export const BROWSER_SETTINGS = {
   heartbeat_interval: 5,
   rate_limits: { login: { max: 1000 }, register: { max: 1000 }, forgot_password: { max: 1000 }, default: { max: 100000 } },
 };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Rig {
   app: App;

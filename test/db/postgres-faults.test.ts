@@ -4,7 +4,6 @@
 // transaction that did not commit left nothing. PostgreSQL only.
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -17,18 +16,11 @@ import { enabledDialects } from '../helpers/dialects.js';
 import { createGame, createPlayerWithToken, createPlaySession } from '../helpers/factories.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import type { Response } from '../helpers/request.js';
+import { freePort } from '../helpers/ports.js';
 
 const onPostgres = enabledDialects().includes('postgres');
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const root = path.resolve(import.meta.dirname, '../..');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function get(port: number, path: string): Promise<number> {
   return new Promise((resolve, reject) => {

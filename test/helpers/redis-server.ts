@@ -1,17 +1,6 @@
 // A redis-server of the test's own on a free port (never the shared one at 6379), that a test can stop and restart.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from './ports.js';
 
 export interface TestRedis {
   url: string;

@@ -1,6 +1,6 @@
 // GET /healthz (liveness, no database) and GET /readyz (database answers, migrations current; 503 otherwise and while closing).
 import { request } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import pino from 'pino';
@@ -11,15 +11,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { enabledDialects } from '../helpers/dialects.js';
 import { eachDialect, testConfig } from '../helpers/harness.js';
-
-/** A TCP port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort as closedPort } from '../helpers/ports.js';
 
 function get(port: number, path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

@@ -4,7 +4,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -17,6 +16,7 @@ import { enabledDialects } from '../helpers/dialects.js';
 import { fixtureCopy } from '../helpers/factories.js';
 import { multipartBody } from '../helpers/multipart.js';
 import { startS3, type S3Server } from '../helpers/s3.js';
+import { freePort } from '../helpers/ports.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const PUBLIC_URL = 'http://localhost:8080';
@@ -28,17 +28,6 @@ interface Answer {
   raw: Buffer;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A request to one instance; the URL's host goes in the Host header (game files answer on the game's own host). */
