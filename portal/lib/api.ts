@@ -1,4 +1,5 @@
 // Every API call of the portal: same origin, the portal cookie, and X-Requested-With: ServiceSDK (the header the cookie needs).
+import { rateLimitedText } from './wait-text.js';
 
 export const SDK_HEADER = { 'X-Requested-With': 'ServiceSDK' } as const;
 
@@ -53,5 +54,6 @@ export async function api<T = any, M = any>(method: string, path: string, option
   if (envelope?.ok === true) return { data: envelope.data as T, meta: envelope.meta as M, status: response.status };
   const error = envelope?.error ?? {};
   const { code, message, fields, ...extra } = error as { code?: string; message?: string; fields?: Record<string, string> };
-  throw new ApiError(response.status, code ?? 'network_error', message ?? `The service answered HTTP ${response.status}`, fields ?? {}, extra);
+  const text = code === 'rate_limited' ? rateLimitedText((extra as { retry_after?: unknown }).retry_after) : message;
+  throw new ApiError(response.status, code ?? 'network_error', text ?? `The service answered HTTP ${response.status}`, fields ?? {}, extra);
 }
