@@ -50,8 +50,9 @@ export function unlimitedPitch(): HTMLElement {
   );
 }
 
-export function errorPanel(title: string, message: string): HTMLElement {
-  return h('section', { class: 'panel' }, h('h1', null, title), h('p', { role: 'alert' }, message));
+/** A panel that says what went wrong, with where to go next (`next`: links or buttons, one paragraph). */
+export function errorPanel(title: string, message: string, ...next: Node[]): HTMLElement {
+  return h('section', { class: 'panel' }, h('h1', null, title), h('p', { role: 'alert' }, message), ...(next.length ? [h('p', null, ...next)] : []));
 }
 
 export function formatNumber(value: number): string {

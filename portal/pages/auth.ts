@@ -95,7 +95,10 @@ function tokenFromUrl(): string | null {
 
 export function resetPasswordPage(main: HTMLElement): void {
   const token = tokenFromUrl();
-  if (!token) return mount(main, errorPanel('Link incomplete', 'This page needs the link from the password reset email. Ask for a new one on the forgot-password page.'));
+  if (!token) {
+    const again = h('a', { class: 'button primary', href: '/forgot-password' }, 'Ask for a new link');
+    return mount(main, errorPanel('Link incomplete', 'This page needs the whole link from the password reset email.', again));
+  }
   const form = createForm({
     label: 'Choose a new password',
     submitLabel: 'Set password',
@@ -120,14 +123,21 @@ export function resetPasswordPage(main: HTMLElement): void {
 
 export async function verifyEmailPage(main: HTMLElement): Promise<void> {
   const token = tokenFromUrl();
-  if (!token) return mount(main, errorPanel('Link incomplete', 'This page needs the link from the verification email.'));
+  if (!token) return mount(main, errorPanel('Link incomplete', 'This page needs the whole link from the verification email.', accountLink()));
   mount(main, panel('Verifying your email…', h('p', { role: 'status' }, 'One moment.')));
   try {
     await api('POST', '/v1/auth/verify-email', { body: { token } });
     mount(main, panel('Email verified', h('p', { role: 'status' }, 'Thank you: your email address is confirmed.'), h('p', null, h('a', { class: 'button primary', href: '/' }, 'Play a game'))));
   } catch (error) {
-    const message = error instanceof ApiError && error.code === 'invalid_token' ? 'This link is used or expired.' : (error as Error).message;
-    mount(main, errorPanel('Email not verified', message));
+    if (!(error instanceof ApiError && error.code === 'invalid_token')) mount(main, errorPanel('Email not verified', (error as Error).message, accountLink()));
+    // A link used once already: for the player who used it, that is good news, not an error.
+    else if ((await me(true).catch(() => null))?.player.email_verified) {
+      mount(main, panel('Email already verified', h('p', { role: 'status' }, 'Your email address is confirmed; this link has done its job.'), h('p', null, h('a', { class: 'button primary', href: '/' }, 'Play a game'))));
+    } else mount(main, errorPanel('Email not verified', 'This link is used or expired. Log in to see whether your email is verified.', accountLink()));
   }
   focusHeading(main);
+}
+
+function accountLink(): HTMLElement {
+  return h('a', { class: 'button primary', href: '/account' }, 'Go to your account');
 }
