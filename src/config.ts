@@ -45,6 +45,11 @@ export const SettingsSchema = Type.Object(
       default: '',
       description: 'unset: avatars and game files under data_dir; s3://<bucket>/<prefix>: in an S3-compatible object store (needed to run several instances)',
     }),
+    assets_url: Type.String({
+      default: '',
+      description:
+        'optional public base (a CDN or the bucket\'s public address) where the stored objects are reachable by key: avatars at <assets_url>/avatars/…, game covers at <assets_url>/games/<slug>/…; unset: served by the service',
+    }),
     s3_endpoint: Type.String({ default: '', description: 'the object store\'s URL (MinIO, R2, Ceph…); unset: AWS S3' }),
     s3_region: Type.String({ default: 'us-east-1', description: 'the bucket\'s region' }),
     s3_access_key_id: Type.String({ default: '', description: 'access key; unset: the AWS SDK\'s usual sources (environment, profile, instance role)' }),
@@ -226,6 +231,7 @@ function checkSemantics(s: Settings, env: Environment): void {
   if (s.storage_url && !/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(s.storage_url)) {
     throw new ConfigError('Setting storage_url (GP_STORAGE_URL) must be s3://<bucket> or s3://<bucket>/<prefix>');
   }
+  s.assets_url = checkAssetsUrl(s.assets_url, env);
   if (s.s3_endpoint && !/^https?:\/\/[^/]/.test(s.s3_endpoint)) {
     throw new ConfigError('Setting s3_endpoint (GP_S3_ENDPOINT) must be an http:// or https:// URL');
   }
@@ -237,6 +243,23 @@ function checkSemantics(s: Settings, env: Environment): void {
   }
   if (env === 'production') checkProduction(s, url);
   checkGamesUrl(s, url);
+}
+
+/** assets_url without its trailing slash: an http(s) base with no query or fragment; https in production. */
+function checkAssetsUrl(raw: string, env: Environment): string {
+  const value = raw.trim().replace(/\/+$/, '');
+  if (value === '') return '';
+  const name = 'Setting assets_url (GP_ASSETS_URL)';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name}: ${JSON.stringify(raw)} is not a URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`${name} must be an http:// or https:// URL`);
+  if (url.search || url.hash || url.username || url.password) throw new ConfigError(`${name} must be a plain base URL, without query, fragment or credentials`);
+  if (env === 'production' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an https:// URL in production`);
+  return value;
 }
 
 /**

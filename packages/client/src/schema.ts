@@ -1117,7 +1117,7 @@ export interface components {
              * @example 2026-11-21
              */
             released_at: string;
-            /** @description URL of the cover image inside the game files, on the game's own origin (setting games_url); it names the file set, so its bytes never change and it may be cached */
+            /** @description URL of the cover image inside the game files, on the game's own origin (setting games_url), or under the public base assets_url when the deployment sets one; it names the file set, so its bytes never change and it may be cached */
             cover_url: string;
             /** @description the play shell: {public_url}/play/{slug} */
             play_url: string;
@@ -1301,7 +1301,7 @@ export interface components {
             username: string;
             /** @description 2-40 characters */
             display_name: string;
-            /** @description absolute URL of the uploaded avatar, or of the generated initials avatar (SVG) when none is set */
+            /** @description absolute URL of the uploaded avatar (under the public base assets_url when the deployment sets one), or of the generated initials avatar (SVG) when none is set */
             avatar_url: string;
             /** @description up to 300 characters, or null */
             bio: string | null;
@@ -1340,7 +1340,7 @@ export interface components {
             username: string;
             /** @description 2-40 characters */
             display_name: string;
-            /** @description absolute URL of the uploaded avatar, or of the generated initials avatar (SVG) when none is set */
+            /** @description absolute URL of the uploaded avatar (under the public base assets_url when the deployment sets one), or of the generated initials avatar (SVG) when none is set */
             avatar_url: string;
             /** @description up to 300 characters, or null */
             bio: string | null;

@@ -55,7 +55,7 @@ export const PlayerPublicSchema = Type.Object(
     id: Type.Integer({ description: 'player id' }),
     username: Type.String({ description: '3-32 letters, digits, underscore; unique case-insensitively' }),
     display_name: Type.String({ description: '2-40 characters' }),
-    avatar_url: Type.String({ description: 'absolute URL of the uploaded avatar, or of the generated initials avatar (SVG) when none is set' }),
+    avatar_url: Type.String({ description: 'absolute URL of the uploaded avatar (under the public base assets_url when the deployment sets one), or of the generated initials avatar (SVG) when none is set' }),
     bio: Type.Union([Type.String(), Type.Null()], { description: 'up to 300 characters, or null' }),
     country: Type.Union([Type.String(), Type.Null()], { description: 'ISO 3166-1 alpha-2, upper-case, or null' }),
     member_since: Timestamp,

@@ -8,9 +8,12 @@ export interface AvatarFields {
   avatar_key: string | null;
 }
 
-/** Absolute URL of the player's avatar. Every upload gets a new file name, so the URL of a file never changes content. */
-export function avatarUrl(config: Pick<Config, 'public_url'>, p: AvatarFields): string {
-  if (p.avatar_key) return `${config.public_url}/avatars/${p.avatar_key}`;
+/**
+ * Absolute URL of the player's avatar: an upload at assets_url (CDN or bucket) when one is set, else served by the
+ * service. Every upload gets a new file name, so the URL of a file never changes content.
+ */
+export function avatarUrl(config: Pick<Config, 'public_url' | 'assets_url'>, p: AvatarFields): string {
+  if (p.avatar_key) return `${config.assets_url || config.public_url}/avatars/${p.avatar_key}`;
   return `${config.public_url}${initialsAvatarPath(p.username, p.display_name)}`;
 }
 

@@ -9,7 +9,7 @@ import { membershipView } from './membership.js';
 /** The columns the public view is made of: a query for it need not read the email or the account settings. */
 export type PublicPlayerFields = Pick<PlayerRow, 'id' | 'username' | 'display_name' | 'avatar_key' | 'bio' | 'country' | 'created_at'>;
 
-export function publicPlayerView(config: Pick<Config, 'public_url'>, p: PublicPlayerFields): PlayerPublic {
+export function publicPlayerView(config: Pick<Config, 'public_url' | 'assets_url'>, p: PublicPlayerFields): PlayerPublic {
   return {
     id: p.id,
     username: p.username,
@@ -21,7 +21,7 @@ export function publicPlayerView(config: Pick<Config, 'public_url'>, p: PublicPl
   };
 }
 
-export function ownPlayerView(config: Pick<Config, 'public_url'>, p: PlayerRow): PlayerOwn {
+export function ownPlayerView(config: Pick<Config, 'public_url' | 'assets_url'>, p: PlayerRow): PlayerOwn {
   return {
     ...publicPlayerView(config, p),
     email: p.email,

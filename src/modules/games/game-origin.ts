@@ -4,7 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import type { Config } from '../../config.js';
-import { encodeFilePath, SET_MARKER } from './files.js';
+import { encodeFilePath, SET_MARKER, slugPrefix } from './files.js';
 import { gameBase, gamesCspSource, isLoopbackName, parseGamesUrl, type GamesUrl } from './games-url.js';
 import { SLUG_PATTERN } from './manifest.js';
 
@@ -32,6 +32,15 @@ export function gameOrigin(config: Pick<Config, 'games_url'>, slug: string): str
 /** A file of one file set: its bytes never change, so it may be cached for good. */
 export function gameFileUrl(config: Pick<Config, 'games_url'>, slug: string, set: string, file: string): string {
   return `${gameBaseUrl(config, slug)}/${SET_MARKER}${set}/${encodeFilePath(file)}`;
+}
+
+/**
+ * A game file the portal shows (the cover): at assets_url when one is set (a CDN or the bucket, addressed by the store's
+ * key), else on the game's own origin. Files the game itself loads stay relative to its entry file, on the game's origin.
+ */
+export function gameAssetUrl(config: Pick<Config, 'games_url' | 'assets_url'>, slug: string, set: string, file: string): string {
+  if (config.assets_url) return `${config.assets_url}/${slugPrefix(slug)}/${set}/${encodeFilePath(file)}`;
+  return gameFileUrl(config, slug, set, file);
 }
 
 /** A CSP source matching every game's origin, for the portal's frame-src and img-src. */

@@ -39,7 +39,7 @@ export const GameSchema = Type.Object(
     released_at: { ...DateString, description: 'release date YYYY-MM-DD' },
     cover_url: Type.String({
       description:
-        "URL of the cover image inside the game files, on the game's own origin (setting games_url); it names the file set, so its bytes never change and it may be cached",
+        "URL of the cover image inside the game files, on the game's own origin (setting games_url), or under the public base assets_url when the deployment sets one; it names the file set, so its bytes never change and it may be cached",
     }),
     play_url: Type.String({ description: 'the play shell: {public_url}/play/{slug}' }),
     stats: Type.Object(

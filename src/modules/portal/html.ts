@@ -6,14 +6,15 @@ export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c)
 
 /**
  * Portal pages: scripts and styles from this origin only, no inline script or style; frames only from the games' origins
- * (`games`, a CSP source such as `http://*.games.localhost:8080`), which also serve the covers.
+ * (`games`, a CSP source such as `http://*.games.localhost:8080`), which also serve the covers; images also from `assets`
+ * (the origin of assets_url, when set).
  */
-export function portalCsp(games: string): string {
+export function portalCsp(games: string, assets = ''): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
-    `img-src 'self' data: blob: ${games}`,
+    `img-src 'self' data: blob: ${games}${assets ? ` ${assets}` : ''}`,
     "font-src 'self'",
     "connect-src 'self'",
     `frame-src ${games}`,

@@ -23,7 +23,8 @@ const NOT_BUILT = 'The portal is not built: run `npm run build` (npm start does 
 
 /** Content-Security-Policy for every HTML response: strict on portal pages, Swagger UI's needs on /docs; game files under /g/ are the games module's. */
 export function registerPageSecurity(app: FastifyInstance): void {
-  const pageCsp = portalCsp(gamesSource(app.ctx.config));
+  const { assets_url } = app.ctx.config;
+  const pageCsp = portalCsp(gamesSource(app.ctx.config), assets_url ? new URL(assets_url).origin : '');
   app.addHook('onSend', async (request, reply, payload) => {
     const type = String(reply.getHeader('content-type') ?? '');
     if (!type.startsWith('text/html') || reply.hasHeader('content-security-policy')) return payload;
