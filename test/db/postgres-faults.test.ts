@@ -3,7 +3,6 @@
 // in-flight requests get 200/201 or 503 unavailable, later requests succeed, acknowledged writes are all there, and a
 // transaction that did not commit left nothing. PostgreSQL only.
 import { spawn } from 'node:child_process';
-import { request } from 'node:http';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -13,6 +12,7 @@ import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import { startIdleSweep } from '../../src/modules/play/play.sweeper.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { enabledDialects } from '../helpers/dialects.js';
+import { httpGet } from '../helpers/live.js';
 import { createGame, createPlayerWithToken, createPlaySession } from '../helpers/factories.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import type { Response } from '../helpers/request.js';
@@ -22,16 +22,7 @@ const onPostgres = enabledDialects().includes('postgres');
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const root = path.resolve(import.meta.dirname, '../..');
 
-function get(port: number, path: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = async (port: number, path: string): Promise<number> => (await httpGet(port, path)).status;
 
 async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

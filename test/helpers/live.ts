@@ -1,6 +1,7 @@
 // The real app listening on a loopback port, with its log captured, and raw-socket requests to it: for what app.inject
 // cannot show (answers Node gives below Fastify, resets, timeouts, connection limits).
 import { once } from 'node:events';
+import { request } from 'node:http';
 import net from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
@@ -81,4 +82,17 @@ export function parseAnswer(text: string, closed: boolean): RawAnswer {
   }
   const status = /^HTTP\/1\.1 (\d{3})/.exec(statusLine)?.[1];
   return { text, status: status ? Number(status) : undefined, headers, body, closed };
+}
+
+/** A plain GET over a fresh connection (no keep-alive agent): status and body text. */
+export function httpGet(port: number, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

@@ -1,5 +1,4 @@
 // GET /healthz (liveness, no database) and GET /readyz (database answers, migrations current; 503 otherwise and while closing).
-import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pg from 'pg';
@@ -10,20 +9,11 @@ import { openDatabase } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { enabledDialects } from '../helpers/dialects.js';
+import { httpGet } from '../helpers/live.js';
 import { eachDialect, testConfig } from '../helpers/harness.js';
 import { freePort as closedPort } from '../helpers/ports.js';
 
-function get(port: number, path: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, agent: false }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = httpGet;
 
 eachDialect('health and readiness', (h) => {
   it('answers /healthz and /readyz with 200 in the envelope', async () => {

@@ -1,5 +1,4 @@
 // Graceful shutdown: in-flight requests finish, new ones are refused; a dropped PostgreSQL connection does not end the process.
-import { request } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -8,19 +7,10 @@ import { openDatabase } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { enabledDialects } from '../helpers/dialects.js';
+import { httpGet } from '../helpers/live.js';
 import { testConfig } from '../helpers/harness.js';
 
-function get(port: number, path: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, agent: false }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = httpGet;
 
 for (const dialect of enabledDialects()) {
   describe(`lifecycle [${dialect}]`, () => {
