@@ -98,8 +98,8 @@ if (reason) {
     it('sorts by newest and by name', async () => {
       const page = await rig.newPage();
       await page.goto('/?sort=new');
-      // Star Catcher was published last (the demo games are published in name order at first start, same millisecond):
-      // the newer release date comes first.
+      // The demo games are published at the first start on a clock that stands still (the same first-publish time):
+      // the newer release date, Star Catcher's, comes first.
       await until(() => cards(page).first().innerText()).toBe('Star Catcher');
       await sort(page).selectOption('name');
       await until(() => cards(page).allInnerTexts()).toEqual(['Comet Snake', 'Reflex', 'Star Catcher', 'Tile Merge']);
