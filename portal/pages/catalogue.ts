@@ -158,14 +158,13 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
       });
       return b;
     };
+    // The status line says it (screen readers hear it); the empty state offers the ways out.
     if (shown.q) {
-      mount(
-        empty,
-        h('p', null, `No games match “${shown.q}”${inCategory}.`),
-        h('p', { class: 'actions' }, button('Clear search', { q: '' }), shown.category && anywhere ? button(`Show all ${anywhere === 1 ? '1 match' : `${anywhere} matches`}`, { category: '' }) : null),
-      );
+      count.textContent = `No games match “${shown.q}”${inCategory}.`;
+      mount(empty, h('p', { class: 'actions' }, button('Clear search', { q: '' }), shown.category && anywhere ? button(`Show all ${anywhere === 1 ? '1 match' : `${anywhere} matches`}`, { category: '' }) : null));
     } else {
-      mount(empty, h('p', null, shown.category ? `No games${inCategory} yet.` : 'No games here yet.'), shown.category ? h('p', { class: 'actions' }, button('Show all games', { category: '' })) : null);
+      count.textContent = shown.category ? `No games${inCategory} yet.` : 'No games here yet.';
+      mount(empty, shown.category ? h('p', { class: 'actions' }, button('Show all games', { category: '' })) : null);
     }
     empty.hidden = false;
   }
