@@ -30,6 +30,7 @@ import { metricsRoutes, registerHttpMetrics } from './modules/metrics/metrics.ro
 import { gameFilesRoutes } from './modules/games/game-files.routes.js';
 import { gameRequestRewriter } from './modules/games/game-origin.js';
 import { gamesRoutes } from './modules/games/games.routes.js';
+import { libraryRoutes } from './modules/games/library.routes.js';
 import { identityRoutes } from './modules/identity/identity.routes.js';
 import { playRoutes } from './modules/play/play.routes.js';
 import { countActiveSessions } from './modules/play/play.service.js';
@@ -176,6 +177,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(accountsRoutes);
   await app.register(statesRoutes);
   await app.register(gamesRoutes);
+  await app.register(libraryRoutes);
   await app.register(gameFilesRoutes, { prefix: '/g' });
   await app.register(playRoutes);
   await app.register(scoresRoutes);

@@ -6,6 +6,7 @@ import { h, mount, setTitle, uid } from '../lib/dom.js';
 import { createForm, field } from '../lib/forms.js';
 import { me, requireLogin, type Me, type OwnPlayer } from '../lib/session.js';
 import { formatDuration } from '../shell/schedule.js';
+import { yourGamesSection } from './shelves.js';
 
 const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 const AVATAR_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
@@ -21,6 +22,7 @@ export async function accountPage(main: HTMLElement): Promise<void> {
     avatarSection(who.player),
     accountSection(who),
     tokensSection(),
+    yourGamesSection(),
   );
 }
 

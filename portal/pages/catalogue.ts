@@ -1,71 +1,214 @@
-// The catalogue: search, categories with their counts (meta.categories), and the game cards.
-import { premiumBadge } from '../layout.js';
+// The catalogue: the player's own rows (continue playing, favourites), search, categories with their counts
+// (meta.categories), a sort, and the game cards. The filter lives in the URL (/?q=…&category=…&sort=…): each change a
+// player makes is a history entry of its own, so Back returns to the previous filter and a link shares the view.
 import { api } from '../lib/api.js';
 import { h, mount } from '../lib/dom.js';
+import { me } from '../lib/session.js';
 import type { Game, GamesMeta } from '../lib/types.js';
+import { categoryLabel, gameCard } from './game-card.js';
+import { renderHomeShelves } from './shelves.js';
 
-export function gameCard(game: Game): HTMLElement {
-  return h(
-    'li',
-    { class: 'card' },
-    h(
-      'a',
-      { href: `/games/${encodeURIComponent(game.slug)}`, class: 'card-link' },
-      h('img', { class: 'cover', src: game.cover_url, alt: '', loading: 'lazy', width: 320, height: 180 }),
-      h('span', { class: 'card-body' }, h('span', { class: 'card-title' }, game.name), game.tagline ? h('span', { class: 'card-tagline' }, game.tagline) : null),
-    ),
-    h('p', { class: 'card-meta' }, h('span', { class: 'badge' }, game.category), game.requires_premium ? premiumBadge() : null, game.status === 'beta' ? h('span', { class: 'badge' }, 'Beta') : null),
-  );
+export { gameCard } from './game-card.js';
+
+const SORTS = [
+  ['popular', 'Most played'],
+  ['new', 'Newest'],
+  ['name', 'Name (A–Z)'],
+] as const;
+type Sort = (typeof SORTS)[number][0];
+const DEFAULT_SORT: Sort = 'popular';
+
+interface Filter {
+  q: string;
+  category: string;
+  sort: Sort;
+}
+
+/** Typing pauses this long before the list follows. */
+const TYPING_PAUSE_MS = 300;
+
+function filterFromUrl(): Filter {
+  const params = new URLSearchParams(location.search);
+  const sort = params.get('sort');
+  return {
+    q: params.get('q')?.trim() ?? '',
+    category: params.get('category')?.trim().toLowerCase() ?? '',
+    sort: SORTS.some(([value]) => value === sort) ? (sort as Sort) : DEFAULT_SORT,
+  };
+}
+
+/** The page's address for a filter: `/` plus the parameters that differ from the defaults, always in one order. */
+function urlOf(filter: Filter): string {
+  const params = new URLSearchParams();
+  if (filter.q) params.set('q', filter.q);
+  if (filter.category) params.set('category', filter.category);
+  if (filter.sort !== DEFAULT_SORT) params.set('sort', filter.sort);
+  const search = params.toString();
+  return search ? `/?${search}` : '/';
 }
 
 export async function cataloguePage(main: HTMLElement): Promise<void> {
-  const params = new URLSearchParams(location.search);
-  let q = params.get('q') ?? '';
-  let category = params.get('category') ?? '';
+  let filter = filterFromUrl();
+  history.replaceState(null, '', urlOf(filter));
 
-  const search = h('input', { type: 'search', id: 'game-search', name: 'q', value: q, autocomplete: 'off', placeholder: 'Name, tag or author' });
+  const search = h('input', { type: 'search', id: 'game-search', name: 'q', value: filter.q, autocomplete: 'off', placeholder: 'Name, tag or author' });
   const searchForm = h('form', { role: 'search', class: 'search-row', 'aria-label': 'Games' }, h('label', { for: 'game-search' }, 'Search games'), h('div', { class: 'inline' }, search, h('button', { type: 'submit', class: 'button' }, 'Search')));
+  const sortSelect = h('select', { id: 'game-sort', name: 'sort' }, SORTS.map(([value, label]) => h('option', { value, selected: value === filter.sort }, label)));
+  sortSelect.value = filter.sort;
   const categories = h('nav', { class: 'chips', 'aria-label': 'Categories' });
-  const count = h('p', { class: 'muted', role: 'status', 'aria-live': 'polite' });
-  const list = h('ul', { class: 'cards', 'aria-label': 'Games' });
-  mount(main, h('h1', null, 'Games'), searchForm, categories, count, list);
+  const count = h('p', { class: 'muted', role: 'status', 'aria-live': 'polite' }, 'Loading games…');
+  const list = h('ul', { class: 'cards', 'aria-label': 'Games', 'aria-busy': 'true' });
+  const empty = h('div', { class: 'empty-state', hidden: true });
+  const shelves = h('div', { class: 'shelves' });
+  const allTitle = h('h2', { class: 'visually-hidden', id: 'all-games' }, 'All games');
+  mount(
+    main,
+    h('h1', null, 'Games'),
+    shelves,
+    allTitle,
+    searchForm,
+    h('div', { class: 'catalogue-controls' }, categories, h('div', { class: 'sort' }, h('label', { for: 'game-sort' }, 'Sort by'), sortSelect)),
+    count,
+    list,
+    empty,
+  );
+
+  // Logged-in players see their rows above the catalogue; they load beside it, never before it.
+  void me()
+    .catch(() => null)
+    .then(async (who) => {
+      if (who && (await renderHomeShelves(shelves))) allTitle.classList.remove('visually-hidden');
+    });
+
+  // Every category the catalogue has (counted without q), so that a search with few or no matches keeps its chips.
+  let everyCategory: Promise<string[]> | null = null;
+  const allCategories = () => (everyCategory ??= api<{ games: Game[] }, GamesMeta>('GET', '/v1/games').then(({ meta }) => Object.keys(meta.categories), () => []));
 
   let generation = 0;
   async function load(): Promise<void> {
     const mine = ++generation;
-    const url = new URL(location.href);
-    url.search = new URLSearchParams(Object.entries({ q, category }).filter(([, v]) => v)).toString();
-    history.replaceState(null, '', url);
-    const { data, meta } = await api<{ games: Game[] }, GamesMeta>('GET', '/v1/games', { query: { q, category } });
-    if (mine !== generation) return; // a newer search answered first
-    const total = Object.values(meta.categories).reduce((a, b) => a + b, 0);
-    const chip = (value: string, label: string, n: number) => {
-      const link = h('a', { href: value ? `/?category=${encodeURIComponent(value)}` : '/', class: 'chip', 'aria-current': value === category ? 'page' : undefined }, `${label} `, h('span', { class: 'count' }, `(${n})`));
-      link.addEventListener('click', (event) => {
-        event.preventDefault();
-        category = value;
-        void load();
-      });
-      return link;
-    };
-    mount(categories, chip('', 'All', total), Object.entries(meta.categories).sort(([a], [b]) => a.localeCompare(b)).map(([name, n]) => chip(name, name, n)));
-    count.textContent = data.games.length === 1 ? '1 game' : `${data.games.length} games`;
-    mount(list, data.games.length ? data.games.map(gameCard) : h('li', { class: 'empty' }, q ? `No game matches “${q}”.` : 'No games here yet.'));
+    const shown = filter;
+    list.setAttribute('aria-busy', 'true');
+    count.textContent = 'Loading games…';
+    try {
+      const [{ data, meta }, known] = await Promise.all([
+        api<{ games: Game[] }, GamesMeta>('GET', '/v1/games', { query: { q: shown.q, category: shown.category, sort: shown.sort === DEFAULT_SORT ? undefined : shown.sort } }),
+        shown.q ? allCategories() : Promise.resolve([]),
+      ]);
+      if (mine !== generation) return; // a newer filter answered first
+      if (!shown.q) everyCategory ??= Promise.resolve(Object.keys(meta.categories));
+      renderChips(shown, meta.categories, known);
+      count.textContent = data.games.length === 1 ? '1 game' : `${data.games.length} games`;
+      mount(list, data.games.map((game) => gameCard(game)));
+      renderEmpty(shown, data.games.length, meta.categories);
+    } catch (error) {
+      if (mine !== generation) return;
+      count.textContent = '';
+      mount(list);
+      const retry = h('button', { type: 'button', class: 'button' }, 'Try again');
+      retry.addEventListener('click', () => void load());
+      mount(empty, h('p', { role: 'alert' }, `The games could not be loaded: ${(error as Error).message}`), retry);
+      empty.hidden = false;
+    } finally {
+      if (mine === generation) list.setAttribute('aria-busy', 'false');
+    }
   }
 
+  /** The chips: every category (those of the whole catalogue too, while searching) with the count for the current q. */
+  function renderChips(shown: Filter, counts: Record<string, number>, known: string[]): void {
+    const names = new Set([...known, ...Object.keys(counts)]);
+    if (shown.category) names.add(shown.category);
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    // Re-rendering replaces the chips: a chip that had the focus hands it to its successor (Enter keeps it in place).
+    const focused = document.activeElement instanceof HTMLElement && categories.contains(document.activeElement) ? document.activeElement.dataset.category : undefined;
+    mount(categories, chip(shown, '', 'All', total), [...names].sort((a, b) => a.localeCompare(b)).map((name) => chip(shown, name, categoryLabel(name), counts[name] ?? 0)));
+    if (focused !== undefined) categories.querySelector<HTMLElement>(`[data-category="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
+  }
+
+  function chip(shown: Filter, value: string, label: string, n: number): HTMLElement {
+    const target = { ...shown, category: value };
+    const link = h('a', { href: urlOf(target), class: 'chip', 'data-category': value, 'aria-current': value === shown.category ? 'page' : undefined }, `${label} `, h('span', { class: 'count' }, `(${n})`));
+    link.addEventListener('click', (event) => {
+      if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return; // a new tab or window: the link's own job
+      event.preventDefault();
+      change({ category: value });
+    });
+    // Space presses a chip as Enter does (links answer only Enter by themselves).
+    link.addEventListener('keydown', (event) => {
+      if (event.key !== ' ') return;
+      event.preventDefault();
+      link.click();
+    });
+    return link;
+  }
+
+  function renderEmpty(shown: Filter, found: number, counts: Record<string, number>): void {
+    if (found) {
+      empty.hidden = true;
+      return mount(empty);
+    }
+    const anywhere = Object.values(counts).reduce((a, b) => a + b, 0);
+    const inCategory = shown.category ? ` in ${categoryLabel(shown.category)}` : '';
+    // The button goes away with the empty state: the search field takes the focus, not <body>.
+    const button = (label: string, next: Partial<Filter>) => {
+      const b = h('button', { type: 'button', class: 'button' }, label);
+      b.addEventListener('click', () => {
+        change(next);
+        search.focus();
+      });
+      return b;
+    };
+    // The status line says it (screen readers hear it); the empty state offers the ways out.
+    if (shown.q) {
+      count.textContent = `No games match “${shown.q}”${inCategory}.`;
+      mount(empty, h('p', { class: 'actions' }, button('Clear search', { q: '' }), shown.category && anywhere ? button(`Show all ${anywhere === 1 ? '1 match' : `${anywhere} matches`}`, { category: '' }) : null));
+    } else {
+      count.textContent = shown.category ? `No games${inCategory} yet.` : 'No games here yet.';
+      mount(empty, shown.category ? h('p', { class: 'actions' }, button('Show all games', { category: '' })) : null);
+    }
+    empty.hidden = false;
+  }
+
+  // The player's changes push a history entry; the search while typing pushes one for the first pause and then
+  // replaces it, so Back skips the letters typed and returns to what was shown before the search.
+  let typingEntry = false;
   let debounce: ReturnType<typeof setTimeout> | undefined;
+
+  function change(next: Partial<Filter>, mode: 'push' | 'replace' = 'push'): void {
+    clearTimeout(debounce);
+    typingEntry = false;
+    const target = { ...filter, q: search.value.trim(), ...next };
+    if (next.q !== undefined) search.value = next.q;
+    const url = urlOf(target);
+    if (url === urlOf(filter)) return;
+    if (mode === 'push') history.pushState(null, '', url);
+    else history.replaceState(null, '', url);
+    filter = target;
+    void load();
+  }
+
   search.addEventListener('input', () => {
     clearTimeout(debounce);
     debounce = setTimeout(() => {
-      q = search.value.trim();
-      void load();
-    }, 250);
+      if (search.value.trim() === filter.q) return;
+      change({}, typingEntry ? 'replace' : 'push');
+      typingEntry = true;
+    }, TYPING_PAUSE_MS);
   });
+  search.addEventListener('blur', () => (typingEntry = false));
   searchForm.addEventListener('submit', (event) => {
     event.preventDefault();
+    change({}, typingEntry ? 'replace' : 'push');
+  });
+  sortSelect.addEventListener('change', () => change({ sort: sortSelect.value as Sort }));
+  window.addEventListener('popstate', () => {
     clearTimeout(debounce);
-    q = search.value.trim();
+    typingEntry = false;
+    filter = filterFromUrl();
+    search.value = filter.q;
+    sortSelect.value = filter.sort;
     void load();
   });
+
   await load();
 }

@@ -75,13 +75,18 @@ function favouriteButton(game: Game, loggedIn: boolean): HTMLElement {
     button.textContent = on ? '★ Favourite' : '☆ Add to favourites';
   };
   render();
+  // Busy while the toggle is on its way: aria-disabled, not disabled, which would drop the keyboard focus to <body>.
+  let busy = false;
   button.addEventListener('click', async () => {
-    button.disabled = true;
+    if (busy) return;
+    busy = true;
+    button.setAttribute('aria-disabled', 'true');
     try {
       on = (await api<{ is_favorite: boolean }>('POST', `/v1/games/${encodeURIComponent(game.slug)}/favorite`)).data.is_favorite;
       render();
     } finally {
-      button.disabled = false;
+      busy = false;
+      button.removeAttribute('aria-disabled');
     }
   });
   return button;

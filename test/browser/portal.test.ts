@@ -51,7 +51,7 @@ if (reason) {
       await until(() => page.locator('.card').count()).toBe(1);
       await until(() => text(page.locator('.card-title'))).toBe('Tile Merge');
       await page.getByLabel('Search games').fill('');
-      await page.getByRole('link', { name: /^arcade/ }).click();
+      await page.getByRole('link', { name: /^Arcade/ }).click();
       await until(() => page.locator('.card-title').allInnerTexts()).toEqual(['Comet Snake']);
       expect(page.url()).toContain('category=arcade');
       await page.setViewportSize({ width: 390, height: 844 });

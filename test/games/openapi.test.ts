@@ -18,12 +18,28 @@ eachDialect('games: openapi', (h) => {
     ]);
     expect(undescribed(game)).toEqual([]);
     expect(undescribed(listed.properties.meta)).toEqual([]);
-    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['category', 'q']);
+    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['category', 'q', 'sort']);
+    const sort = list.parameters.find((p: { name: string }) => p.name === 'sort');
+    expect(sort.schema.anyOf.flatMap((s: { enum: string[] }) => s.enum)).toEqual(['popular', 'new', 'name']);
+    expect(sort.description).toMatch(/422/);
+    expect(Object.keys(list.responses)).toContain('422');
 
     const one = doc.paths['/v1/games/{slug}'].get;
     expect(Object.keys(one.responses)).toEqual(expect.arrayContaining(['200', '401', '404']));
     const favorite = doc.paths['/v1/games/{slug}/favorite'].post;
     expect(Object.keys(favorite.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404']));
     expect(favorite.responses['403'].description).toMatch(/forbidden/);
+  });
+
+  it('documents the own favourites and recently played games', async () => {
+    const doc = dereferenced((await h.http.get('/v1/openapi.json')).body);
+    for (const path of ['/v1/me/favorites', '/v1/me/recent']) {
+      const route = doc.paths[path].get;
+      expect(Object.keys(route.responses), path).toEqual(expect.arrayContaining(['200', '401', '403']));
+      expect(undescribed(route.responses['200'].content['application/json'].schema.properties.data), path).toEqual([]);
+    }
+    const entry = doc.paths['/v1/me/recent'].get.responses['200'].content['application/json'].schema.properties.data.properties.recent.items;
+    expect(Object.keys(entry.properties)).toEqual(['game', 'last_played_at', 'last_save']);
+    expect(doc.paths['/v1/me/recent'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['limit']);
   });
 });

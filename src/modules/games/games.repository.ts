@@ -6,10 +6,10 @@ import type { GameRow, NewGame } from '../../db/schema.js';
 import { LISTED_STATUSES } from './manifest.js';
 
 /** The columns the API's Game object is made from. */
-const GAME_COLUMNS = [
+export const GAME_COLUMNS = [
   'id', 'slug', 'name', 'tagline', 'description', 'category', 'tags', 'version', 'orientation', 'players_min', 'players_max',
   'leaderboard_enabled', 'leaderboard_order', 'leaderboard_unit', 'save_slots', 'requires_premium', 'status', 'author',
-  'released_at', 'cover', 'entry', 'files_dir', 'plays', 'playtime_seconds',
+  'released_at', 'cover', 'entry', 'files_dir', 'plays', 'playtime_seconds', 'created_at',
 ] as const;
 
 export type GameRecord = Pick<GameRow, (typeof GAME_COLUMNS)[number]>;

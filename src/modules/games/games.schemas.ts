@@ -56,7 +56,21 @@ export const GameSchema = Type.Object(
 
 export type Game = Static<typeof GameSchema>;
 
+/** The orders GET /games offers (`sort`); the first is the default. */
+export const GAME_SORTS = ['popular', 'new', 'name'] as const;
+export type GameSort = (typeof GAME_SORTS)[number];
+
 export const GameListQuery = Type.Object({
+  sort: Type.Optional(
+    Type.Union([Type.Literal('popular'), Type.Literal('new'), Type.Literal('name')] satisfies Array<{ const: GameSort }>, {
+      default: 'popular',
+      description:
+        'the order of the list: `popular` (default) most played first (stats.plays), then by name; `new` the game first published ' +
+        'on this platform most recently first (the date of its first publish; a new version does not move it), then by released_at, ' +
+        'newest first, then by name; `name` A to Z by name. Names compare ignoring case and accents, numbers by value ' +
+        '("Game 2" before "Game 10"). Any other value is 422 validation_failed',
+    }),
+  ),
   category: Type.Optional(Type.String({ maxLength: 32, description: 'only games of this category (exact, case-insensitive)' })),
   q: Type.Optional(
     Type.String({

@@ -13,7 +13,7 @@ import {
   lockPlayer,
   type GameRecord,
 } from './games.repository.js';
-import type { Game } from './games.schemas.js';
+import type { Game, GameSort } from './games.schemas.js';
 import { containsPattern } from './search.js';
 
 /** Names sort as people expect: case and accents second, "Game 2" before "Game 10"; the same on both databases. */
@@ -49,13 +49,24 @@ export interface GameListing {
   meta: { count: number; categories: Record<string, number> };
 }
 
-/** GET /games: published and beta games, most played first, then by name; categories counted before the category filter. */
-export async function listGames(ctx: AppContext, query: { category?: string; q?: string }): Promise<GameListing> {
+type Row = Pick<GameRecord, 'name' | 'slug' | 'plays' | 'created_at' | 'released_at'>;
+
+const byNameThenSlug = (a: Row, b: Row) => byName.compare(a.name, b.name) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
+
+/** The orders of GET /games?sort= (the schema describes them); each ends on the name, then the slug, so it is total. */
+const ORDERS: Record<GameSort, (a: Row, b: Row) => number> = {
+  popular: (a, b) => Number(b.plays) - Number(a.plays) || byNameThenSlug(a, b),
+  new: (a, b) => Number(b.created_at) - Number(a.created_at) || (a.released_at < b.released_at ? 1 : a.released_at > b.released_at ? -1 : 0) || byNameThenSlug(a, b),
+  name: byNameThenSlug,
+};
+
+/** GET /games: published and beta games in the asked order (most played first by default); categories counted before the category filter. */
+export async function listGames(ctx: AppContext, query: { category?: string; q?: string; sort?: GameSort }): Promise<GameListing> {
   const q = query.q?.trim();
   const pattern = q ? containsPattern(q) : undefined;
   const category = query.category?.trim().toLowerCase() || undefined;
   const [rows, counts] = await Promise.all([findListedGames(ctx.db, { pattern, category }), countListedByCategory(ctx.db, { pattern })]);
-  rows.sort((a, b) => Number(b.plays) - Number(a.plays) || byName.compare(a.name, b.name) || (a.slug < b.slug ? -1 : 1));
+  rows.sort(ORDERS[query.sort ?? 'popular']);
   const categories = Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : 1)));
   return { games: rows.map((row) => toGame(ctx, row)), meta: { count: rows.length, categories } };
 }
