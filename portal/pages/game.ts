@@ -234,7 +234,7 @@ function leaderboardSection(game: Game, who: Me | null): HTMLElement {
       next.disabled = offset + data.leaderboard.length >= total;
       if (aroundMe) aroundMe.disabled = myRank === null;
       pageInfo.textContent = data.leaderboard.length ? `Ranks ${formatNumber(offset + 1)}–${formatNumber(offset + data.leaderboard.length)} of ${formatNumber(total)}` : '';
-      pager.hidden = total <= PAGE_SIZE && !aroundMe;
+      pager.hidden = total <= PAGE_SIZE; // one page: nothing to page through, and the player's row (if any) is on it
       keepFocus();
       const periodLabel = PERIODS.find(([p]) => p === period)![1].toLowerCase();
       if (!data.leaderboard.length) return mount(table, h('p', { class: 'empty' }, `No scores on board “${board}” ${periodLabel === 'all time' ? 'yet' : periodLabel}.`));
