@@ -186,6 +186,13 @@ if (reason) {
       expect(await detail('Released')).toMatch(dateFormat);
       expect(await text(rows.first().locator('td').last())).toMatch(dateFormat);
       expect(await unlabelledControls(page)).toEqual([]);
+
+      // On a phone: the picker, the pages and the table fit the width.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByRole('button', { name: 'Around me' }).click();
+      await until(() => text(info)).toBe('Ranks 11–20 of 26');
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await rig.screenshot(page, 'leaderboard-phone');
       await context.close();
     });
 
