@@ -34,12 +34,25 @@ export function premiumBadge(): HTMLElement {
   return h('span', { class: 'badge premium' }, 'Unlimited only');
 }
 
-/** What an Unlimited membership gives, for the limit and premium screens. */
-export function unlimitedPitch(): HTMLElement {
+/** Where "Get Unlimited" goes: the setting upgrade_url, handed over as <body data-upgrade-url>; null when unset. */
+export function upgradeUrl(): string | null {
+  const url = document.body.dataset.upgradeUrl;
+  return url && /^https?:\/\//.test(url) ? url : null;
+}
+
+/** The "Get Unlimited" link, or null when the service has no upgrade_url (then no pitch offers one). */
+export function upgradeLink(primary = true): HTMLElement | null {
+  const url = upgradeUrl();
+  return url ? h('a', { class: primary ? 'button primary upgrade' : 'button upgrade', href: url }, 'Get Unlimited') : null;
+}
+
+/** What an Unlimited membership gives, for the limit and premium screens and game pages, with "Get Unlimited" when set. */
+export function unlimitedPitch(headingLevel: 'h2' | 'h3' = 'h2'): HTMLElement {
+  const link = upgradeLink();
   return h(
     'div',
     { class: 'pitch' },
-    h('h2', null, 'What Unlimited gives you'),
+    h(headingLevel, null, 'What Unlimited gives you'),
     h(
       'ul',
       null,
@@ -47,6 +60,7 @@ export function unlimitedPitch(): HTMLElement {
       h('li', null, 'Every game, including the ones marked Unlimited only.'),
       h('li', null, 'Your saves, scores and leaderboard places stay exactly as they are.'),
     ),
+    link ? h('p', { class: 'actions' }, link) : null,
   );
 }
 
@@ -64,9 +78,11 @@ export function formatScore(value: number, unit: string): string {
   return unit ? `${formatNumber(value)} ${unit}` : formatNumber(value);
 }
 
-/** "2026-11-21 09:30:00" (UTC) → a local, readable date. */
+/** "2026-11-21 09:30:00" (UTC) → a local, readable date ("21 Nov 2026"); a plain date "2026-11-21" is that day, in any zone. The portal's one date format. */
 export function formatTimestamp(stamp: string, withTime = false): string {
-  const date = new Date(`${stamp.replace(' ', 'T')}Z`);
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(stamp);
+  const date = new Date(dateOnly ? `${stamp}T00:00:00Z` : `${stamp.replace(' ', 'T')}Z`);
   if (Number.isNaN(date.getTime())) return stamp;
+  if (dateOnly) return date.toLocaleDateString('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
   return date.toLocaleString('en-GB', withTime ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' });
 }

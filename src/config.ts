@@ -33,6 +33,10 @@ export const SettingsSchema = Type.Object(
       description:
         'where game files are served, on an origin that is not the portal\'s: https://{slug}.games.example.com (an origin per game) or https://games.example.com/{slug} (one origin for all); unset: http://{slug}.games.localhost:<port of public_url> outside production, required in production',
     }),
+    upgrade_url: Type.String({
+      default: '',
+      description: 'where the portal\'s "Get Unlimited" links go (your shop or billing page), an http:// or https:// URL; unset: the Unlimited pitch shows no link',
+    }),
     data_dir: Type.String({ default: './data', description: 'avatars, game files and the default SQLite file' }),
     database_url: Type.String({ default: '', description: 'a SQLite file path, or postgres://…; default <data_dir>/gameplatform.sqlite' }),
     database_connect_timeout_seconds: Type.Integer({
@@ -226,6 +230,9 @@ function checkSemantics(s: Settings, env: Environment): void {
   }
   if (s.redis_url && !/^rediss?:\/\//.test(s.redis_url)) {
     throw new ConfigError('Setting redis_url (GP_REDIS_URL) must start with redis:// or rediss://');
+  }
+  if (s.upgrade_url && !/^https?:\/\/[^/\s]+\S*$/.test(s.upgrade_url)) {
+    throw new ConfigError('Setting upgrade_url (GP_UPGRADE_URL) must be an http:// or https:// URL');
   }
   s.trust_proxy = checkTrustProxy(s.trust_proxy);
   if (s.storage_url && !/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(s.storage_url)) {

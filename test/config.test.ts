@@ -150,3 +150,14 @@ describe('config', () => {
     });
   });
 });
+
+describe('config: upgrade_url', () => {
+  it('is unset by default, and takes an http(s) URL from the file or GP_UPGRADE_URL', () => {
+    expect(loadConfig({ env: {}, cwd: dir() }).upgrade_url).toBe('');
+    expect(loadConfig({ env: { GP_UPGRADE_URL: 'https://shop.example.com/unlimited?from=portal' }, cwd: dir() }).upgrade_url).toBe('https://shop.example.com/unlimited?from=portal');
+  });
+
+  it.each(['javascript:alert(1)', 'shop.example.com', '/unlimited', 'https://'])('refuses %s and names the setting', (value) => {
+    expect(() => loadConfig({ env: { GP_UPGRADE_URL: value }, cwd: dir() })).toThrow(/upgrade_url \(GP_UPGRADE_URL\) must be an http:\/\/ or https:\/\/ URL/);
+  });
+});

@@ -1,9 +1,12 @@
-// A game's page: details, cover, favourite, the play button and its leaderboard with a board and period switch.
-import { avatar, errorPanel, formatNumber, formatScore, formatTimestamp, premiumBadge } from '../layout.js';
+// A game's page: details, cover, favourite, share, the play button (or the Unlimited pitch) and its leaderboard with a
+// board picker, a period switch, pages and "around me".
+import { avatar, errorPanel, formatNumber, formatScore, formatTimestamp, premiumBadge, unlimitedPitch } from '../layout.js';
 import { ApiError, api } from '../lib/api.js';
 import { h, mount, setTitle, uid } from '../lib/dom.js';
-import { me } from '../lib/session.js';
+import { me, type Me } from '../lib/session.js';
+import { shareButton } from '../lib/share.js';
 import type { Game, LeaderboardMeta } from '../lib/types.js';
+import { formatDuration } from '../shell/schedule.js';
 
 const PERIODS: Array<[GamePlatform.Period, string]> = [
   ['all', 'All time'],
@@ -11,6 +14,39 @@ const PERIODS: Array<[GamePlatform.Period, string]> = [
   ['week', 'This week'],
   ['day', 'Today'],
 ];
+
+/** Rows per leaderboard page. */
+export const PAGE_SIZE = 10;
+const BOARD = /^[a-z0-9_-]{1,40}$/;
+
+/** stats.playtime_hours has one decimal (6 minutes): a human duration, and "under 3 min" rather than 0 once played. */
+function timePlayed(stats: Game['stats']): string {
+  if (stats.playtime_hours > 0) return formatDuration(stats.playtime_hours * 3600);
+  return stats.plays > 0 ? 'Under 3 min' : 'Not yet played';
+}
+
+/** Free player only: why Play is not the main button here (a premium game, or today's free time used up), or null. */
+function freePlayerNote(game: Game, who: Me | null): HTMLElement | null {
+  if (!who || who.entitlement.unlimited) return null;
+  if (game.requires_premium) {
+    return h(
+      'div',
+      { class: 'notice upsell', 'data-upsell': 'premium' },
+      h('p', null, 'This game is for Unlimited members. Your account has the free plan: you can play every other game for your free time each day.'),
+      unlimitedPitch('h3'),
+    );
+  }
+  const { entitlement } = who;
+  if (entitlement.limit_reached || (entitlement.remaining_seconds !== null && entitlement.remaining_seconds <= 0)) {
+    return h(
+      'div',
+      { class: 'notice upsell', 'data-upsell': 'limit' },
+      h('p', null, `Your free play time for today (${formatDuration(entitlement.allowance_seconds)}) is used up. It comes back in ${formatDuration(entitlement.resets_in_seconds)}, at midnight.`),
+      unlimitedPitch('h3'),
+    );
+  }
+  return null;
+}
 
 export async function gamePage(main: HTMLElement, data: DOMStringMap): Promise<void> {
   const slug = data.slug!;
@@ -24,22 +60,25 @@ export async function gamePage(main: HTMLElement, data: DOMStringMap): Promise<v
   const who = await me();
   setTitle(game.name);
 
-  const play = h('a', { class: 'button primary large', href: `/play/${encodeURIComponent(game.slug)}` }, 'Play');
+  // A free player who cannot play now (premium game, or no time left today) gets the pitch, not a primary Play button.
+  const upsell = freePlayerNote(game, who);
+  const premiumForFree = Boolean(who && game.requires_premium && !who.entitlement.unlimited);
+  const play = premiumForFree ? null : h('a', { class: upsell ? 'button large' : 'button primary large', href: `/play/${encodeURIComponent(game.slug)}` }, 'Play');
   const premiumNote =
-    game.requires_premium && !who?.entitlement.unlimited
-      ? h('p', { class: 'notice' }, 'This game is for Unlimited members. ', who ? 'Your account has the free plan.' : h('a', { href: `/login?next=${encodeURIComponent(location.pathname)}` }, 'Log in'), '')
-      : null;
+    game.requires_premium && !who
+      ? h('p', { class: 'notice' }, 'This game is for Unlimited members. ', h('a', { href: `/login?next=${encodeURIComponent(location.pathname)}` }, 'Log in'), '')
+      : upsell;
 
   const details: Array<[string, string]> = [
     ['Category', game.category],
     ['Author', game.author],
     ['Version', game.version],
-    ['Released', game.released_at],
+    ['Released', formatTimestamp(game.released_at)],
     ['Players', game.players.min === game.players.max ? String(game.players.min) : `${game.players.min}–${game.players.max}`],
     ['Orientation', game.orientation],
     ['Save slots', String(game.save_slots)],
     ['Plays', formatNumber(game.stats.plays)],
-    ['Hours played', formatNumber(game.stats.playtime_hours)],
+    ['Time played', timePlayed(game.stats)],
   ];
 
   mount(
@@ -56,13 +95,14 @@ export async function gamePage(main: HTMLElement, data: DOMStringMap): Promise<v
         game.tagline ? h('p', { class: 'tagline' }, game.tagline) : null,
         h('p', { class: 'card-meta' }, h('span', { class: 'badge' }, game.category), game.requires_premium ? premiumBadge() : null, game.status === 'beta' ? h('span', { class: 'badge' }, 'Beta') : null),
         h('div', { class: 'actions' }, play, favouriteButton(game, Boolean(who))),
+        h('div', { class: 'actions share-row' }, shareButton(game.name, `${location.origin}/games/${encodeURIComponent(game.slug)}`)),
         premiumNote,
         game.description ? h('p', { class: 'description' }, game.description) : null,
         game.tags.length ? h('ul', { class: 'tags', 'aria-label': 'Tags' }, game.tags.map((t) => h('li', null, h('a', { href: `/?q=${encodeURIComponent(t)}` }, `#${t}`)))) : null,
       ),
     ),
     h('section', { class: 'panel', 'aria-labelledby': 'details-title' }, h('h2', { id: 'details-title' }, 'Details'), h('dl', { class: 'details' }, details.map(([k, v]) => [h('dt', null, k), h('dd', null, v)]))),
-    game.leaderboard.enabled ? leaderboardSection(game, Boolean(who)) : null,
+    game.leaderboard.enabled ? leaderboardSection(game, who) : null,
   );
 }
 
@@ -92,15 +132,36 @@ function favouriteButton(game: Game, loggedIn: boolean): HTMLElement {
   return button;
 }
 
-function leaderboardSection(game: Game, loggedIn: boolean): HTMLElement {
+interface BoardPage {
+  leaderboard: GamePlatform.LeaderboardRow[];
+  me?: { rank: number | null; best: number | null };
+}
+
+function leaderboardSection(game: Game, who: Me | null): HTMLElement {
   const params = new URLSearchParams(location.search);
-  let board = params.get('board') ?? 'main';
+  const asked = params.get('board') ?? '';
+  let board = BOARD.test(asked) ? asked : 'main';
   let period = (params.get('period') as GamePlatform.Period | null) ?? 'all';
   if (!PERIODS.some(([p]) => p === period)) period = 'all';
+  let offset = Math.max(0, Math.floor(Number(params.get('offset')) / PAGE_SIZE) * PAGE_SIZE || 0);
+  let myRank: number | null = null;
+  const gamePath = `/v1/games/${encodeURIComponent(game.slug)}`;
 
+  // The board picker: the game's boards (GET …/leaderboard/boards), the one asked for in the URL kept among them.
   const boardId = uid('board');
-  const boardInput = h('input', { id: boardId, name: 'board', value: board, list: `${boardId}-list`, pattern: '[a-z0-9_\\-]{1,40}', maxlength: 40, autocomplete: 'off', spellcheck: 'false' });
-  const boardList = h('datalist', { id: `${boardId}-list` }, h('option', { value: 'main' }));
+  const boardSelect = h('select', { id: boardId, name: 'board' }, h('option', { value: board }, board));
+  boardSelect.addEventListener('change', () => {
+    board = boardSelect.value;
+    offset = 0;
+    void load();
+  });
+  void api<{ boards: string[] }>('GET', `${gamePath}/leaderboard/boards`)
+    .then(({ data }) => {
+      const names = data.boards.includes(board) ? data.boards : [...data.boards, board];
+      mount(boardSelect, names.map((name) => h('option', { value: name }, name)));
+      boardSelect.value = board;
+    })
+    .catch(() => undefined); // the picker keeps the current board
   const periodGroup = h(
     'fieldset',
     { class: 'segmented' },
@@ -110,39 +171,76 @@ function leaderboardSection(game: Game, loggedIn: boolean): HTMLElement {
       const input = h('input', { type: 'radio', name: 'period', id, value, checked: value === period });
       input.addEventListener('change', () => {
         period = value;
+        offset = 0;
         void load();
       });
       return h('span', null, input, h('label', { for: id }, label));
     }),
   );
-  const boardForm = h('form', { class: 'inline board-form' }, h('label', { for: boardId }, 'Board'), boardInput, boardList, h('button', { type: 'submit', class: 'button small' }, 'Show'));
-  boardForm.addEventListener('submit', (event) => {
-    event.preventDefault();
-    board = boardInput.value.trim() || 'main';
+  const boardField = h('div', { class: 'inline board-form' }, h('label', { for: boardId }, 'Board'), boardSelect);
+
+  const previous = h('button', { type: 'button', class: 'button small', disabled: true }, '← Previous');
+  const next = h('button', { type: 'button', class: 'button small', disabled: true }, 'Next →');
+  const aroundMe = who ? h('button', { type: 'button', class: 'button small', disabled: true }, 'Around me') : null;
+  const pageInfo = h('span', { class: 'page-info' });
+  previous.addEventListener('click', () => {
+    offset = Math.max(0, offset - PAGE_SIZE);
     void load();
   });
-  const mine = h('p', { class: 'my-rank' });
-  const table = h('div', { class: 'table-wrap', 'aria-live': 'polite' });
-  const section = h('section', { class: 'panel leaderboard', 'aria-labelledby': 'lb-title' }, h('h2', { id: 'lb-title' }, 'Leaderboard'), h('div', { class: 'controls' }, boardForm, periodGroup), mine, table);
+  next.addEventListener('click', () => {
+    offset += PAGE_SIZE;
+    void load();
+  });
+  aroundMe?.addEventListener('click', () => {
+    if (!myRank) return;
+    offset = Math.floor((myRank - 1) / PAGE_SIZE) * PAGE_SIZE;
+    void load(true);
+  });
+  const pager = h('nav', { class: 'pager', 'aria-label': 'Leaderboard pages' }, previous, pageInfo, next, aroundMe);
 
-  // Boards this player has scored on appear as suggestions.
-  if (loggedIn) {
-    void api<{ best: Array<{ game: string; board: string }> }>('GET', '/v1/me/scores')
-      .then(({ data }) => {
-        for (const b of new Set(data.best.filter((x) => x.game === game.slug).map((x) => x.board))) if (b !== 'main') boardList.append(h('option', { value: b }));
-      })
-      .catch(() => undefined);
+  const mine = h('p', { class: 'my-rank' });
+  const table = h('div', { class: 'table-wrap', 'aria-live': 'polite', tabindex: -1 });
+  const section = h(
+    'section',
+    { class: 'panel leaderboard', 'aria-labelledby': 'lb-title' },
+    h('h2', { id: 'lb-title' }, 'Leaderboard'),
+    h('div', { class: 'controls' }, boardField, periodGroup),
+    mine,
+    table,
+    pager,
+  );
+
+  /** A pager button that just became disabled had the focus: keep it on the pages, not on <body>. */
+  function keepFocus(): void {
+    const active = document.activeElement;
+    if (!(active instanceof HTMLButtonElement) || !active.disabled || !pager.contains(active)) return;
+    const other = [previous, next].find((b) => !b.disabled);
+    (other ?? table).focus();
   }
 
-  async function load(): Promise<void> {
+  async function load(focusMe = false): Promise<void> {
     const url = new URL(location.href);
     url.searchParams.set('board', board);
     url.searchParams.set('period', period);
+    if (offset > 0) url.searchParams.set('offset', String(offset));
+    else url.searchParams.delete('offset');
     history.replaceState(null, '', url);
     try {
-      const { data, meta } = await api<{ leaderboard: GamePlatform.LeaderboardRow[]; me?: { rank: number | null; best: number | null } }, LeaderboardMeta>('GET', `/v1/games/${encodeURIComponent(game.slug)}/leaderboard`, { query: { board, period, limit: 20 } });
+      const { data, meta } = await api<BoardPage, LeaderboardMeta>('GET', `${gamePath}/leaderboard`, { query: { board, period, limit: PAGE_SIZE, offset } });
+      const total = meta.total ?? 0;
+      if (!data.leaderboard.length && total > 0 && offset > 0) {
+        offset = Math.floor((total - 1) / PAGE_SIZE) * PAGE_SIZE; // past the end (an old link): the last page
+        return load(focusMe);
+      }
       const unit = meta.unit ?? game.leaderboard.unit;
+      myRank = data.me?.rank ?? null;
       mine.textContent = data.me ? (data.me.rank ? `Your rank: #${data.me.rank} with ${formatScore(data.me.best ?? 0, unit)}` : 'You have no score on this board for this period yet.') : '';
+      previous.disabled = offset === 0;
+      next.disabled = offset + data.leaderboard.length >= total;
+      if (aroundMe) aroundMe.disabled = myRank === null;
+      pageInfo.textContent = data.leaderboard.length ? `Ranks ${formatNumber(offset + 1)}–${formatNumber(offset + data.leaderboard.length)} of ${formatNumber(total)}` : '';
+      pager.hidden = total <= PAGE_SIZE; // one page: nothing to page through, and the player's row (if any) is on it
+      keepFocus();
       const periodLabel = PERIODS.find(([p]) => p === period)![1].toLowerCase();
       if (!data.leaderboard.length) return mount(table, h('p', { class: 'empty' }, `No scores on board “${board}” ${periodLabel === 'all time' ? 'yet' : periodLabel}.`));
       mount(
@@ -151,27 +249,28 @@ function leaderboardSection(game: Game, loggedIn: boolean): HTMLElement {
           'table',
           null,
           h('caption', null, `Board “${board}”, ${periodLabel}, ${meta.order === 'asc' ? 'lowest' : 'highest'} first`),
-          h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Rank'), h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col', class: 'num' }, 'Best'), h('th', { scope: 'col', class: 'num hide-narrow' }, 'Plays'), h('th', { scope: 'col', class: 'hide-narrow' }, 'Last played'))),
+          h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Rank'), h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col', class: 'num' }, 'Best'), h('th', { scope: 'col', class: 'num hide-narrow' }, 'Scores submitted'), h('th', { scope: 'col', class: 'hide-narrow' }, 'Last score'))),
           h(
             'tbody',
             null,
-            data.leaderboard.map((row) =>
-              h(
+            data.leaderboard.map((row) => {
+              const isMe = who !== null && row.player.username === who.player.username;
+              return h(
                 'tr',
-                null,
+                isMe ? { class: 'me', 'aria-current': 'true' } : null,
                 h('td', null, `#${row.rank}`),
-                h('td', null, h('a', { href: `/u/${encodeURIComponent(row.player.username)}`, class: 'player-link' }, avatar(row.player.avatar_url, 24), row.player.display_name)),
+                h('td', null, h('a', { href: `/u/${encodeURIComponent(row.player.username)}`, class: 'player-link' }, avatar(row.player.avatar_url, 24), row.player.display_name), isMe ? h('span', { class: 'you' }, ' (you)') : null),
                 h('td', { class: 'num score' }, formatScore(row.score, unit)),
                 h('td', { class: 'num hide-narrow' }, formatNumber(row.entries)),
                 h('td', { class: 'hide-narrow' }, formatTimestamp(row.last_played)),
-              ),
-            ),
+              );
+            }),
           ),
         ),
       );
+      if (focusMe) table.querySelector<HTMLElement>('tr.me a')?.focus();
     } catch (error) {
-      const message = error instanceof ApiError && error.code === 'validation_failed' ? `Board names use a–z, 0–9, _ and -: ${Object.values(error.fields).join('; ') || error.message}` : (error as Error).message;
-      mount(table, h('p', { class: 'form-error', role: 'alert' }, message));
+      mount(table, h('p', { class: 'form-error', role: 'alert' }, (error as Error).message));
     }
   }
   void load();

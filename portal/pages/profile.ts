@@ -1,9 +1,10 @@
-// A public profile: who the player is and their best scores (board main of each game).
+// A public profile: who the player is, a share button, and their best scores (board main of each game).
 import { avatar, errorPanel, formatScore, formatTimestamp } from '../layout.js';
 import { ApiError, api } from '../lib/api.js';
 import { countryName } from '../lib/countries.js';
 import { h, mount, setTitle } from '../lib/dom.js';
 import type { PublicPlayer } from '../lib/session.js';
+import { shareButton } from '../lib/share.js';
 
 interface Profile {
   player: PublicPlayer;
@@ -34,6 +35,7 @@ export async function profilePage(main: HTMLElement, data: DOMStringMap): Promis
         h('p', { class: 'muted' }, `@${player.username}`, profile.unlimited ? ' ' : '', profile.unlimited ? h('span', { class: 'badge premium' }, 'Unlimited') : null),
         h('p', { class: 'muted' }, player.country ? `${countryName(player.country)} · ` : '', `Member since ${formatTimestamp(player.member_since)}`),
         player.bio ? h('p', { class: 'bio' }, player.bio) : null,
+        h('div', { class: 'actions share-row' }, shareButton(player.display_name, `${location.origin}/u/${encodeURIComponent(player.username)}`)),
       ),
     ),
     h(

@@ -50,6 +50,39 @@ export interface PageOptions {
   layout?: 'narrow' | 'wide' | 'play';
   /** the request carried no session cookie: the page knows nobody is logged in without asking /v1/me */
   signedOut?: boolean;
+  /** the page's canonical URL and its link preview (Open Graph, Twitter card) */
+  card?: PageCard;
+}
+
+/** What a shared link shows: absolute URLs; `large` for a wide picture (a game's cover), else a square (an avatar). */
+export interface PageCard {
+  url: string;
+  image: string;
+  imageAlt: string;
+  type: 'website' | 'profile';
+  large: boolean;
+}
+
+const DEFAULT_DESCRIPTION = 'Play HTML5 games in your browser: free every day, without limits with Unlimited.';
+
+/** <link rel=canonical>, Open Graph and Twitter card tags; every value escaped. */
+function cardTags(title: string, description: string, card: PageCard): string {
+  const meta = (attr: 'property' | 'name', key: string, value: string) => `<meta ${attr}="${key}" content="${escapeHtml(value)}">`;
+  return [
+    `<link rel="canonical" href="${escapeHtml(card.url)}">`,
+    meta('property', 'og:site_name', 'Game Platform'),
+    meta('property', 'og:type', card.type),
+    meta('property', 'og:title', title),
+    meta('property', 'og:description', description),
+    meta('property', 'og:url', card.url),
+    meta('property', 'og:image', card.image),
+    meta('property', 'og:image:alt', card.imageAlt),
+    meta('name', 'twitter:card', card.large ? 'summary_large_image' : 'summary'),
+    meta('name', 'twitter:title', title),
+    meta('name', 'twitter:description', description),
+    meta('name', 'twitter:image', card.image),
+    meta('name', 'twitter:image:alt', card.imageAlt),
+  ].join('\n');
 }
 
 const LOADING = '<p class="loading" role="status">Loading…</p><noscript><p class="notice">This page needs JavaScript.</p></noscript>';
@@ -67,8 +100,8 @@ export function renderPage(manifest: Manifest | null, options: PageOptions): str
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(options.title)} · Game Platform</title>
-<meta name="description" content="${escapeHtml(options.description ?? 'Play HTML5 games in your browser: free every day, without limits with Unlimited.')}">
-<link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
+<meta name="description" content="${escapeHtml(options.description ?? DEFAULT_DESCRIPTION)}">
+${options.card ? `${cardTags(options.title, options.description ?? DEFAULT_DESCRIPTION, options.card)}\n` : ''}<link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
 <meta name="color-scheme" content="light dark">
 ${assets}
 </head>

@@ -1,25 +1,43 @@
-// The two lookups the page routes make: is there such a game or player (so an unknown one is a real 404), and its name for <title>.
+// The lookups the page routes make: is there such a game or player (so an unknown one is a real 404), and what its page
+// shows before any script runs (<title>, description, cover or avatar, for readers, crawlers and link previews).
 import type { Executor } from '../../db/connect.js';
 import { USERNAME_PATTERN } from '../accounts/username.js';
 import { LISTED_STATUSES, SLUG_PATTERN } from '../games/manifest.js';
 
+export interface PageGame {
+  slug: string;
+  name: string;
+  tagline: string | null;
+  description: string | null;
+  cover: string;
+  files_dir: string;
+  cross_origin_isolated: number;
+}
+
 /** A game clients can see (published or beta), by slug. A string that cannot be a slug is not looked up. */
-export async function findListedGame(db: Executor, slug: string): Promise<{ name: string; tagline: string | null; cross_origin_isolated: number } | undefined> {
+export async function findListedGame(db: Executor, slug: string): Promise<PageGame | undefined> {
   if (!SLUG_PATTERN.test(slug)) return undefined;
   return db
     .selectFrom('games')
-    .select(['name', 'tagline', 'cross_origin_isolated'])
+    .select(['slug', 'name', 'tagline', 'description', 'cover', 'files_dir', 'cross_origin_isolated'])
     .where('slug', '=', slug)
     .where('status', 'in', [...LISTED_STATUSES])
     .executeTakeFirst();
 }
 
+export interface PagePlayer {
+  username: string;
+  display_name: string;
+  avatar_key: string | null;
+  bio: string | null;
+}
+
 /** An active player, by username (case-insensitive, through the unique username_key). A string that cannot be a username is not looked up. */
-export async function findActivePlayer(db: Executor, username: string): Promise<{ username: string; display_name: string } | undefined> {
+export async function findActivePlayer(db: Executor, username: string): Promise<PagePlayer | undefined> {
   if (!USERNAME_PATTERN.test(username)) return undefined;
   return db
     .selectFrom('players')
-    .select(['username', 'display_name'])
+    .select(['username', 'display_name', 'avatar_key', 'bio'])
     .where('username_key', '=', username.toLowerCase())
     .where('status', '=', 'active')
     .executeTakeFirst();

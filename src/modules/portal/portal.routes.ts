@@ -1,4 +1,5 @@
-// The portal's pages, its built assets and the SDK script. Pages are HTML shells; the bundle fills them from the API.
+// The portal's pages, its built assets and the SDK script. Pages are HTML shells (a game's and a player's carry their
+// title, description, picture and link preview); the bundle fills them from the API.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -7,6 +8,7 @@ import { sessionCookieName } from '../../http/auth.js';
 import { findActivePlayer, findListedGame } from './portal.repository.js';
 import { gamesSource } from '../games/game-origin.js';
 import { DOCS_CSP, portalCsp, renderNotFound, renderPage, type PageOptions } from './html.js';
+import { gamePageOptions, profilePageOptions } from './page-cards.js';
 import { sdkDocsHtml } from './sdk-docs.js';
 import { PORTAL_ORIGIN_TOKEN, readManifest, webRoot, type Manifest } from './web-root.js';
 
@@ -43,7 +45,10 @@ export function signedOut(request: FastifyRequest): boolean {
 
 function sendPage(request: FastifyRequest, reply: FastifyReply, assets: PortalAssets, options: PageOptions, status = 200) {
   if (!assets.manifest) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
-  const html = renderPage(assets.manifest, { ...options, signedOut: signedOut(request) });
+  // Where "Get Unlimited" links (setting upgrade_url): the portal's pitches read it from <body data-upgrade-url>.
+  const upgrade = request.server.ctx.config.upgrade_url;
+  const data = upgrade ? { ...options.data, upgradeUrl: upgrade } : options.data;
+  const html = renderPage(assets.manifest, { ...options, data, signedOut: signedOut(request) });
   return reply.code(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
 }
 
@@ -79,7 +84,7 @@ export function portalRoutes(assets: PortalAssets) {
     app.get<SlugParams>('/games/:slug', { config, schema }, async (request, reply) => {
       const game = await findListedGame(app.ctx.db, request.params.slug);
       if (!game) return sendNotFound(request, reply, assets);
-      return sendPage(request, reply, assets, { page: 'game', title: game.name, description: game.tagline ?? undefined, data: { slug: request.params.slug } });
+      return sendPage(request, reply, assets, gamePageOptions(app.ctx.config, game));
     });
 
     app.get<SlugParams>('/play/:slug', { config, schema }, async (request, reply) => {
@@ -97,7 +102,7 @@ export function portalRoutes(assets: PortalAssets) {
     app.get<{ Params: { username: string } }>('/u/:username', { config, schema }, async (request, reply) => {
       const player = await findActivePlayer(app.ctx.db, request.params.username);
       if (!player) return sendNotFound(request, reply, assets);
-      return sendPage(request, reply, assets, { page: 'profile', title: player.display_name, data: { username: player.username } });
+      return sendPage(request, reply, assets, profilePageOptions(app.ctx.config, player));
     });
 
     app.get('/docs/sdk', { config, schema }, async (request, reply) =>

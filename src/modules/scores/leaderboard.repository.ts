@@ -73,6 +73,23 @@ const gameBoard = prepared((db, slug: string, board: string, period: string, per
     .where('g.status', 'in', [...LISTED_STATUSES]),
 );
 
+/**
+ * The names of a game's boards that have an all-time board (so a score), by name, at most `limit`: index
+ * leaderboards_key (game_id, board, …) read in order, one row per board and period key (`all` has one).
+ */
+export async function listBoardNames(db: Executor, gameId: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('leaderboards')
+    .select('board')
+    .distinct()
+    .where('game_id', '=', gameId)
+    .where('period', '=', 'all')
+    .orderBy('board')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.board);
+}
+
 /** The boards of several periods of one game board under one order (leaderboards_key: one lookup per period). */
 export function findBoardIds(db: Executor, gameId: number, board: string, order: string, periods: Array<{ period: string; key: string }>) {
   return db

@@ -1,10 +1,10 @@
-// GET /games/{slug}/leaderboard and GET /games/{slug}/leaderboard/me.
+// GET /games/{slug}/leaderboard, …/leaderboard/me and …/leaderboard/boards.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { playerOf } from '../../http/auth.js';
 import { Ok, OkMeta, ok } from '../../http/envelope.js';
-import { getLeaderboard, getStanding } from './leaderboard.service.js';
-import { LeaderboardData, LeaderboardMeta, LeaderboardQuery, SlugParams, StandingQuery, StandingResult } from './scores.schemas.js';
+import { getLeaderboard, getStanding, listBoards } from './leaderboard.service.js';
+import { BoardList, LeaderboardData, LeaderboardMeta, LeaderboardQuery, SlugParams, StandingQuery, StandingResult } from './scores.schemas.js';
 
 const RANKING =
   'Each player appears once, with their best score on the board in the period, ordered by the game\'s leaderboard order; a tie goes to whoever ' +
@@ -52,5 +52,23 @@ export async function leaderboardRoutes(fastify: FastifyInstance): Promise<void>
       config: { auth: 'player', errors: ['not_found', 'leaderboard_disabled'] },
     },
     async (request) => ok(await getStanding(app.ctx, request.params.slug, playerOf(request).playerId, request.query)),
+  );
+
+  app.get(
+    '/v1/games/:slug/leaderboard/boards',
+    {
+      schema: {
+        tags: ['scores'],
+        operationId: 'listLeaderboardBoards',
+        summary: "The game's boards",
+        description:
+          'The names of the boards a leaderboard view can offer: `main` first (the default board, listed even before its first score), then every ' +
+          'other board that has a score (boards exist from their first score), by name, at most 100. 404 leaderboard_disabled when the game has no leaderboard.',
+        params: SlugParams,
+        response: { 200: Ok(BoardList) },
+      },
+      config: { auth: 'none', errors: ['not_found', 'leaderboard_disabled'] },
+    },
+    async (request) => ok(await listBoards(app.ctx, request.params.slug)),
   );
 }

@@ -4,13 +4,14 @@ import type { Credential } from '../../http/auth.js';
 import { AppError, notFound, validationFailed } from '../../http/errors.js';
 import { formatTimestamp, type Period } from '../../time.js';
 import { boardToRead } from './boards.js';
-import { countPlayers, findBest, findGameBoard, keyOfBest, pageAtOffset, pageBefore, pageFrom, type BestRow, type PageRow } from './leaderboard.repository.js';
+import { countPlayers, findBest, findGameBoard, keyOfBest, listBoardNames, pageAtOffset, pageBefore, pageFrom, type BestRow, type PageRow } from './leaderboard.repository.js';
 import { periodKeyFor } from './periods.js';
 import { publicPlayer } from './player-view.js';
 import { normalise, type RankKey } from './rank-tree.js';
 import { keyAtIndex, rankOf, rankWithTotal } from './ranking.js';
 import type { LeaderboardQuery, LeaderboardRow, ProfileBestScore, StandingQuery } from './scores.schemas.js';
-import { allTimeBests, recentScores, type ScoringGame } from './scores.repository.js';
+import { allTimeBests, findListedGame, recentScores, type ScoringGame } from './scores.repository.js';
+import { BOARDS_MAX } from './scores.schemas.js';
 import { parseMeta } from './scores.service.js';
 
 /** Offsets up to this are read with OFFSET (cheap); deeper pages find their first key by walking the count tree. */
@@ -136,6 +137,15 @@ export async function getLeaderboard(ctx: AppContext, slug: string, query: Leade
 export async function getStanding(ctx: AppContext, slug: string, playerId: number, query: StandingQuery) {
   const standing = await standingOf(ctx, await openBoard(ctx, slug, query.board, query.period, query.at, playerId));
   return { board: query.board, period: query.period, rank: standing.rank, best: standing.best, entries: standing.entries };
+}
+
+/** GET /games/{slug}/leaderboard/boards: `main`, then the game's other boards with a score, by name (two statements). */
+export async function listBoards(ctx: AppContext, slug: string): Promise<{ boards: string[] }> {
+  const game = await findListedGame(ctx.db, slug);
+  if (!game) throw notFound('No such game');
+  if (!game.leaderboard_enabled) throw new AppError('leaderboard_disabled', 'This game has no leaderboard');
+  const names = await listBoardNames(ctx.db, game.id, BOARDS_MAX);
+  return { boards: ['main', ...names.filter((b) => b !== 'main').sort()].slice(0, BOARDS_MAX) };
 }
 
 /** GET /me/scores: the all-time best and rank on every visible board the player has scored on, and the 20 latest submissions. */

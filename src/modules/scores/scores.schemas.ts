@@ -123,6 +123,16 @@ export const LeaderboardMeta = Type.Object({
   total: Type.Integer({ description: 'ranked players on the board in the period' }),
 });
 
+/** Boards listed by GET …/leaderboard/boards at most: a board exists from its first score, under any name a player sends. */
+export const BOARDS_MAX = 100;
+
+export const BoardList = Type.Object({
+  boards: Type.Array(Type.String({ description: 'a board name' }), {
+    maxItems: BOARDS_MAX,
+    description: `the game's boards for a board picker: \`main\` always first (even before its first score), then every other board that has a score, by name; at most ${BOARDS_MAX}`,
+  }),
+});
+
 export const StandingResult = Type.Object({
   board: Type.String({ description: 'the board read' }),
   period: Type.String({ description: 'all, month, week or day' }),

@@ -1,0 +1,69 @@
+// What a game's and a player's page carry before any script runs: <title>, description, canonical URL, Open Graph and
+// Twitter card, and a heading, description and picture in <main> (the page script then replaces them with the full page).
+import type { Config } from '../../config.js';
+import { avatarUrl } from '../accounts/avatar-url.js';
+import { gameFileUrl } from '../games/game-origin.js';
+import { escapeHtml, type PageOptions } from './html.js';
+import type { PageGame, PagePlayer } from './portal.repository.js';
+
+/** Link previews cut descriptions at about 200 characters: cut at a word, with an ellipsis. */
+export function shortText(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s.,;:!?-]+$/, '')}…`;
+}
+
+const STATUS = '<p class="loading" role="status">Loading…</p>';
+
+export function gamePageOptions(config: Config, game: PageGame): PageOptions {
+  const url = `${config.public_url}/games/${encodeURIComponent(game.slug)}`;
+  const cover = gameFileUrl(config, game.slug, game.files_dir, game.cover);
+  const description = shortText(game.tagline || game.description || `Play ${game.name} in your browser on Game Platform.`);
+  const alt = `Cover of ${game.name}`;
+  const main = [
+    '<section class="game-hero">',
+    `<img class="cover large" src="${escapeHtml(cover)}" alt="${escapeHtml(alt)}" width="640" height="360">`,
+    '<div class="game-intro">',
+    `<h1>${escapeHtml(game.name)}</h1>`,
+    game.tagline ? `<p class="tagline">${escapeHtml(game.tagline)}</p>` : '',
+    game.description ? `<p class="description">${escapeHtml(game.description)}</p>` : '',
+    '</div>',
+    '</section>',
+    STATUS,
+  ].join('');
+  return {
+    page: 'game',
+    title: game.name,
+    description,
+    main,
+    data: { slug: game.slug },
+    card: { url, image: cover, imageAlt: alt, type: 'website', large: true },
+  };
+}
+
+export function profilePageOptions(config: Config, player: PagePlayer): PageOptions {
+  const url = `${config.public_url}/u/${encodeURIComponent(player.username)}`;
+  const picture = avatarUrl(config, player);
+  const description = shortText(player.bio || `${player.display_name} (@${player.username}) on Game Platform: profile and best scores.`);
+  const main = [
+    '<section class="profile-head">',
+    `<img class="avatar" src="${escapeHtml(picture)}" alt="" width="96" height="96">`,
+    '<div>',
+    `<h1>${escapeHtml(player.display_name)}</h1>`,
+    `<p class="muted">@${escapeHtml(player.username)}</p>`,
+    player.bio ? `<p class="bio">${escapeHtml(player.bio)}</p>` : '',
+    '</div>',
+    '</section>',
+    STATUS,
+  ].join('');
+  return {
+    page: 'profile',
+    title: player.display_name,
+    description,
+    main,
+    data: { username: player.username },
+    card: { url, image: picture, imageAlt: `Avatar of ${player.display_name}`, type: 'profile', large: false },
+  };
+}
