@@ -45,13 +45,14 @@ eachDialect('accounts: web sessions apart from API tokens', (h) => {
     ]);
   });
 
-  it('makes a web session of a portal registration and an API token of any other', async () => {
+  it('makes a web session of a portal registration, named after the browser, and an API token of any other', async () => {
     const body = (n: string) => ({ email: `${n}@example.com`, password: PASSWORD, display_name: `Player ${n}`, username: n });
-    const web = await h.http.post('/v1/auth/register', { body: body('webreg'), headers: sdk });
+    const ua = 'Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0';
+    const web = await h.http.post('/v1/auth/register', { body: body('webreg'), headers: { ...sdk, 'user-agent': ua } });
     const app = await h.http.post('/v1/auth/register', { body: body('appreg') });
     expect([web.status, app.status]).toEqual([201, 201]);
     expect(web.body.data).not.toHaveProperty('revoked_token');
-    expect(await kinds(web.body.data.player.id)).toEqual([{ name: 'portal', kind: 'web' }]);
+    expect(await kinds(web.body.data.player.id)).toEqual([{ name: 'Web portal (Firefox)', kind: 'web' }]);
     expect(await kinds(app.body.data.player.id)).toEqual([{ name: 'register', kind: 'api' }]);
   });
 

@@ -182,7 +182,7 @@ export const LoginBody = Type.Object(
   {
     login: Type.String({ minLength: 1, maxLength: 254, description: 'email or username, case-insensitive' }),
     password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX }),
-    device_name: Type.Optional(Type.String({ maxLength: 100, description: 'names the token (GET /me/tokens); default "login"' })),
+    device_name: Type.Optional(Type.String({ maxLength: 100, description: 'names the token (GET /me/tokens, or GET /me/sessions for the SDK); default "login", or for the SDK "Web portal (<browser>)"' })),
   },
   closed,
 );

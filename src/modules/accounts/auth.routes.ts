@@ -7,7 +7,7 @@ import { Ok, ok } from '../../http/envelope.js';
 import { AuthResultSchema, ForgotPasswordBody, LoginBody, RegisterBody, ResetPasswordBody, VerifyEmailBody } from './accounts.schemas.js';
 import { forgotPassword, login, logout, register, resetPassword, verifyEmail, type AuthResult } from './auth.service.js';
 import { normaliseBody } from './normalise.js';
-import { clearSessionCookie, fromSdk, setSessionCookie } from './session-cookie.js';
+import { clearSessionCookie, fromSdk, setSessionCookie, webSessionName } from './session-cookie.js';
 
 const SDK_NOTE =
   'Called with `X-Requested-With: ServiceSDK`, the response also sets the portal session cookie `gp_session` ' +
@@ -50,7 +50,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const sdk = fromSdk(request);
-      const result = await register(ctx, request.body, sdk ? 'portal' : 'register', sdk ? 'web' : 'api');
+      const result = await register(ctx, request.body, sdk ? webSessionName(request) : 'register', sdk ? 'web' : 'api');
       if (sdk) setSessionCookie(reply, ctx, result.token, result.expiresAt);
       return reply.code(201).send(ok(body(result)));
     },
@@ -70,7 +70,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
           '401 `invalid_credentials` after comparable time. A suspended account is 403 `forbidden` (told only after a ' +
           'correct password). A player has at most 10 active tokens of each kind: logging in revokes one of the same kind to ' +
           'make room, a never-used token first (the oldest), else the least recently used, and names it in `revoked_token`. ' +
-          `\`device_name\` names the token (default "login", or "portal" for the SDK). ` +
+          `\`device_name\` names the token (default "login", or for the SDK "Web portal (<browser>)" from the User-Agent). ` +
           `Rate limits: rate_limits.login per IP and, separately, per login name. ${SDK_NOTE}`,
         body: LoginBody,
         response: { 200: Ok(AuthResultSchema) },
@@ -78,7 +78,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const sdk = fromSdk(request);
-      const name = request.body.device_name || (sdk ? 'portal' : 'login');
+      const name = request.body.device_name || (sdk ? webSessionName(request) : 'login');
       const result = await login(ctx, request.body, name, sdk ? 'web' : 'api');
       if (sdk) setSessionCookie(reply, ctx, result.token, result.expiresAt);
       return ok(body(result));
