@@ -113,7 +113,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with email or username
-         * @description `login` is the email or the username, case-insensitive. An unknown login and a wrong password get the same 401 `invalid_credentials` after comparable time. A suspended account is 403 `forbidden` (told only after a correct password). A player has at most 10 active tokens of each kind: logging in revokes one of the same kind to make room, a never-used token first (the oldest), else the least recently used, and names it in `revoked_token`. `device_name` names the token (default "login", or "portal" for the SDK). Rate limits: rate_limits.login per IP and, separately, per login name. Called with `X-Requested-With: ServiceSDK`, the response also sets the portal session cookie `gp_session` (`__Host-gp_session` in production; HttpOnly, SameSite=Lax, Path=/, signed, Max-Age = token lifetime) holding the token. Such a token is a web session (a signed-in browser, listed by GET /v1/me/sessions), any other an API token (GET /v1/me/tokens). Each kind has its own ten active: with ten of its kind, the new one revokes the least recently used of the same kind (a never-used one first, the oldest), never one of the other kind, and then `revoked_token` in the answer names it.
+         * @description `login` is the email or the username, case-insensitive. An unknown login and a wrong password get the same 401 `invalid_credentials` after comparable time. A suspended account is 403 `forbidden` (told only after a correct password). A player has at most 10 active tokens of each kind: logging in revokes one of the same kind to make room, a never-used token first (the oldest), else the least recently used, and names it in `revoked_token`. `device_name` names the token (default "login", or for the SDK "Web portal (<browser>)" from the User-Agent). Rate limits: rate_limits.login per IP and, separately, per login name. Called with `X-Requested-With: ServiceSDK`, the response also sets the portal session cookie `gp_session` (`__Host-gp_session` in production; HttpOnly, SameSite=Lax, Path=/, signed, Max-Age = token lifetime) holding the token. Such a token is a web session (a signed-in browser, listed by GET /v1/me/sessions), any other an API token (GET /v1/me/tokens). Each kind has its own ten active: with ten of its kind, the new one revokes the least recently used of the same kind (a never-used one first, the oldest), never one of the other kind, and then `revoked_token` in the answer names it.
          */
         post: operations["login"];
         delete?: never;
@@ -2312,7 +2312,7 @@ export interface operations {
                     /** @description email or username, case-insensitive */
                     login: string;
                     password: string;
-                    /** @description names the token (GET /me/tokens); default "login" */
+                    /** @description names the token (GET /me/tokens, or GET /me/sessions for the SDK); default "login", or for the SDK "Web portal (<browser>)" */
                     device_name?: string;
                 };
             };
