@@ -3,6 +3,7 @@
 import { expect, it } from 'vitest';
 import * as tokenKinds from '../../src/db/migrations/2026_11_23_1810_token_kinds.js';
 import { eachDialect } from '../helpers/harness.js';
+import { dereferenced } from '../helpers/openapi.js';
 import { createPlayerWithPassword, createToken } from '../helpers/factories.js';
 
 const PASSWORD = 'correct horse battery';
@@ -173,6 +174,29 @@ eachDialect('accounts: web sessions apart from API tokens', (h) => {
     const player = await createPlayerWithPassword(h.ctx, PASSWORD);
     const app = await login(player.username, 'app', false);
     expect((await h.http.delete('/v1/me/sessions/0', { token: app.token })).status).toBe(422);
+  });
+
+  it('documents the session routes and revoked_token in the OpenAPI document', async () => {
+    const doc = dereferenced((await h.http.get('/v1/openapi.json')).body);
+    for (const [method, path, statuses] of [
+      ['get', '/v1/me/sessions', ['200', '401', '403']],
+      ['delete', '/v1/me/sessions', ['200', '401', '403']],
+      ['delete', '/v1/me/sessions/{id}', ['200', '401', '403', '404', '422']],
+    ] as const) {
+      const op = doc.paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op.description).toBeTruthy();
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining([...statuses]));
+      expect(op.security).toEqual([{ playerToken: [] }, { portalSession: [] }]);
+    }
+    const session = doc.paths['/v1/me/sessions'].get.responses['200'].content['application/json'].schema.properties.data.properties.sessions.items;
+    expect(Object.keys(session.properties).sort()).toEqual(['created_at', 'current', 'id', 'last_used_at', 'name', 'token_expires_at']);
+    for (const path of ['/v1/auth/login', '/v1/auth/register']) {
+      const op = doc.paths[path].post;
+      const data = op.responses[path.endsWith('login') ? '200' : '201'].content['application/json'].schema.properties.data;
+      expect(data.required).not.toContain('revoked_token');
+      expect(Object.keys(data.properties.revoked_token.properties).sort()).toEqual(['created_at', 'id', 'kind', 'last_used_at', 'name', 'prefix']);
+    }
   });
 
   // Last: it takes the column away and puts it back, as upgrading a database made before the kinds does.
