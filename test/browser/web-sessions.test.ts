@@ -171,5 +171,9 @@ if (reason) {
       expect(overflow).toEqual([[0, true], [0, true]]);
       await phone.close();
     });
+
+    it('saw no script error and no CSP violation on any page', () => {
+      expect(rig.problems).toEqual([]);
+    });
   });
 }
