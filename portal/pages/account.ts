@@ -1,4 +1,4 @@
-// Account settings: profile fields, avatar with a preview, email and membership, and the player's API tokens.
+// Account settings: profile fields, avatar with a preview, email and membership, the signed-in browsers and the API tokens.
 import { avatar, formatTimestamp } from '../layout.js';
 import { ApiError, api } from '../lib/api.js';
 import { countryOptions } from '../lib/countries.js';
@@ -21,6 +21,7 @@ export async function accountPage(main: HTMLElement): Promise<void> {
     profileSection(who.player),
     avatarSection(who.player),
     accountSection(who),
+    sessionsSection(),
     tokensSection(),
     yourGamesSection(),
   );
@@ -138,6 +139,101 @@ function accountSection(who: Me): HTMLElement {
   );
 }
 
+interface SessionRow {
+  id: number;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+  token_expires_at: string;
+  current: boolean;
+}
+
+/** The browsers where the player is logged in to the portal (web sessions), apart from the API tokens. */
+function sessionsSection(): HTMLElement {
+  const list = h('div', { class: 'table-wrap' });
+  const status = h('p', { class: 'form-status', role: 'status' });
+  const others = h('button', { type: 'button', class: 'button' }, 'Sign out all other browsers');
+  // hidden on a wrapper: .actions and .button set a display of their own, which outranks the hidden attribute
+  const othersRow = h('div', { hidden: true }, h('div', { class: 'actions' }, others));
+  let armedOthers = false;
+
+  async function refresh(): Promise<void> {
+    const { data } = await api<{ sessions: SessionRow[] }>('GET', '/v1/me/sessions');
+    // This browser first, then the others as the API lists them (newest first).
+    const rows = [...data.sessions.filter((s) => s.current), ...data.sessions.filter((s) => !s.current)];
+    othersRow.hidden = !rows.some((s) => !s.current);
+    armedOthers = false;
+    others.textContent = 'Sign out all other browsers';
+    if (!rows.length) return mount(list, h('p', { class: 'empty' }, 'No browser is signed in.'));
+    mount(
+      list,
+      h(
+        'table',
+        { class: 'tokens sessions' },
+        h('caption', null, 'Signed-in browsers'),
+        h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Browser'), h('th', { scope: 'col', class: 'hide-narrow' }, 'Signed in'), h('th', { scope: 'col' }, 'Last used'), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')))),
+        h('tbody', null, rows.map(sessionRow)),
+      ),
+    );
+  }
+
+  function sessionRow(session: SessionRow): HTMLElement {
+    // The accessible name starts with the visible words (WCAG 2.5.3) and says which browser.
+    const which = session.current ? 'this browser' : `${session.name}, last used ${session.last_used_at ? formatTimestamp(session.last_used_at, true) : 'never'}`;
+    const signOut = h('button', { type: 'button', class: 'button small danger', 'aria-label': `Sign out ${which}` }, 'Sign out');
+    let armed = false;
+    signOut.addEventListener('click', async () => {
+      // A second click confirms.
+      if (!armed) {
+        armed = true;
+        signOut.textContent = 'Confirm';
+        signOut.setAttribute('aria-label', `Confirm: sign out ${which}`);
+        return;
+      }
+      signOut.disabled = true;
+      await api('DELETE', `/v1/me/sessions/${session.id}`);
+      if (session.current) return location.assign('/login');
+      status.textContent = `“${session.name}” signed out.`;
+      await refresh();
+    });
+    return h(
+      'tr',
+      { 'data-session-id': session.id, class: session.current ? 'current' : null },
+      h('th', { scope: 'row' }, session.name, session.current ? h('span', { class: 'badge' }, 'This browser') : null),
+      h('td', { class: 'hide-narrow' }, formatTimestamp(session.created_at, true)),
+      h('td', null, session.current ? 'Now' : session.last_used_at ? formatTimestamp(session.last_used_at, true) : 'Never'),
+      h('td', { class: 'action' }, signOut),
+    );
+  }
+
+  others.addEventListener('click', async () => {
+    if (!armedOthers) {
+      armedOthers = true;
+      others.textContent = 'Confirm: sign out all other browsers';
+      return;
+    }
+    others.disabled = true;
+    try {
+      const { data } = await api<{ revoked: number }>('DELETE', '/v1/me/sessions');
+      status.textContent = data.revoked === 1 ? '1 other browser signed out.' : `${data.revoked} other browsers signed out.`;
+      await refresh();
+    } finally {
+      others.disabled = false;
+    }
+  });
+
+  void refresh().catch((error: unknown) => mount(list, h('p', { class: 'form-error', role: 'alert' }, (error as Error).message)));
+  const result = section(
+    'Signed-in browsers',
+    h('p', null, 'Where you are logged in to this site. Up to 10 browsers stay signed in; signing in on an eleventh signs out the one used longest ago, and tells you so. They do not count among your API tokens.'),
+    list,
+    othersRow,
+    status,
+  );
+  result.id = 'signed-in-browsers';
+  return result;
+}
+
 interface TokenRow {
   id: number;
   name: string;
@@ -152,9 +248,18 @@ function tokensSection(): HTMLElement {
   const list = h('div', { class: 'table-wrap' });
   const status = h('p', { class: 'form-status', role: 'status' });
   const reveal = h('div', { class: 'token-reveal', hidden: true });
+  /** the token whose value the box shows: the box goes once that token is gone (revoked here or elsewhere) */
+  let revealedId: number | null = null;
+
+  function hideReveal(): void {
+    revealedId = null;
+    reveal.hidden = true;
+    mount(reveal);
+  }
 
   async function refresh(): Promise<void> {
     const { data } = await api<{ tokens: TokenRow[] }>('GET', '/v1/me/tokens');
+    if (revealedId !== null && !data.tokens.some((t) => t.id === revealedId)) hideReveal();
     if (!data.tokens.length) return mount(list, h('p', { class: 'empty' }, 'No active tokens.'));
     mount(
       list,
@@ -181,6 +286,7 @@ function tokensSection(): HTMLElement {
       revoke.disabled = true;
       await api('DELETE', `/v1/me/tokens/${token.id}`);
       if (token.current) return location.assign('/login');
+      if (token.id === revealedId) hideReveal();
       status.textContent = `Token “${token.name}” revoked.`;
       await refresh();
     });
@@ -191,7 +297,7 @@ function tokensSection(): HTMLElement {
       h('td', null, h('code', null, `${token.prefix}…`)),
       h('td', { class: 'hide-narrow' }, token.last_used_at ? formatTimestamp(token.last_used_at, true) : 'Never'),
       h('td', { class: 'hide-narrow' }, new Date(token.token_expires_at).toLocaleDateString('en-GB', { dateStyle: 'medium' })),
-      h('td', null, revoke),
+      h('td', { class: 'action' }, revoke),
     );
   }
 
@@ -209,6 +315,7 @@ function tokensSection(): HTMLElement {
       });
       mount(reveal, h('label', { for: 'new-token' }, `Your new token “${data.name}”`), h('div', { class: 'inline' }, value, copy), h('p', { class: 'hint', id: 'new-token-hint' }, 'Copy it now: it is shown only once. Send it as Authorization: Bearer <token>.'));
       reveal.hidden = false;
+      revealedId = data.id;
       (handle.fields.get('name')!.control as HTMLInputElement).value = '';
       await refresh();
       value.focus();
@@ -217,5 +324,5 @@ function tokensSection(): HTMLElement {
   });
 
   void refresh().catch((error: unknown) => mount(list, h('p', { class: 'form-error', role: 'alert' }, (error as Error).message)));
-  return section('API tokens', h('p', null, 'Tokens let companion apps and scripts use the API as you. Up to 10 can be active.'), list, status, reveal, create.form);
+  return section('API tokens', h('p', null, 'Tokens let companion apps and scripts use the API as you. Up to 10 can be active; the browsers you sign in on are listed above and do not count.'), list, status, reveal, create.form);
 }

@@ -1,5 +1,5 @@
 // Register, log in, log out, forgot password, reset password and verify email.
-import { errorPanel, logOut } from '../layout.js';
+import { errorPanel, formatTimestamp, logOut, renderAccountNav } from '../layout.js';
 import { ApiError, api } from '../lib/api.js';
 import { focusHeading, h, mount } from '../lib/dom.js';
 import { createForm } from '../lib/forms.js';
@@ -47,8 +47,10 @@ export async function loginPage(main: HTMLElement): Promise<void> {
       { name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' },
     ],
     async onSubmit(values, handle) {
+      let revoked: RevokedToken | undefined;
       try {
-        await api('POST', '/v1/auth/login', { body: { login: values.login, password: values.password, device_name: deviceName() } });
+        const { data } = await api<{ revoked_token?: RevokedToken }>('POST', '/v1/auth/login', { body: { login: values.login, password: values.password, device_name: deviceName() } });
+        revoked = data.revoked_token;
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) {
           handle.fields.get('password')!.control.value = '';
@@ -56,6 +58,7 @@ export async function loginPage(main: HTMLElement): Promise<void> {
         }
         throw error;
       }
+      if (revoked) return signedOutElsewhere(main, revoked);
       location.assign(nextPath('/'));
     },
   });
@@ -63,6 +66,34 @@ export async function loginPage(main: HTMLElement): Promise<void> {
     main,
     panel('Log in', form.form, h('p', null, h('a', { href: '/forgot-password' }, 'Forgot your password?')), h('p', null, 'New here? ', h('a', { href: `/register${location.search}` }, 'Create an account'))),
   );
+}
+
+interface RevokedToken {
+  kind: 'web' | 'api';
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/**
+ * A login that made room (ten browsers signed in already) says which browser it signed out before going on, instead of
+ * doing it silently. The API only ever signs out a browser for a browser: API tokens have their own ten.
+ */
+async function signedOutElsewhere(main: HTMLElement, revoked: RevokedToken): Promise<void> {
+  const what = revoked.kind === 'web' ? `signed out “${revoked.name}”` : `revoked the API token “${revoked.name}”`;
+  const why = revoked.kind === 'web' ? 'at most 10 browsers stay signed in at once, and the one used longest ago makes room. Your API tokens are not affected.' : 'at most 10 API tokens stay active at once.';
+  const when = revoked.last_used_at ? `last used ${formatTimestamp(revoked.last_used_at, true)}` : `signed in ${formatTimestamp(revoked.created_at, true)} and not used since`;
+  mount(
+    main,
+    panel(
+      'You are logged in',
+      h('p', { role: 'status' }, `Signing in here ${what} (${when}): ${why}`),
+      h('div', { class: 'actions' }, h('a', { class: 'button primary', href: nextPath('/') }, 'Continue'), h('a', { class: 'button', href: '/account#signed-in-browsers' }, 'See your signed-in browsers')),
+    ),
+  );
+  focusHeading(main);
+  await me(true).catch(() => null);
+  await renderAccountNav();
 }
 
 export async function logoutPage(main: HTMLElement): Promise<void> {

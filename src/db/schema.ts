@@ -36,7 +36,11 @@ export interface PlayerTokensTable {
   last_used_at: number | null;
   expires_at: number;
   revoked_at: number | null;
+  /** 'web': a portal session (cookie login or register); 'api': any other token. Ten active of each kind. */
+  kind: Generated<TokenKind>;
 }
+
+export type TokenKind = 'api' | 'web';
 
 export interface GamesTable {
   id: Generated<number>;

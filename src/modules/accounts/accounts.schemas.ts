@@ -97,12 +97,30 @@ export const BestScoreSchema = Type.Object(
 
 const IsoTimestamp = Type.String({ description: 'ISO 8601 with offset', examples: ['2027-02-19T10:00:00+00:00'] });
 
+export const TokenKindSchema = StringEnum(['api', 'web'] as const, "'web': a portal session (a signed-in browser); 'api': any other token");
+
+const RevokedTokenSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    kind: TokenKindSchema,
+    name: Type.String({ description: 'the device name of the revoked token' }),
+    prefix: Type.String({ description: 'the first 12 characters of the revoked token' }),
+    created_at: Timestamp,
+    last_used_at: Nullable(Timestamp),
+  },
+  {
+    title: 'RevokedToken',
+    description: 'present only when this login or register revoked a token to stay within ten active tokens of its kind: that token, always of the same kind as the new one',
+  },
+);
+
 export const AuthResultSchema = Type.Object(
   {
     player: PlayerOwnSchema,
     token: Type.String({ description: 'player token agp_…; shown only this once' }),
     token_expires_at: IsoTimestamp,
     entitlement: EntitlementSchema,
+    revoked_token: Type.Optional(RevokedTokenSchema),
   },
   { title: 'AuthResult', description: 'the player, a new token and the entitlement (register, log in)' },
 );
@@ -124,6 +142,18 @@ export const TokenRecordSchema = Type.Object({
   token_expires_at: IsoTimestamp,
   current: Type.Boolean({ description: 'true for the token that made this call' }),
 });
+
+export const SessionRecordSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String({ description: 'the device name given at login, e.g. "Web portal (Firefox)"' }),
+    created_at: Timestamp,
+    last_used_at: Nullable(Timestamp),
+    token_expires_at: IsoTimestamp,
+    current: Type.Boolean({ description: 'true for the browser that made this call (its session cookie)' }),
+  },
+  { title: 'WebSession', description: 'a signed-in browser: a portal session made by a cookie login or register' },
+);
 
 export const NewTokenSchema = Type.Object({
   id: Type.Integer(),
@@ -152,7 +182,7 @@ export const LoginBody = Type.Object(
   {
     login: Type.String({ minLength: 1, maxLength: 254, description: 'email or username, case-insensitive' }),
     password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX }),
-    device_name: Type.Optional(Type.String({ maxLength: 100, description: 'names the token (GET /me/tokens); default "login"' })),
+    device_name: Type.Optional(Type.String({ maxLength: 100, description: 'names the token (GET /me/tokens, or GET /me/sessions for the SDK); default "login", or for the SDK "Web portal (<browser>)"' })),
   },
   closed,
 );

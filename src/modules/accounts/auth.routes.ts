@@ -7,17 +7,22 @@ import { Ok, ok } from '../../http/envelope.js';
 import { AuthResultSchema, ForgotPasswordBody, LoginBody, RegisterBody, ResetPasswordBody, VerifyEmailBody } from './accounts.schemas.js';
 import { forgotPassword, login, logout, register, resetPassword, verifyEmail, type AuthResult } from './auth.service.js';
 import { normaliseBody } from './normalise.js';
-import { clearSessionCookie, fromSdk, setSessionCookie } from './session-cookie.js';
+import { clearSessionCookie, fromSdk, setSessionCookie, webSessionName } from './session-cookie.js';
 
 const SDK_NOTE =
   'Called with `X-Requested-With: ServiceSDK`, the response also sets the portal session cookie `gp_session` ' +
-  '(`__Host-gp_session` in production; HttpOnly, SameSite=Lax, Path=/, signed, Max-Age = token lifetime) holding the token.';
+  '(`__Host-gp_session` in production; HttpOnly, SameSite=Lax, Path=/, signed, Max-Age = token lifetime) holding the token. ' +
+  'Such a token is a web session (a signed-in browser, listed by GET /v1/me/sessions), any other an API token ' +
+  '(GET /v1/me/tokens). Each kind has its own ten active: with ten of its kind, the new one revokes the least recently ' +
+  'used of the same kind (a never-used one first, the oldest), never one of the other kind, and then `revoked_token` in the answer names it.';
 
 const body = (result: AuthResult) => ({
   player: result.player,
   token: result.token,
   token_expires_at: result.token_expires_at,
   entitlement: result.entitlement,
+  // present only when a token made room (the answer otherwise keeps the spec's four fields)
+  ...(result.revoked_token ? { revoked_token: result.revoked_token } : {}),
 });
 
 export async function authRoutes(fastify: FastifyInstance): Promise<void> {
@@ -45,7 +50,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const sdk = fromSdk(request);
-      const result = await register(ctx, request.body, sdk ? 'portal' : 'register');
+      const result = await register(ctx, request.body, sdk ? webSessionName(request) : 'register', sdk ? 'web' : 'api');
       if (sdk) setSessionCookie(reply, ctx, result.token, result.expiresAt);
       return reply.code(201).send(ok(body(result)));
     },
@@ -63,8 +68,9 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
         description:
           '`login` is the email or the username, case-insensitive. An unknown login and a wrong password get the same ' +
           '401 `invalid_credentials` after comparable time. A suspended account is 403 `forbidden` (told only after a ' +
-          'correct password). A player has at most 10 active tokens: logging in revokes one to make room, a never-used ' +
-          `token first (the oldest), else the least recently used. \`device_name\` names the token (default "login", or "portal" for the SDK). ` +
+          'correct password). A player has at most 10 active tokens of each kind: logging in revokes one of the same kind to ' +
+          'make room, a never-used token first (the oldest), else the least recently used, and names it in `revoked_token`. ' +
+          `\`device_name\` names the token (default "login", or for the SDK "Web portal (<browser>)" from the User-Agent). ` +
           `Rate limits: rate_limits.login per IP and, separately, per login name. ${SDK_NOTE}`,
         body: LoginBody,
         response: { 200: Ok(AuthResultSchema) },
@@ -72,8 +78,8 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const sdk = fromSdk(request);
-      const name = request.body.device_name || (sdk ? 'portal' : 'login');
-      const result = await login(ctx, request.body, name);
+      const name = request.body.device_name || (sdk ? webSessionName(request) : 'login');
+      const result = await login(ctx, request.body, name, sdk ? 'web' : 'api');
       if (sdk) setSessionCookie(reply, ctx, result.token, result.expiresAt);
       return ok(body(result));
     },

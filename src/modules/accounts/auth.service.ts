@@ -1,7 +1,7 @@
 // Register, login, logout and the mail flows (verify email, forgot and reset password) of DESIGN §4.
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/connect.js';
-import type { PlayerRow } from '../../db/schema.js';
+import type { PlayerRow, TokenKind } from '../../db/schema.js';
 import { uniqueViolation } from '../../db/unique.js';
 import { AppError } from '../../http/errors.js';
 import { newSecret, sha256 } from '../../lib/secrets.js';
@@ -31,6 +31,7 @@ async function authResult(ctx: AppContext, player: PlayerRow, issued: IssuedToke
     token: issued.token,
     token_expires_at: formatIso(issued.expiresAt),
     entitlement: await getEntitlement(ctx, player),
+    revoked_token: issued.revoked,
   };
 }
 
@@ -54,7 +55,8 @@ async function createMailToken(ctx: AppContext, db: Executor, playerId: number, 
   return token;
 }
 
-export async function register(ctx: AppContext, input: RegisterInput, tokenName: string): Promise<AuthResult> {
+/** `kind` 'web' for the portal (the cookie session), 'api' otherwise: the new token makes room among its own kind only. */
+export async function register(ctx: AppContext, input: RegisterInput, tokenName: string, kind: TokenKind = 'api'): Promise<AuthResult> {
   const email = input.email.toLowerCase();
   if (await emailExists(ctx.db, email)) throw emailTaken();
   if (input.username !== undefined && (await usernameTaken(ctx.db, input.username))) throw usernameTakenError();
@@ -81,7 +83,7 @@ export async function register(ctx: AppContext, input: RegisterInput, tokenName:
           created_at: now,
           updated_at: now,
         });
-        const issued = await issueToken(ctx, trx, player.id, tokenName, 'evict');
+        const issued = await issueToken(ctx, trx, player.id, tokenName, 'evict', kind);
         const verifyToken = await createMailToken(ctx, trx, player.id, 'verify_email', VERIFY_EMAIL_TTL_MS);
         return { player, issued, verifyToken };
       });
@@ -98,7 +100,7 @@ export async function register(ctx: AppContext, input: RegisterInput, tokenName:
 }
 
 /** One answer for an unknown login and a wrong password, after comparable work (a dummy verification). */
-export async function login(ctx: AppContext, input: LoginInput, tokenName: string): Promise<AuthResult> {
+export async function login(ctx: AppContext, input: LoginInput, tokenName: string, kind: TokenKind = 'api'): Promise<AuthResult> {
   const player = await findPlayerByLogin(ctx.db, input.login);
   if (!player) {
     await verifyAgainstDummy(input.password);
@@ -107,7 +109,7 @@ export async function login(ctx: AppContext, input: LoginInput, tokenName: strin
   if (!(await verifyPassword(player.password_hash, input.password))) throw invalidCredentials();
   // Said only to someone who knows the password.
   if (player.status !== 'active') throw new AppError('forbidden', 'This account is suspended');
-  const issued = await ctx.db.transaction().execute((trx) => issueToken(ctx, trx, player.id, tokenName, 'evict'));
+  const issued = await ctx.db.transaction().execute((trx) => issueToken(ctx, trx, player.id, tokenName, 'evict', kind));
   return { ...(await authResult(ctx, player, issued)), expiresAt: issued.expiresAt };
 }
 

@@ -7,6 +7,16 @@ export function fromSdk(request: FastifyRequest): boolean {
   return request.headers['x-requested-with'] === SDK_HEADER_VALUE;
 }
 
+/**
+ * The name a web session gets when the portal gives none (registration): "Web portal (Firefox)", from the User-Agent,
+ * as the portal's login names it, so the player can tell the signed-in browsers apart.
+ */
+export function webSessionName(request: FastifyRequest): string {
+  const ua = request.headers['user-agent'] ?? '';
+  const browser = /Firefox\//.test(ua) ? 'Firefox' : /Edg\//.test(ua) ? 'Edge' : /Chrome\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : 'browser';
+  return `Web portal (${browser})`;
+}
+
 function cookieOptions(ctx: AppContext) {
   return { httpOnly: true, sameSite: 'lax' as const, path: '/', secure: ctx.config.env === 'production' };
 }

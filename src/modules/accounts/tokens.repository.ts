@@ -1,6 +1,7 @@
 // Queries on player_tokens: only a SHA-256 of each token is stored.
 import type { Executor } from '../../db/connect.js';
 import { prepared } from '../../db/prepared.js';
+import type { TokenKind } from '../../db/schema.js';
 
 export interface ActiveTokenRow {
   token_id: number;
@@ -36,13 +37,15 @@ export interface NewTokenInput {
   prefix: string;
   created_at: number;
   expires_at: number;
+  /** default 'api' */
+  kind?: TokenKind;
 }
 
 /** A new token has never been used: its last_used_at stays null until its first call (which writes it at once). */
 export async function insertToken(db: Executor, input: NewTokenInput): Promise<number> {
   const row = await db
     .insertInto('player_tokens')
-    .values({ ...input, last_used_at: null })
+    .values({ ...input, kind: input.kind ?? 'api', last_used_at: null })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -57,12 +60,13 @@ export interface TokenListRow {
   expires_at: number;
 }
 
-/** The player's unrevoked, unexpired tokens, newest first. Uses player_tokens_player_idx. */
-export function listActiveTokens(db: Executor, playerId: number, now: number): Promise<TokenListRow[]> {
+/** The player's unrevoked, unexpired tokens of one kind, newest first. Uses player_tokens_player_idx. */
+export function listActiveTokens(db: Executor, playerId: number, kind: TokenKind, now: number): Promise<TokenListRow[]> {
   return db
     .selectFrom('player_tokens')
     .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'expires_at'])
     .where('player_id', '=', playerId)
+    .where('kind', '=', kind)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
     .orderBy('created_at', 'desc')
@@ -71,31 +75,46 @@ export function listActiveTokens(db: Executor, playerId: number, now: number): P
 }
 
 /**
- * Ids of the player's active tokens in the order in which they make room: never-used tokens first, oldest first; then
- * the used ones, least recently used first. last_used_at lags by at most a minute, but a token's first call writes it
- * at once, so a token in use is never taken for a never-used one.
+ * The player's active tokens of one kind in the order in which they make room: never-used tokens first, oldest first;
+ * then the used ones, least recently used first. last_used_at lags by at most a minute, but a token's first call
+ * writes it at once, so a token in use is never taken for a never-used one.
  */
-export async function activeTokenIdsByLeastUse(db: Executor, playerId: number, now: number): Promise<number[]> {
-  const rows = await db
+export function activeTokensByLeastUse(db: Executor, playerId: number, kind: TokenKind, now: number): Promise<TokenListRow[]> {
+  return db
     .selectFrom('player_tokens')
-    .select('id')
+    .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'expires_at'])
     .where('player_id', '=', playerId)
+    .where('kind', '=', kind)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
     .orderBy('last_used_at', (ob) => ob.asc().nullsFirst())
     .orderBy('id')
     .execute();
-  return rows.map((r) => r.id);
 }
 
-/** Revokes the given tokens of the player; returns how many were active. */
-export async function revokeTokens(db: Executor, playerId: number, ids: number[], now: number): Promise<number> {
+/** Revokes the given tokens of the player (of one kind only, when given); returns how many were active. */
+export async function revokeTokens(db: Executor, playerId: number, ids: number[], now: number, kind?: TokenKind): Promise<number> {
   if (ids.length === 0) return 0;
-  const result = await db
+  let query = db
     .updateTable('player_tokens')
     .set({ revoked_at: now })
     .where('player_id', '=', playerId)
     .where('id', 'in', ids)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now);
+  if (kind) query = query.where('kind', '=', kind);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Revokes the player's active tokens of one kind except one (sign out every other browser); returns how many. */
+export async function revokeOtherTokens(db: Executor, playerId: number, kind: TokenKind, keepId: number, now: number): Promise<number> {
+  const result = await db
+    .updateTable('player_tokens')
+    .set({ revoked_at: now })
+    .where('player_id', '=', playerId)
+    .where('kind', '=', kind)
+    .where('id', '!=', keepId)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
     .executeTakeFirst();

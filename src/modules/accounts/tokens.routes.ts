@@ -1,13 +1,13 @@
-// GET, POST and DELETE /v1/me/tokens: the player's tokens.
+// GET, POST and DELETE /v1/me/tokens: the player's API tokens; GET and DELETE /v1/me/sessions: the signed-in browsers.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { playerOf } from '../../http/auth.js';
 import { Ok, RowId, ok } from '../../http/envelope.js';
 import { clearSessionCookie } from './session-cookie.js';
-import { CreateTokenBody, NewTokenSchema, TokenRecordSchema } from './accounts.schemas.js';
+import { CreateTokenBody, NewTokenSchema, SessionRecordSchema, TokenRecordSchema } from './accounts.schemas.js';
 import { normaliseBody } from './normalise.js';
-import { createToken, deleteToken, listTokens, MAX_ACTIVE_TOKENS } from './tokens.service.js';
+import { createToken, deleteOtherSessions, deleteSession, deleteToken, listSessions, listTokens, MAX_ACTIVE_TOKENS } from './tokens.service.js';
 
 export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -20,8 +20,11 @@ export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags: ['account'],
         operationId: 'listTokens',
-        summary: "The player's active tokens",
-        description: 'Active (unrevoked, unexpired) tokens, newest first, with their prefix only. `current` marks the token of this call. `last_used_at` is null until the token\'s first call, then updated at most once a minute.',
+        summary: "The player's active API tokens",
+        description:
+          'Active (unrevoked, unexpired) API tokens, newest first, with their prefix only: those of POST /me/tokens and of logins and registrations made without `X-Requested-With: ServiceSDK`. ' +
+          'Portal sessions (signed-in browsers) are not listed here but at GET /v1/me/sessions, and do not count among the ten API tokens. ' +
+          "`current` marks the token of this call. `last_used_at` is null until the token's first call, then updated at most once a minute.",
         response: { 200: Ok(Type.Object({ tokens: Type.Array(TokenRecordSchema) })) },
       },
     },
@@ -40,7 +43,7 @@ export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['account'],
         operationId: 'createToken',
         summary: 'Create a token for an app or script',
-        description: `The token value is shown once. With ${MAX_ACTIVE_TOKENS} active tokens the answer is 409 \`token_limit_reached\` (delete one first). Lifetime: api.token_ttl_days.`,
+        description: `An API token. The token value is shown once. With ${MAX_ACTIVE_TOKENS} active API tokens the answer is 409 \`token_limit_reached\` (delete one first; web sessions do not count). Lifetime: api.token_ttl_days.`,
         body: CreateTokenBody,
         response: { 201: Ok(NewTokenSchema) },
       },
@@ -55,8 +58,8 @@ export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags: ['account'],
         operationId: 'deleteToken',
-        summary: 'Revoke one of the own tokens',
-        description: "Revokes at once. Another player's token, or one already revoked or expired, is 404. Revoking the portal session's own token also clears its cookie.",
+        summary: 'Revoke one of the own API tokens',
+        description: "Revokes at once. A web session (see DELETE /v1/me/sessions/{id}), another player's token, or one already revoked or expired, is 404. Revoking the token of a portal call also clears its cookie.",
         params: Type.Object({ id: RowId('token id (1 to 2147483647, else 422)') }),
         response: { 200: Ok(Type.Object({ id: Type.Integer(), revoked: Type.Literal(true) })) },
       },
@@ -66,6 +69,66 @@ export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
       const result = await deleteToken(ctx, credential.playerId, request.params.id);
       if (credential.via === 'cookie' && credential.tokenId === request.params.id) clearSessionCookie(reply, ctx);
       return ok(result);
+    },
+  );
+
+  app.get(
+    '/v1/me/sessions',
+    {
+      config: { auth: 'player' },
+      schema: {
+        tags: ['account'],
+        operationId: 'listSessions',
+        summary: "The player's signed-in browsers",
+        description:
+          'Active web sessions, newest first: the portal sessions made by logging in or registering with `X-Requested-With: ServiceSDK` (the session cookie). ' +
+          `They are apart from the API tokens of GET /v1/me/tokens, with their own ${MAX_ACTIVE_TOKENS} active: the eleventh browser to sign in signs out the least recently used browser, never an API token, and the login answer names it in \`revoked_token\`. ` +
+          '`current` marks the browser making this call. No prefix: the session\'s token lives in an HttpOnly cookie.',
+        response: { 200: Ok(Type.Object({ sessions: Type.Array(SessionRecordSchema) })) },
+      },
+    },
+    async (request) => {
+      const credential = playerOf(request);
+      return ok({ sessions: await listSessions(ctx, credential.playerId, credential.tokenId) });
+    },
+  );
+
+  app.delete(
+    '/v1/me/sessions/:id',
+    {
+      config: { auth: 'player', errors: ['not_found'], setsCookie: true },
+      schema: {
+        tags: ['account'],
+        operationId: 'deleteSession',
+        summary: 'Sign one browser out',
+        description: "Revokes the web session at once. An API token (see DELETE /v1/me/tokens/{id}), another player's session, or one already revoked or expired, is 404. Signing out the browser making the call also clears its cookie.",
+        params: Type.Object({ id: RowId('session id (1 to 2147483647, else 422)') }),
+        response: { 200: Ok(Type.Object({ id: Type.Integer(), revoked: Type.Literal(true) })) },
+      },
+    },
+    async (request, reply) => {
+      const credential = playerOf(request);
+      const result = await deleteSession(ctx, credential.playerId, request.params.id);
+      if (credential.via === 'cookie' && credential.tokenId === request.params.id) clearSessionCookie(reply, ctx);
+      return ok(result);
+    },
+  );
+
+  app.delete(
+    '/v1/me/sessions',
+    {
+      config: { auth: 'player' },
+      schema: {
+        tags: ['account'],
+        operationId: 'deleteOtherSessions',
+        summary: 'Sign every other browser out',
+        description: 'Revokes every active web session of the player except the one making the call (when it is one). API tokens are not touched. `revoked` counts the sessions signed out.',
+        response: { 200: Ok(Type.Object({ revoked: Type.Integer({ description: 'how many browsers were signed out' }) })) },
+      },
+    },
+    async (request) => {
+      const credential = playerOf(request);
+      return ok(await deleteOtherSessions(ctx, credential.playerId, credential.tokenId));
     },
   );
 }

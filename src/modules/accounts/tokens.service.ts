@@ -1,13 +1,28 @@
-// Player tokens: issued by login, register and POST /me/tokens, at most ten active per player, listed by prefix only.
+// Player tokens: issued by login, register and POST /me/tokens, listed by prefix only. Two kinds, each with its own
+// allowance of ten active: 'web' sessions (a portal login or register, which sets the session cookie) and 'api' tokens
+// (every other login or register, and POST /me/tokens). A login makes room only among its own kind, and says which
+// token it revoked, so a browser never uses up an app's tokens unnoticed.
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/connect.js';
+import type { TokenKind } from '../../db/schema.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { newSecret, secretPrefix, sha256 } from '../../lib/secrets.js';
 import { formatIso, formatTimestamp } from '../../time.js';
 import { lockPlayer } from './players.repository.js';
-import { activeTokenIdsByLeastUse, insertToken, listActiveTokens, revokeTokens } from './tokens.repository.js';
+import { activeTokensByLeastUse, insertToken, listActiveTokens, revokeOtherTokens, revokeTokens, type TokenListRow } from './tokens.repository.js';
 
+/** Active tokens of each kind a player can have: ten API tokens and, apart from them, ten web sessions. */
 export const MAX_ACTIVE_TOKENS = 10;
+
+/** What a login or register revoked to make room (`revoked_token` of the answer). */
+export interface RevokedToken {
+  id: number;
+  kind: TokenKind;
+  name: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+}
 
 export interface IssuedToken {
   id: number;
@@ -16,51 +31,94 @@ export interface IssuedToken {
   prefix: string;
   /** epoch ms */
   expiresAt: number;
+  /** the token revoked to make room, or null */
+  revoked: RevokedToken | null;
 }
 
 /**
- * Issues a token inside the caller's transaction. With ten active tokens, login and register revoke the least
- * recently used to make room ('evict'); POST /me/tokens refuses with 409 ('refuse'). The player row is locked
- * first, so two logins racing cannot leave eleven.
+ * Issues a token of `kind` inside the caller's transaction. With ten active tokens of that kind, login and register
+ * revoke the least recently used of the same kind to make room ('evict'); POST /me/tokens refuses with 409 ('refuse').
+ * The player row is locked first, so two logins racing cannot leave eleven.
  */
-export async function issueToken(ctx: AppContext, trx: Executor, playerId: number, name: string, whenFull: 'evict' | 'refuse'): Promise<IssuedToken> {
+export async function issueToken(ctx: AppContext, trx: Executor, playerId: number, name: string, whenFull: 'evict' | 'refuse', kind: TokenKind = 'api'): Promise<IssuedToken> {
   const now = ctx.clock.now();
   await lockPlayer(trx, playerId);
-  const active = await activeTokenIdsByLeastUse(trx, playerId, now);
+  const active = await activeTokensByLeastUse(trx, playerId, kind, now);
   const excess = active.length - (MAX_ACTIVE_TOKENS - 1);
+  let revoked: RevokedToken | null = null;
   if (excess > 0) {
     if (whenFull === 'refuse') {
       throw new AppError('token_limit_reached', `A player can have at most ${MAX_ACTIVE_TOKENS} active tokens; delete one first`);
     }
-    await revokeTokens(trx, playerId, active.slice(0, excess), now);
+    const victims = active.slice(0, excess);
+    await revokeTokens(trx, playerId, victims.map((t) => t.id), now);
+    // Normally exactly one; more only if the limit was lowered: the answer names the most recently used of them.
+    revoked = revokedView(victims[victims.length - 1]!, kind);
   }
   const token = newSecret('agp_');
   const expiresAt = now + ctx.config.api.token_ttl_days * 86_400_000;
-  const id = await insertToken(trx, { player_id: playerId, name, token_hash: sha256(token), prefix: secretPrefix(token), created_at: now, expires_at: expiresAt });
-  return { id, name, token, prefix: secretPrefix(token), expiresAt };
+  const id = await insertToken(trx, { player_id: playerId, name, token_hash: sha256(token), prefix: secretPrefix(token), created_at: now, expires_at: expiresAt, kind });
+  return { id, name, token, prefix: secretPrefix(token), expiresAt, revoked };
 }
 
+function revokedView(row: TokenListRow, kind: TokenKind): RevokedToken {
+  return {
+    id: row.id,
+    kind,
+    name: row.name,
+    prefix: row.prefix,
+    created_at: formatTimestamp(row.created_at),
+    last_used_at: row.last_used_at === null ? null : formatTimestamp(row.last_used_at),
+  };
+}
+
+function recordView(row: TokenListRow, currentTokenId: number) {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    created_at: formatTimestamp(row.created_at),
+    last_used_at: row.last_used_at === null ? null : formatTimestamp(row.last_used_at),
+    token_expires_at: formatIso(row.expires_at),
+    current: row.id === currentTokenId,
+  };
+}
+
+/** The player's active API tokens (web sessions are listed apart, by listSessions). */
 export async function listTokens(ctx: AppContext, playerId: number, currentTokenId: number) {
-  const rows = await listActiveTokens(ctx.db, playerId, ctx.clock.now());
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    prefix: r.prefix,
-    created_at: formatTimestamp(r.created_at),
-    last_used_at: r.last_used_at === null ? null : formatTimestamp(r.last_used_at),
-    token_expires_at: formatIso(r.expires_at),
-    current: r.id === currentTokenId,
-  }));
+  const rows = await listActiveTokens(ctx.db, playerId, 'api', ctx.clock.now());
+  return rows.map((r) => recordView(r, currentTokenId));
+}
+
+/** The player's signed-in browsers (active web sessions); `current` marks the one of this call. */
+export async function listSessions(ctx: AppContext, playerId: number, currentTokenId: number) {
+  const rows = await listActiveTokens(ctx.db, playerId, 'web', ctx.clock.now());
+  return rows.map((r) => {
+    const { prefix: _prefix, ...view } = recordView(r, currentTokenId);
+    return view;
+  });
 }
 
 export async function createToken(ctx: AppContext, playerId: number, name: string) {
-  const issued = await ctx.db.transaction().execute((trx) => issueToken(ctx, trx, playerId, name, 'refuse'));
+  const issued = await ctx.db.transaction().execute((trx) => issueToken(ctx, trx, playerId, name, 'refuse', 'api'));
   return { id: issued.id, name: issued.name, token: issued.token, prefix: issued.prefix, token_expires_at: formatIso(issued.expiresAt) };
 }
 
-/** Revokes one of the player's active tokens; another player's token, or one already revoked or expired, is 404. */
+/** Revokes one of the player's active API tokens; a web session, another player's token, or one already revoked or expired, is 404. */
 export async function deleteToken(ctx: AppContext, playerId: number, tokenId: number): Promise<{ id: number; revoked: true }> {
-  const revoked = await revokeTokens(ctx.db, playerId, [tokenId], ctx.clock.now());
+  const revoked = await revokeTokens(ctx.db, playerId, [tokenId], ctx.clock.now(), 'api');
   if (revoked === 0) throw notFound('No active token with this id');
   return { id: tokenId, revoked: true };
+}
+
+/** Signs one browser out: revokes one of the player's active web sessions; anything else is 404. */
+export async function deleteSession(ctx: AppContext, playerId: number, sessionId: number): Promise<{ id: number; revoked: true }> {
+  const revoked = await revokeTokens(ctx.db, playerId, [sessionId], ctx.clock.now(), 'web');
+  if (revoked === 0) throw notFound('No signed-in browser with this id');
+  return { id: sessionId, revoked: true };
+}
+
+/** Signs every other browser out: revokes the player's web sessions except the one making the call. */
+export async function deleteOtherSessions(ctx: AppContext, playerId: number, currentTokenId: number): Promise<{ revoked: number }> {
+  return { revoked: await revokeOtherTokens(ctx.db, playerId, 'web', currentTokenId, ctx.clock.now()) };
 }
