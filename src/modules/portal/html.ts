@@ -24,18 +24,6 @@ export function portalCsp(games: string): string {
   ].join('; ');
 }
 
-/** /docs (Swagger UI): its scripts are files of this origin too; its widgets set style attributes. */
-export const DOCS_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "frame-ancestors 'self'",
-].join('; ');
-
 export interface PageOptions {
   /** which page script runs (body data-page) */
   page: string;

@@ -1,4 +1,5 @@
 // The portal's pages, its built assets and the SDK script. Pages are HTML shells; the bundle fills them from the API.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -6,7 +7,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sessionCookieName } from '../../http/auth.js';
 import { findActivePlayer, findListedGame } from './portal.repository.js';
 import { gamesSource } from '../games/game-origin.js';
-import { DOCS_CSP, portalCsp, renderNotFound, renderPage, type PageOptions } from './html.js';
+import { portalCsp, renderNotFound, renderPage, type PageOptions } from './html.js';
+import { renderApiReference } from './api-docs.js';
 import { sdkDocsHtml } from './sdk-docs.js';
 import { PORTAL_ORIGIN_TOKEN, readManifest, webRoot, type Manifest } from './web-root.js';
 
@@ -21,16 +23,14 @@ export function loadPortalAssets(root = webRoot()): PortalAssets {
 
 const NOT_BUILT = 'The portal is not built: run `npm run build` (npm start does it).';
 
-/** Content-Security-Policy for every HTML response: strict on portal pages, Swagger UI's needs on /docs; game files under /g/ are the games module's. */
+/** Content-Security-Policy for every HTML response: strict on portal pages (the API reference at /docs included); game files under /g/ are the games module's. */
 export function registerPageSecurity(app: FastifyInstance): void {
   const pageCsp = portalCsp(gamesSource(app.ctx.config));
   app.addHook('onSend', async (request, reply, payload) => {
     const type = String(reply.getHeader('content-type') ?? '');
     if (!type.startsWith('text/html') || reply.hasHeader('content-security-policy')) return payload;
-    const url = request.url;
-    if (url.startsWith('/g/')) return payload;
-    const docs = url === '/docs' || (url.startsWith('/docs/') && !url.startsWith('/docs/sdk'));
-    reply.header('content-security-policy', docs ? DOCS_CSP : pageCsp);
+    if (request.url.startsWith('/g/')) return payload;
+    reply.header('content-security-policy', pageCsp);
     return payload;
   });
 }
@@ -40,10 +40,17 @@ export function signedOut(request: FastifyRequest): boolean {
   return request.cookies[sessionCookieName(request.server.ctx)] === undefined;
 }
 
-function sendPage(request: FastifyRequest, reply: FastifyReply, assets: PortalAssets, options: PageOptions, status = 200) {
+function sendPage(request: FastifyRequest, reply: FastifyReply, assets: PortalAssets, options: PageOptions, status = 200, etag = false) {
   if (!assets.manifest) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
   const html = renderPage(assets.manifest, { ...options, signedOut: signedOut(request) });
-  return reply.code(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+  reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+  if (etag) {
+    // Revalidated on every visit, but a browser that has the page gets a 304 without a body.
+    const tag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
+    reply.header('etag', tag);
+    if (request.headers['if-none-match']?.split(/\s*,\s*/).includes(tag)) return reply.code(304).send();
+  }
+  return reply.code(status).send(html);
 }
 
 function sendNotFound(request: FastifyRequest, reply: FastifyReply, assets: PortalAssets) {
@@ -102,6 +109,14 @@ export function portalRoutes(assets: PortalAssets) {
     app.get('/docs/sdk', { config, schema }, async (request, reply) =>
       sendPage(request, reply, assets, { page: 'sdk-docs', title: 'Game SDK', layout: 'narrow', main: sdkDocsHtml }),
     );
+
+    // The API reference, rendered once from the OpenAPI document (it changes only with the code and the settings).
+    let apiReference: string | null = null;
+    app.get('/docs', { config, schema }, async (request, reply) => {
+      apiReference ??= renderApiReference(app.swagger() as unknown as Record<string, unknown>);
+      return sendPage(request, reply, assets, { page: 'api-docs', title: 'API reference', description: 'The Game Platform JSON API: every operation, its parameters, bodies, responses and error codes.', layout: 'wide', main: apiReference }, 200, true);
+    });
+    app.get('/docs/', { config, schema }, async (_request, reply) => reply.redirect('/docs', 301));
 
     registerSdk(app, assets);
 
