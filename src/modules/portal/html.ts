@@ -63,7 +63,7 @@ ${assets}
 <a class="skip-link" href="#main">Skip to content</a>
 <header class="site-header">
 <div class="wrap header-row">
-<a class="brand" href="/"><img src="/assets/icon.svg" alt="" width="28" height="28"> Game Platform</a>
+<a class="brand" href="/"><img src="/assets/icon.svg" alt="" width="28" height="28"> <span class="brand-name">Game Platform</span></a>
 <nav aria-label="Main" class="main-nav"><a href="/">Games</a></nav>
 <div id="account-nav" class="account-nav"><a href="/login">Log in</a> <a class="button small" href="/register">Register</a></div>
 </div>
