@@ -1,4 +1,5 @@
 // GET /v1/status, the OpenAPI document and the /docs page.
+import { gunzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 import { ERROR_CATALOG } from '../../src/http/errors.js';
 import { eachDialect } from '../helpers/harness.js';
@@ -74,6 +75,10 @@ eachDialect('status and openapi', (h) => {
     const etag = String(res.headers.etag);
     expect(etag).toMatch(/^"[\w-]+"$/);
     expect((await h.http.get('/docs', { headers: { 'if-none-match': etag } })).status).toBe(304);
+    const zipped = await h.app.inject({ method: 'GET', url: '/docs', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.rawPayload.length).toBeLessThan(60_000);
+    expect(gunzipSync(zipped.rawPayload).toString()).toBe(res.text);
     expect((await h.http.get('/docs/')).headers.location).toBe('/docs');
   });
 });
