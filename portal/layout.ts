@@ -1,11 +1,20 @@
 // The header's account area (logged in or not) and small pieces several pages share.
 import { api } from './lib/api.js';
 import { byId, h, mount } from './lib/dom.js';
-import { me } from './lib/session.js';
+import { me, onMeRefreshed, type Me } from './lib/session.js';
+
+let following = false;
 
 export async function renderAccountNav(): Promise<void> {
+  if (!following) {
+    following = true;
+    onMeRefreshed((who) => showAccount(who));
+  }
+  showAccount(await me().catch(() => null));
+}
+
+function showAccount(who: Me | null): void {
   const nav = byId('account-nav');
-  const who = await me().catch(() => null);
   if (!who) {
     const next = location.pathname === '/' || ['/login', '/register', '/logout'].includes(location.pathname) ? '' : `?next=${encodeURIComponent(location.pathname + location.search)}`;
     mount(nav, h('a', { href: `/login${next}` }, 'Log in'), ' ', h('a', { class: 'button small', href: '/register' }, 'Register'));

@@ -18,6 +18,8 @@ export interface FieldSpec {
   accept?: string;
   inputmode?: string;
   options?: Array<[value: string, label: string]>;
+  /** what to say when the value does not match `pattern`, in the portal's words (e.g. "Use 3–32 letters, digits or _") */
+  patternMessage?: string;
   /** extra attributes for the control */
   attrs?: Record<string, unknown>;
 }
@@ -102,14 +104,32 @@ export interface FormHandle {
   clearErrors(): void;
 }
 
-/** Messages for browser-side checks, closer to the API's wording than the browser's defaults. */
-function localProblem(control: Control): string | null {
-  if (control.validity.valid) return null;
-  if (control.validity.valueMissing) return 'is required';
-  if (control.validity.typeMismatch && control.type === 'email') return 'must be an email address';
-  if (control.validity.tooShort) return `must be at least ${control.getAttribute('minlength')} characters`;
-  if (control.validity.tooLong) return `must be at most ${control.getAttribute('maxlength')} characters`;
-  return control.validationMessage || 'is not valid';
+/** The field's name without its note: "Username (optional)" → "Username". */
+const fieldName = (spec: FieldSpec): string => spec.label.replace(/\s*\([^)]*\)\s*$/, '');
+
+/**
+ * Browser-side checks, in the portal's words: whole sentences shown under the field, never the browser's own
+ * validationMessage (whose "Please match the requested format." read as if glued onto the label).
+ */
+function localProblem(control: Control, spec: FieldSpec): string | null {
+  const v = control.validity;
+  if (v.valid) return null;
+  const name = fieldName(spec);
+  if (v.valueMissing) return spec.type === 'file' ? 'Choose a file' : `${name} is required`;
+  if (v.typeMismatch && control.type === 'email') return 'Enter an email address, like name@example.com';
+  if (v.tooShort) return `${name} must be at least ${control.getAttribute('minlength')} characters`;
+  if (v.tooLong) return `${name} must be at most ${control.getAttribute('maxlength')} characters`;
+  if (v.patternMismatch) return spec.patternMessage ?? `${name} is not in the expected form`;
+  if (v.rangeUnderflow || v.rangeOverflow) return `${name} is out of range`;
+  return `${name} is not valid`;
+}
+
+/** Errors of the API that belong to one field (409s with no error.fields): shown at it, not in the form's alert. */
+const FIELD_OF_CODE: Record<string, string> = { email_taken: 'email', username_taken: 'username' };
+
+/** An API field message ("must NOT have fewer than 3 characters") as a sentence about the field. */
+function fieldSentence(spec: FieldSpec, message: string): string {
+  return /^[A-Z]/.test(message) ? message : `${fieldName(spec)} ${message}`;
 }
 
 export function createForm(options: FormOptions): FormHandle {
@@ -137,13 +157,15 @@ export function createForm(options: FormOptions): FormHandle {
       alert.replaceChildren();
     },
     showErrors(error) {
-      const problems = error instanceof ApiError ? error.fields : {};
+      const problems: Record<string, string> = error instanceof ApiError ? { ...error.fields } : {};
+      const own = error instanceof ApiError ? FIELD_OF_CODE[error.code] : undefined;
+      if (own && fields.has(own) && !problems[own]) problems[own] = (error as ApiError).message;
       const unplaced: string[] = [];
       let first: Field | undefined;
       for (const [name, message] of Object.entries(problems)) {
         const f = fields.get(name);
         if (f) {
-          f.setError(`${f.spec.label} ${message}`);
+          f.setError(fieldSentence(f.spec, message));
           first ??= f;
         } else unplaced.push(`${name} ${message}`);
       }
@@ -167,9 +189,9 @@ export function createForm(options: FormOptions): FormHandle {
       status.textContent = '';
       let firstBad: Field | undefined;
       for (const f of fields.values()) {
-        const problem = localProblem(f.control);
+        const problem = localProblem(f.control, f.spec);
         if (problem) {
-          f.setError(`${f.spec.label} ${problem}`);
+          f.setError(problem);
           firstBad ??= f;
         }
       }

@@ -33,6 +33,12 @@ export interface Me {
 }
 
 let current: Promise<Me | null> | null = null;
+const refreshed: Array<(who: Me | null) => void> = [];
+
+/** Runs `listener` with the player each time `me(true)` asks again (the header follows a profile change). */
+export function onMeRefreshed(listener: (who: Me | null) => void): void {
+  refreshed.push(listener);
+}
 
 /** The logged-in player, or null. A page served without a session cookie says so (data-session="none"): no need to ask. */
 export function me(refresh = false): Promise<Me | null> {
@@ -45,6 +51,7 @@ export function me(refresh = false): Promise<Me | null> {
         throw error;
       },
     );
+    if (refresh) void current.then((who) => refreshed.forEach((listener) => listener(who)), () => undefined);
   }
   return current;
 }

@@ -39,7 +39,7 @@ function profileSection(player: OwnPlayer): HTMLElement {
     submitLabel: 'Save profile',
     fields: [
       { name: 'display_name', label: 'Display name', value: player.display_name, required: true, minlength: 2, maxlength: 40, autocomplete: 'nickname' },
-      { name: 'username', label: 'Username', value: player.username, required: true, minlength: 3, maxlength: 32, pattern: '[A-Za-z0-9_]{3,32}', autocomplete: 'username', hint: 'Letters, digits and _. Your profile lives at /u/<username>.' },
+      { name: 'username', label: 'Username', value: player.username, required: true, minlength: 3, maxlength: 32, pattern: '[A-Za-z0-9_]{3,32}', patternMessage: 'Use 3–32 letters, digits or _', autocomplete: 'username', hint: 'Letters, digits and _. Your profile lives at /u/<username>.' },
       { name: 'bio', label: 'Bio', type: 'textarea', value: player.bio ?? '', maxlength: 300, hint: 'Up to 300 characters. Leave empty to remove it.' },
       { name: 'country', label: 'Country', type: 'select', value: player.country ?? '', options: [['', 'Not shown'], ...countryOptions()] },
       { name: 'newsletter', label: 'Send me the newsletter', type: 'checkbox', value: player.newsletter },
@@ -72,21 +72,37 @@ function avatarSection(player: OwnPlayer): HTMLElement {
   let previewUrl: string | null = null;
 
   const chosen = (): File | null => input.files?.[0] ?? null;
+  let picks = 0;
   input.addEventListener('change', () => {
     file.setError(null);
     status.textContent = '';
     if (previewUrl) URL.revokeObjectURL(previewUrl);
     previewUrl = null;
     preview.hidden = true;
+    upload.disabled = true; // until the file is known to be a picture this browser can show
     const picked = chosen();
-    upload.disabled = !picked;
+    const pick = ++picks;
     if (!picked) return;
     if (!AVATAR_TYPES.includes(picked.type)) return file.setError('New picture must be a JPG, PNG, GIF or WebP image');
     if (picked.size > AVATAR_MAX_BYTES) return file.setError('New picture must be at most 2 MB');
-    previewUrl = URL.createObjectURL(picked);
-    preview.src = previewUrl;
-    preview.alt = 'Preview of the new avatar';
-    preview.hidden = false;
+    const url = URL.createObjectURL(picked);
+    // A name ending in .png says nothing of the content: decode it first, and offer Upload only for a real picture.
+    const probe = new Image();
+    probe.src = url;
+    probe.decode().then(
+      () => {
+        if (pick !== picks) return URL.revokeObjectURL(url);
+        previewUrl = url;
+        preview.src = url;
+        preview.alt = 'Preview of the new avatar';
+        preview.hidden = false;
+        upload.disabled = false;
+      },
+      () => {
+        URL.revokeObjectURL(url);
+        if (pick === picks) file.setError(`New picture: “${picked.name}” cannot be read as an image. Choose a JPG, PNG, GIF or WebP picture`);
+      },
+    );
   });
 
   const form = h('form', { class: 'avatar-form', 'aria-label': 'Avatar' }, h('div', { class: 'avatar-row' }, current, preview), file.wrapper, h('div', { class: 'actions' }, upload, remove), status);
@@ -104,17 +120,19 @@ function avatarSection(player: OwnPlayer): HTMLElement {
       input.value = '';
       preview.hidden = true;
       status.textContent = 'Avatar updated.';
+      void me(true); // the header shows the new picture
     } catch (error) {
       file.setError(`New picture: ${error instanceof ApiError && error.code === 'payload_too_large' ? 'the file is over 2 MB' : error instanceof ApiError && error.code === 'unsupported_media_type' ? 'the file is not a JPG, PNG, GIF or WebP image' : (error as Error).message}`);
       input.focus();
     } finally {
-      upload.disabled = !chosen();
+      upload.disabled = !chosen() || preview.hidden;
     }
   });
   remove.addEventListener('click', async () => {
     const { data } = await api<{ avatar_url: string }>('DELETE', '/v1/me/avatar');
     current.src = data.avatar_url;
     status.textContent = 'Avatar removed: your initials are shown instead.';
+    void me(true);
   });
   return section('Avatar', form);
 }

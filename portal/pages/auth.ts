@@ -23,7 +23,7 @@ export async function registerPage(main: HTMLElement): Promise<void> {
     fields: [
       { name: 'display_name', label: 'Display name', required: true, minlength: 2, maxlength: 40, autocomplete: 'nickname', hint: 'Shown on leaderboards. 2–40 characters.' },
       { name: 'email', label: 'Email', type: 'email', required: true, autocomplete: 'email', hint: 'We send a link to confirm it. You can play right away.' },
-      { name: 'username', label: 'Username (optional)', minlength: 3, maxlength: 32, pattern: '[A-Za-z0-9_]{3,32}', autocomplete: 'username', hint: 'Letters, digits and _; made from your display name when left empty.' },
+      { name: 'username', label: 'Username (optional)', minlength: 3, maxlength: 32, pattern: '[A-Za-z0-9_]{3,32}', patternMessage: 'Use 3–32 letters, digits or _', autocomplete: 'username', hint: 'Letters, digits and _; made from your display name when left empty.' },
       { name: 'password', label: 'Password', type: 'password', required: true, minlength: 8, maxlength: 256, autocomplete: 'new-password', hint: 'At least 8 characters.' },
       { name: 'newsletter', label: 'Send me the newsletter', type: 'checkbox' },
     ],

@@ -72,7 +72,9 @@ function stat(label: string, value: string): HTMLElement {
 
 /** One bar per day; a dashed line marks the free allowance. */
 function barChart(history: Day[], allowanceSeconds: number | null): SVGSVGElement {
-  const width = 640;
+  // Drawn at about the width it is shown at, so that its 12px labels stay 12px on a phone instead of shrinking to 6.
+  const shown = document.getElementById('main')?.clientWidth ?? 640;
+  const width = Math.round(Math.min(640, Math.max(280, shown - 60)));
   const height = 220;
   const pad = { top: 12, right: 8, bottom: 28, left: 40 };
   const maxMinutes = Math.max(1, ...history.map((d) => d.seconds / 60), allowanceSeconds ? allowanceSeconds / 60 : 0);
@@ -84,7 +86,7 @@ function barChart(history: Day[], allowanceSeconds: number | null): SVGSVGElemen
   const total = history.reduce((a, d) => a + d.seconds, 0);
   const busiest = history.reduce<Day | null>((best, d) => (!best || d.seconds > best.seconds ? d : best), null);
   const label = `Bar chart of minutes played per day from ${history[0]?.day ?? ''} to ${history.at(-1)?.day ?? ''}: ${formatDuration(total)} in all${busiest && busiest.seconds ? `, most on ${busiest.day} (${formatDuration(busiest.seconds)})` : ''}.`;
-  const labelEvery = Math.ceil(history.length / 7);
+  const labelEvery = Math.ceil(history.length / Math.max(3, Math.min(7, Math.floor((width - pad.left - pad.right) / 48))));
 
   return svg(
     'svg',

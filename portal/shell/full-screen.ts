@@ -16,7 +16,8 @@ export function fullScreenButton(target: HTMLElement, orientation: Orientation, 
   // On a narrow bar only the icon shows; the words stay as the button's name.
   const words = h('span', { class: 'full-screen-words' }, 'Full screen');
   const icon = svg('svg', { viewBox: '0 0 16 16', width: '16', height: '16', 'aria-hidden': 'true', focusable: 'false' }, svg('path', { d: 'M1 5V1h4M11 1h4v4M15 11v4h-4M5 15H1v-4', fill: 'none', stroke: 'currentColor', 'stroke-width': '2' }));
-  const button = h('button', { type: 'button', class: 'button small full-screen' }, icon, words);
+  // Not on a phone (.hide-narrow): there the bar is the one thing beside the game, and the browser's own controls serve.
+  const button = h('button', { type: 'button', class: 'button small full-screen hide-narrow' }, icon, words);
   const screenOrientation = screen.orientation as (ScreenOrientation & LockableOrientation) | undefined;
 
   button.addEventListener('click', () => {

@@ -92,7 +92,16 @@ function refusalScreen(game: Game, who: Me, error: unknown): HTMLElement {
     if (error.status === 401) return loginScreen(game);
     if (error.code === 'game_unavailable' || error.status === 403) return h('section', { class: 'panel shell-screen', 'data-screen': 'unavailable' }, h('h1', null, `${game.name} cannot be played right now`), h('p', { role: 'alert' }, error.message), gameLinks(game));
   }
-  return errorPanel(`${game.name} could not start`, (error as Error).message);
+  // The service is unavailable (503), or cannot be reached: say so, with a way to try again and a way back.
+  const retry = h('button', { type: 'button', class: 'button primary' }, 'Retry');
+  retry.addEventListener('click', () => location.reload());
+  return h(
+    'section',
+    { class: 'panel shell-screen', 'data-screen': 'error' },
+    h('h1', null, `${game.name} could not start`),
+    h('p', { role: 'alert' }, (error as Error).message),
+    h('div', { class: 'actions' }, retry, h('a', { class: 'button', href: `/games/${encodeURIComponent(game.slug)}` }, `Back to ${game.name}`)),
+  );
 }
 
 class ShellSession {

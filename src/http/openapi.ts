@@ -1,6 +1,6 @@
-// The OpenAPI 3.1 document, generated from the route schemas, at /v1/openapi.json, rendered at /docs.
+// The OpenAPI 3.1 document, generated from the route schemas, at /v1/openapi.json; the portal renders it at /docs
+// (src/modules/portal/api-docs.ts).
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { settingLeaves, type Config } from '../config.js';
 import { ERROR_CATALOG } from './errors.js';
@@ -94,6 +94,4 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 }

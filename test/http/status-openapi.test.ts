@@ -1,4 +1,5 @@
 // GET /v1/status, the OpenAPI document and the /docs page.
+import { gunzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 import { ERROR_CATALOG } from '../../src/http/errors.js';
 import { eachDialect } from '../helpers/harness.js';
@@ -58,9 +59,26 @@ eachDialect('status and openapi', (h) => {
     expect(doc.info.description).toContain('rate_limits.developer_key');
   });
 
-  it('renders the document at /docs', async () => {
-    const res = await h.http.get('/docs/');
+  it('renders the document at /docs: every operation by tag, with its errors, revalidated by ETag', async () => {
+    const res = await h.http.get('/docs');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.text).toContain('<meta name="viewport"');
+    expect(res.text).toContain('href="/v1/openapi.json"');
+    const doc = (await h.http.get('/v1/openapi.json')).body;
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>)) {
+      for (const op of Object.values(item)) expect(res.text, path).toContain(`id="${op.operationId}"`);
+    }
+    expect(res.text).toContain('<code>email_taken</code>');
+    expect(res.text).toContain('id="schema-Game"');
+    expect(res.text.length).toBeLessThan(400_000);
+    const etag = String(res.headers.etag);
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect((await h.http.get('/docs', { headers: { 'if-none-match': etag } })).status).toBe(304);
+    const zipped = await h.app.inject({ method: 'GET', url: '/docs', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.rawPayload.length).toBeLessThan(60_000);
+    expect(gunzipSync(zipped.rawPayload).toString()).toBe(res.text);
+    expect((await h.http.get('/docs/')).headers.location).toBe('/docs');
   });
 });

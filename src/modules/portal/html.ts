@@ -25,18 +25,6 @@ export function portalCsp(games: string, assets = ''): string {
   ].join('; ');
 }
 
-/** /docs (Swagger UI): its scripts are files of this origin too; its widgets set style attributes. */
-export const DOCS_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "frame-ancestors 'self'",
-].join('; ');
-
 export interface PageOptions {
   /** which page script runs (body data-page) */
   page: string;
@@ -109,7 +97,7 @@ ${assets}
 <a class="skip-link" href="#main">Skip to content</a>
 <header class="site-header">
 <div class="wrap header-row">
-<a class="brand" href="/"><img src="/assets/icon.svg" alt="" width="28" height="28"> Game Platform</a>
+<a class="brand" href="/"><img src="/assets/icon.svg" alt="" width="28" height="28"> <span class="brand-name">Game Platform</span></a>
 <nav aria-label="Main" class="main-nav"><a href="/">Games</a></nav>
 <div id="account-nav" class="account-nav"><a href="/login">Log in</a> <a class="button small" href="/register">Register</a></div>
 </div>

@@ -1,14 +1,17 @@
 // The portal's pages, its built assets and the SDK script. Pages are HTML shells (a game's and a player's carry their
 // title, description, picture and link preview); the bundle fills them from the API.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sessionCookieName } from '../../http/auth.js';
 import { findActivePlayer, findListedGame } from './portal.repository.js';
 import { gamesSource } from '../games/game-origin.js';
-import { DOCS_CSP, portalCsp, renderNotFound, renderPage, type PageOptions } from './html.js';
+import { portalCsp, renderNotFound, renderPage, type PageOptions } from './html.js';
 import { gamePageOptions, profilePageOptions } from './page-cards.js';
+import { renderApiReference } from './api-docs.js';
 import { sdkDocsHtml } from './sdk-docs.js';
 import { PORTAL_ORIGIN_TOKEN, readManifest, webRoot, type Manifest } from './web-root.js';
 
@@ -23,17 +26,15 @@ export function loadPortalAssets(root = webRoot()): PortalAssets {
 
 const NOT_BUILT = 'The portal is not built: run `npm run build` (npm start does it).';
 
-/** Content-Security-Policy for every HTML response: strict on portal pages, Swagger UI's needs on /docs; game files under /g/ are the games module's. */
+/** Content-Security-Policy for every HTML response: strict on portal pages (the API reference at /docs included); game files under /g/ are the games module's. */
 export function registerPageSecurity(app: FastifyInstance): void {
   const { assets_url } = app.ctx.config;
   const pageCsp = portalCsp(gamesSource(app.ctx.config), assets_url ? new URL(assets_url).origin : '');
   app.addHook('onSend', async (request, reply, payload) => {
     const type = String(reply.getHeader('content-type') ?? '');
     if (!type.startsWith('text/html') || reply.hasHeader('content-security-policy')) return payload;
-    const url = request.url;
-    if (url.startsWith('/g/')) return payload;
-    const docs = url === '/docs' || (url.startsWith('/docs/') && !url.startsWith('/docs/sdk'));
-    reply.header('content-security-policy', docs ? DOCS_CSP : pageCsp);
+    if (request.url.startsWith('/g/')) return payload;
+    reply.header('content-security-policy', pageCsp);
     return payload;
   });
 }
@@ -43,14 +44,35 @@ export function signedOut(request: FastifyRequest): boolean {
   return request.cookies[sessionCookieName(request.server.ctx)] === undefined;
 }
 
-function sendPage(request: FastifyRequest, reply: FastifyReply, assets: PortalAssets, options: PageOptions, status = 200) {
+function sendPage(request: FastifyRequest, reply: FastifyReply, assets: PortalAssets, options: PageOptions, status = 200, etag = false) {
   if (!assets.manifest) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
   // Where "Get Unlimited" links (setting upgrade_url): the portal's pitches read it from <body data-upgrade-url>.
   const upgrade = request.server.ctx.config.upgrade_url;
   const data = upgrade ? { ...options.data, upgradeUrl: upgrade } : options.data;
   const html = renderPage(assets.manifest, { ...options, data, signedOut: signedOut(request) });
-  return reply.code(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+  reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+  if (etag) {
+    // Revalidated on every visit, but a browser that has the page gets a 304 without a body.
+    const tag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
+    reply.header('etag', tag);
+    if (request.headers['if-none-match']?.split(/\s*,\s*/).includes(tag)) return reply.code(304).send();
+    // A long page (the API reference, ~270 kB): gzip it once per version (~30 kB) for the browsers that take it.
+    reply.header('vary', 'Accept-Encoding');
+    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
+      let zipped = GZIPPED.get(tag);
+      if (!zipped) {
+        zipped = gzipSync(html);
+        if (GZIPPED.size >= 8) GZIPPED.clear();
+        GZIPPED.set(tag, zipped);
+      }
+      return reply.code(status).header('content-encoding', 'gzip').send(zipped);
+    }
+  }
+  return reply.code(status).send(html);
 }
+
+/** Gzipped pages sent with an ETag, by tag (a page has a version per session state: a handful in all). */
+const GZIPPED = new Map<string, Buffer>();
 
 function sendNotFound(request: FastifyRequest, reply: FastifyReply, assets: PortalAssets) {
   const html = renderNotFound(assets.manifest, request.url.split('?')[0] ?? '/', signedOut(request));
@@ -108,6 +130,14 @@ export function portalRoutes(assets: PortalAssets) {
     app.get('/docs/sdk', { config, schema }, async (request, reply) =>
       sendPage(request, reply, assets, { page: 'sdk-docs', title: 'Game SDK', layout: 'narrow', main: sdkDocsHtml }),
     );
+
+    // The API reference, rendered once from the OpenAPI document (it changes only with the code and the settings).
+    let apiReference: string | null = null;
+    app.get('/docs', { config, schema }, async (request, reply) => {
+      apiReference ??= renderApiReference(app.swagger() as unknown as Record<string, unknown>);
+      return sendPage(request, reply, assets, { page: 'api-docs', title: 'API reference', description: 'The Game Platform JSON API: every operation, its parameters, bodies, responses and error codes.', layout: 'wide', main: apiReference }, 200, true);
+    });
+    app.get('/docs/', { config, schema }, async (_request, reply) => reply.redirect('/docs', 301));
 
     registerSdk(app, assets);
 

@@ -2,7 +2,8 @@
 // hosts a game (its size, orientation, full screen, and what `pause`/`resume` mean when another tab takes over).
 import { escapeHtml } from './html.js';
 
-const code = (text: string) => `<pre><code>${escapeHtml(text)}</code></pre>`;
+// tabindex: a block that scrolls sideways can be scrolled from the keyboard too.
+const code = (text: string) => `<pre tabindex="0"><code>${escapeHtml(text)}</code></pre>`;
 
 const SAVE_PATTERN = `// The version of each slot this page last saw (from saves.list(), a load or its own save).
 const seen = new Map();                          // slot -> version; absent: "I saw it empty"

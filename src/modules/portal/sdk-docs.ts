@@ -62,7 +62,8 @@ const GAME_JSON = `{
   "author": "You", "released_at": "2026-11-21", "cover": "cover.png", "entry": "index.html"
 }`;
 
-const code = (text: string) => `<pre><code>${escapeHtml(text)}</code></pre>`;
+// tabindex: a block that scrolls sideways can be scrolled from the keyboard too.
+const code = (text: string) => `<pre tabindex="0"><code>${escapeHtml(text)}</code></pre>`;
 
 export const sdkDocsHtml = `<article class="prose">
 <h1>Game SDK</h1>

@@ -1,7 +1,8 @@
 // The parts of /docs/sdk on the game's frame and on shipping engine builds (README: "Game files on their own origin").
 import { escapeHtml } from './html.js';
 
-const code = (text: string) => `<pre><code>${escapeHtml(text)}</code></pre>`;
+// tabindex: a block that scrolls sideways can be scrolled from the keyboard too.
+const code = (text: string) => `<pre tabindex="0"><code>${escapeHtml(text)}</code></pre>`;
 
 export const frameRulesHtml = `<h2 id="frame">The game's frame</h2>
 <p>Your game runs in a frame of the play shell, on an origin of its own: <code>https://{slug}.games.…</code> (the
