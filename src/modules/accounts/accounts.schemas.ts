@@ -48,7 +48,7 @@ export const CountryField = Nullable(
   }),
 );
 const TokenNameField = Type.String({ minLength: 1, maxLength: 100, description: 'a name for the token, 1 to 100 characters' });
-const MailTokenField = Type.String({ minLength: 1, maxLength: 200, description: 'the token from the mail link' });
+export const MailTokenField = Type.String({ minLength: 1, maxLength: 200, description: 'the token from the mail link' });
 
 export const PlayerPublicSchema = Type.Object(
   {
@@ -103,6 +103,9 @@ export const AuthResultSchema = Type.Object(
     token: Type.String({ description: 'player token agp_…; shown only this once' }),
     token_expires_at: IsoTimestamp,
     entitlement: EntitlementSchema,
+    deletion_canceled: Type.Optional(
+      Type.Literal(true, { description: 'login only: the account was waiting for deletion (DELETE /me) and this login cancelled it' }),
+    ),
   },
   { title: 'AuthResult', description: 'the player, a new token and the entitlement (register, log in)' },
 );
@@ -135,7 +138,7 @@ export const NewTokenSchema = Type.Object({
 
 export const AvatarSchema = Type.Object({ avatar_url: Type.String({ description: 'absolute URL of the avatar' }) });
 
-const closed = { additionalProperties: false } as const;
+export const closed = { additionalProperties: false } as const;
 
 export const RegisterBody = Type.Object(
   {

@@ -18,6 +18,7 @@ const body = (result: AuthResult) => ({
   token: result.token,
   token_expires_at: result.token_expires_at,
   entitlement: result.entitlement,
+  ...(result.deletion_canceled ? { deletion_canceled: result.deletion_canceled } : {}),
 });
 
 export async function authRoutes(fastify: FastifyInstance): Promise<void> {
@@ -65,6 +66,8 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
           '401 `invalid_credentials` after comparable time. A suspended account is 403 `forbidden` (told only after a ' +
           'correct password). A player has at most 10 active tokens: logging in revokes one to make room, a never-used ' +
           `token first (the oldest), else the least recently used. \`device_name\` names the token (default "login", or "portal" for the SDK). ` +
+          'An account waiting for deletion (DELETE /me) is restored by a login with its password within the grace period; the ' +
+          'answer then carries `deletion_canceled: true`. ' +
           `Rate limits: rate_limits.login per IP and, separately, per login name. ${SDK_NOTE}`,
         body: LoginBody,
         response: { 200: Ok(AuthResultSchema) },
