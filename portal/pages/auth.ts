@@ -47,14 +47,21 @@ export async function loginPage(main: HTMLElement): Promise<void> {
       { name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' },
     ],
     async onSubmit(values, handle) {
+      let restored = false;
       try {
-        await api('POST', '/v1/auth/login', { body: { login: values.login, password: values.password, device_name: deviceName() } });
+        const { data } = await api<{ deletion_canceled?: boolean }>('POST', '/v1/auth/login', { body: { login: values.login, password: values.password, device_name: deviceName() } });
+        restored = data.deletion_canceled === true;
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) {
           handle.fields.get('password')!.control.value = '';
           throw new ApiError(401, error.code, 'The email or username and password do not match an account.');
         }
         throw error;
+      }
+      // A login within the grace period of a deletion keeps the account: say so before going on.
+      if (restored) {
+        mount(main, panel('Welcome back', h('p', { role: 'status' }, 'Your account was going to be deleted. Logging in has cancelled that: everything stays as it was.'), h('p', null, h('a', { class: 'button primary', href: nextPath('/') }, 'Continue'))));
+        return focusHeading(main);
       }
       location.assign(nextPath('/'));
     },

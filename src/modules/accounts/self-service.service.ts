@@ -146,8 +146,11 @@ async function purgeOne(ctx: AppContext, playerId: number): Promise<boolean> {
     const now = ctx.clock.now();
     const player = await lockPlayer(trx, playerId);
     if (!player || player.status !== 'deleting' || player.deletion_due_at === null || Number(player.deletion_due_at) > now) return undefined;
-    const bests = await lockBests(trx, await boardsOfPlayer(trx, playerId), playerId);
-    await removeKeys(trx, bests.map((b) => ({ boardId: b.leaderboard_id, key: keyOfBest(b) })));
+    const boards = await boardsOfPlayer(trx, playerId);
+    if (boards.length) {
+      const bests = await lockBests(trx, boards, playerId);
+      await removeKeys(trx, bests.map((b) => ({ boardId: b.leaderboard_id, key: keyOfBest(b) })));
+    }
     await deleteScoreRequestsOf(trx, playerId);
     await deleteOutboxMailTo(trx, player.email);
     return deleteDuePlayer(trx, playerId, now);
