@@ -3,7 +3,7 @@
 import { afterAll, expect, it } from 'vitest';
 import { purgeDeletedPlayers } from '../../src/modules/accounts/self-service.service.js';
 import { eachDialect } from '../helpers/harness.js';
-import { createGame, createPlayerWithPassword, createToken } from '../helpers/factories.js';
+import { createGame, createPlayerWithPassword, createPlaySession, createToken } from '../helpers/factories.js';
 import { startSmtpServer, type ReceivedMail } from '../helpers/smtp.js';
 
 const smtp = await startSmtpServer();
@@ -217,7 +217,9 @@ eachDialect(
       expect((await post(third.token, 50)).status).toBe(201);
       expect((await h.http.put(`/v1/games/${game.slug}/states/0`, { token: leaving.token, body: { state: { level: 9 } } })).status).toBe(201);
       expect((await h.http.post(`/v1/games/${game.slug}/favorite`, { token: leaving.token })).status).toBe(200);
-      await h.http.post('/v1/play/start', { token: leaving.token, body: { game: game.slug } });
+      await createPlaySession(h.ctx, leaving.player.id, game.id);
+      await h.ctx.db.insertInto('daily_usage').values({ player_id: leaving.player.id, day: '2026-03-01', seconds: 120, sessions: 1 }).execute();
+      expect(await h.ctx.db.selectFrom('play_sessions').select('id').where('player_id', '=', leaving.player.id).execute()).toHaveLength(1);
 
       await purgeDeletedPlayers(h.ctx); // accounts of earlier tests
       expect((await h.http.delete('/v1/me', { token: leaving.token, body: { password: PASSWORD } })).status).toBe(202);
@@ -254,6 +256,7 @@ eachDialect(
       await h.http.put(`/v1/games/${game.slug}/states/1`, { token, body: { state: { level: 4, items: ['sword'] }, label: 'Cave' } });
       await h.http.post(`/v1/games/${game.slug}/favorite`, { token });
       await h.http.post(`/v1/games/${game.slug}/scores`, { token, body: { score: 42, meta: { lives: 2 } } });
+      const session = await createPlaySession(h.ctx, player.id, game.id);
       const res = await h.http.get('/v1/me/export', { token });
       expect(res.status).toBe(200);
       expect(res.headers['content-disposition']).toBe(`attachment; filename="gameplatform-${player.username}-2026-05-02.json"`);
@@ -265,9 +268,11 @@ eachDialect(
       expect(data.favorites).toEqual([{ game: game.slug, game_name: game.name, created_at: '2026-05-02 08:00:00' }]);
       expect(data.saves).toEqual([expect.objectContaining({ game: game.slug, slot: 1, label: 'Cave', state: { level: 4, items: ['sword'] } })]);
       expect(data.scores).toEqual([expect.objectContaining({ game: game.slug, board: 'main', score: 42, meta: { lives: 2 } })]);
-      expect(data.play_sessions).toEqual([]);
+      expect(data.play_sessions).toEqual([expect.objectContaining({ id: session.id, game: game.slug, status: 'closed', end_reason: 'quit', started_at: '2026-05-02 08:00:00' })]);
+      expect(data.play_sessions[0]).not.toHaveProperty('token_hash');
       const text = JSON.stringify(res.body);
       expect(text).not.toContain(token);
+      expect(text).not.toContain(session.token);
       expect(text).not.toContain(player.password_hash);
       expect(text).not.toMatch(/"(password_hash|token_hash)"/);
       const hashes = await h.ctx.db.selectFrom('player_tokens').select('token_hash').where('player_id', '=', player.id).execute();
