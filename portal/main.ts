@@ -4,6 +4,7 @@ import { h, mount } from './lib/dom.js';
 import { accountPage } from './pages/account.js';
 import { forgotPasswordPage, loginPage, logoutPage, registerPage, resetPasswordPage, verifyEmailPage } from './pages/auth.js';
 import { cataloguePage } from './pages/catalogue.js';
+import { confirmEmailPage } from './pages/confirm-email.js';
 import { gamePage } from './pages/game.js';
 import { playtimePage } from './pages/playtime.js';
 import { profilePage } from './pages/profile.js';
@@ -21,6 +22,7 @@ const PAGES: Record<string, Page> = {
   'forgot-password': forgotPasswordPage,
   'reset-password': resetPasswordPage,
   'verify-email': verifyEmailPage,
+  'confirm-email': confirmEmailPage,
   account: accountPage,
   profile: profilePage,
   playtime: playtimePage,

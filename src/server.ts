@@ -11,6 +11,7 @@ import { legacyNode } from './db/sqlite-driver.js';
 import { gamesUrlWarning } from './modules/games/game-origin.js';
 import { publishDemoGamesIfEmpty } from './modules/portal/demo-games.js';
 import { startIdleSweep } from './modules/play/play.sweeper.js';
+import { startDeletionPurge } from './modules/accounts/purge.sweeper.js';
 
 export async function startServer(config: Config): Promise<App> {
   const logger = pino(loggerOptions(config.log_level));
@@ -29,6 +30,9 @@ export async function startServer(config: Config): Promise<App> {
   // Every process sweeps idle play sessions (the sweep is safe to run concurrently); the timer stops before the database closes.
   const sweeper = startIdleSweep(app.ctx);
   app.addHook('onClose', async () => sweeper.stop());
+  // Accounts whose deletion grace period is over are purged hourly (DELETE /v1/me).
+  const purger = startDeletionPurge(app.ctx);
+  app.addHook('onClose', async () => purger.stop());
   // Mail the SMTP server did not take yet is tried again from the outbox (app.close() stops the timer through the mailer).
   app.ctx.mailer.startRetrying();
 

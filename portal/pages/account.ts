@@ -7,6 +7,7 @@ import { createForm, field } from '../lib/forms.js';
 import { me, requireLogin, type Me, type OwnPlayer } from '../lib/session.js';
 import { formatDuration } from '../shell/schedule.js';
 import { yourGamesSection } from './shelves.js';
+import { deleteSection, emailSection, exportSection, passwordSection, resendVerificationButton } from './account-self-service.js';
 
 const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 const AVATAR_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
@@ -22,8 +23,12 @@ export async function accountPage(main: HTMLElement): Promise<void> {
     avatarSection(who.player),
     accountSection(who),
     sessionsSection(),
+    passwordSection(),
+    emailSection(who.player),
     tokensSection(),
     yourGamesSection(),
+    exportSection(),
+    deleteSection(main),
   );
 }
 
@@ -146,7 +151,7 @@ function accountSection(who: Me): HTMLElement {
       'dl',
       { class: 'details' },
       h('dt', null, 'Email'),
-      h('dd', null, player.email, ' ', player.email_verified ? h('span', { class: 'badge ok' }, 'Verified') : h('span', { class: 'badge warn' }, 'Not verified yet: check your inbox for the link')),
+      h('dd', null, player.email, ' ', player.email_verified ? h('span', { class: 'badge ok' }, 'Verified') : h('span', { class: 'badge warn' }, 'Not verified yet: check your inbox for the link'), player.email_verified ? null : resendVerificationButton()),
       h('dt', null, 'Plan'),
       h('dd', null, plan, membership.ends_at ? ` (ends ${formatTimestamp(membership.ends_at)})` : membership.renews_at ? ` (renews ${formatTimestamp(membership.renews_at)})` : ''),
       h('dt', null, 'Daily play time'),

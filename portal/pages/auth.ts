@@ -48,15 +48,22 @@ export async function loginPage(main: HTMLElement): Promise<void> {
     ],
     async onSubmit(values, handle) {
       let revoked: RevokedToken | undefined;
+      let restored = false;
       try {
-        const { data } = await api<{ revoked_token?: RevokedToken }>('POST', '/v1/auth/login', { body: { login: values.login, password: values.password, device_name: deviceName() } });
+        const { data } = await api<{ revoked_token?: RevokedToken; deletion_canceled?: boolean }>('POST', '/v1/auth/login', { body: { login: values.login, password: values.password, device_name: deviceName() } });
         revoked = data.revoked_token;
+        restored = data.deletion_canceled === true;
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) {
           handle.fields.get('password')!.control.value = '';
           throw new ApiError(401, error.code, 'The email or username and password do not match an account.');
         }
         throw error;
+      }
+      // A login within the grace period of a deletion keeps the account: say so before going on.
+      if (restored) {
+        mount(main, panel('Welcome back', h('p', { role: 'status' }, 'Your account was going to be deleted. Logging in has cancelled that: everything stays as it was.'), h('p', null, h('a', { class: 'button primary', href: nextPath('/') }, 'Continue'))));
+        return focusHeading(main);
       }
       if (revoked) return signedOutElsewhere(main, revoked);
       location.assign(nextPath('/'));

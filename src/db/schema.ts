@@ -22,6 +22,8 @@ export interface PlayersTable {
   membership_status: Generated<string>;
   membership_renews_at: number | null;
   membership_ends_at: number | null;
+  /** while status is 'deleting': when the account is purged (DELETE /me; a login before then cancels it) */
+  deletion_due_at: Generated<number | null>;
   created_at: number;
   updated_at: number;
 }
@@ -133,7 +135,7 @@ export interface DailyUsageTable {
 export interface MailTokensTable {
   id: Generated<number>;
   player_id: number;
-  /** verify_email | reset_password */
+  /** verify_email | reset_password | change_email */
   purpose: string;
   /** SHA-256 of the token (`mt_…`) sent in the mail link */
   token_hash: string;
@@ -141,6 +143,8 @@ export interface MailTokensTable {
   expires_at: number;
   /** set when the token is used: each token works once */
   used_at: number | null;
+  /** change_email: the address the token sets once confirmed */
+  new_email: Generated<string | null>;
 }
 
 export interface MailOutboxTable {

@@ -9,7 +9,7 @@ import { sessionCookieName } from './auth.js';
 import { AppError } from './errors.js';
 
 /** A route's own limit; every other route counts against `default` (per credential, else per IP). `none`: not limited (/metrics). */
-export type RateLimitRule = 'login' | 'register' | 'forgot_password' | 'none';
+export type RateLimitRule = 'login' | 'register' | 'forgot_password' | 'verification_email' | 'password_check' | 'none';
 
 /** A limiter and its name (the `limit` label of gameplatform_rate_limited_total). */
 interface Check {
@@ -111,6 +111,10 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
     loginByName: limiter('login-name', limits.login, (r) => sha256(bodyField(r, 'login'))),
     register: limiter('register-ip', limits.register, ip),
     forgotPassword: limiter('forgot-email', limits.forgot_password, (r) => sha256(bodyField(r, 'email'))),
+    // Account self-service, per player: resending the verification mail as forgot-password; a route that checks the
+    // current password (change password or email, delete the account) as login.
+    verificationEmail: limiter('verification-email', limits.forgot_password, (r) => playerKey(r) ?? `ip:${ip(r)}`),
+    passwordCheck: limiter('password-check', limits.login, (r) => playerKey(r) ?? `ip:${ip(r)}`),
   };
 
   // Before the credential hook: the routes with their own limits, and requests that send no credential (per IP).
@@ -121,6 +125,8 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
     if (rule === 'login') return enforce(checks.loginByIp, request, reply);
     if (rule === 'register') return enforce(checks.register, request, reply);
     if (rule === 'forgot_password') return; // counted per address once the body is read
+    // Player routes with a limit per player, counted once the player is known; without a credential, per IP.
+    if (rule === 'verification_email' || rule === 'password_check') return sendsCredential(request) ? undefined : enforce(checks.defaultByIp, request, reply);
     if (!sendsCredential(request)) return enforce(checks.defaultByIp, request, reply);
   });
   // Limits keyed by a field of the body run once it is parsed and valid.
@@ -128,6 +134,8 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
     const rule = request.routeOptions.config?.rateLimitRule;
     if (rule === 'login') return enforce(checks.loginByName, request, reply);
     if (rule === 'forgot_password') return enforce(checks.forgotPassword, request, reply);
+    if (rule === 'verification_email') return enforce(checks.verificationEmail, request, reply);
+    if (rule === 'password_check') return enforce(checks.passwordCheck, request, reply);
   });
 
   return {
@@ -141,10 +149,17 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
     /** A credential that failed to authenticate counts against the address that sent it. */
     async countFailedAuthentication(request: FastifyRequest, reply: FastifyReply) {
       // Requests that sent nothing were counted per address already.
-      if (request.routeOptions.config?.rateLimitRule || !sendsCredential(request)) return;
+      const rule = request.routeOptions.config?.rateLimitRule;
+      if ((rule && rule !== 'verification_email' && rule !== 'password_check') || !sendsCredential(request)) return;
       await enforce(checks.defaultByIp, request, reply);
     },
   };
+}
+
+/** `player:<id>` once the credential layer has validated a player credential (any of the player's tokens). */
+function playerKey(request: FastifyRequest): string | undefined {
+  const credential = request.credential;
+  return credential?.kind === 'player' ? `player:${credential.playerId}` : undefined;
 }
 
 /** `player-token:<id>` or `developer-key:<id>` once the credential layer has validated it. */

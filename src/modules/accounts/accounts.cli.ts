@@ -1,8 +1,9 @@
-// gameplatform players set-role | grant-unlimited | revoke-unlimited | suspend | unsuspend.
+// gameplatform players set-role | grant-unlimited | revoke-unlimited | suspend | unsuspend | purge-deleted.
 import type { Command } from 'commander';
 import type { AppContext } from '../../context.js';
 import { describeMembership, grantUnlimited, revokeUnlimited, setRole, suspend, unsuspend } from './admin.service.js';
 import { ROLES } from './membership.js';
+import { DELETION_GRACE_DAYS, purgeDeletedPlayers } from './self-service.service.js';
 
 type WithContext = <T>(fn: (ctx: AppContext) => Promise<T>) => Promise<T>;
 
@@ -74,6 +75,16 @@ export function registerPlayerCommands(program: Command, withContext: WithContex
       action(async (ctx, username: string) => {
         const p = await unsuspend(ctx, username);
         return `${p.username} is active again`;
+      }),
+    );
+
+  players
+    .command('purge-deleted')
+    .description(`purge now the accounts deleted more than ${DELETION_GRACE_DAYS} days ago (the server also does it hourly)`)
+    .action(
+      action(async (ctx) => {
+        const purged = await purgeDeletedPlayers(ctx);
+        return `${purged} deleted account${purged === 1 ? '' : 's'} purged`;
       }),
     );
 }

@@ -4,6 +4,7 @@ import { authRoutes } from './auth.routes.js';
 import { avatarRoutes } from './avatar.routes.js';
 import { meRoutes } from './me.routes.js';
 import { playerRoutes } from './players.routes.js';
+import { selfServiceRoutes } from './self-service.routes.js';
 import { tokenRoutes } from './tokens.routes.js';
 
 export async function accountsRoutes(app: FastifyInstance): Promise<void> {
@@ -12,4 +13,5 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
   await app.register(tokenRoutes);
   await app.register(avatarRoutes);
   await app.register(playerRoutes);
+  await app.register(selfServiceRoutes);
 }

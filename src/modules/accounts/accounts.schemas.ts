@@ -48,7 +48,7 @@ export const CountryField = Nullable(
   }),
 );
 const TokenNameField = Type.String({ minLength: 1, maxLength: 100, description: 'a name for the token, 1 to 100 characters' });
-const MailTokenField = Type.String({ minLength: 1, maxLength: 200, description: 'the token from the mail link' });
+export const MailTokenField = Type.String({ minLength: 1, maxLength: 200, description: 'the token from the mail link' });
 
 export const PlayerPublicSchema = Type.Object(
   {
@@ -121,6 +121,9 @@ export const AuthResultSchema = Type.Object(
     token_expires_at: IsoTimestamp,
     entitlement: EntitlementSchema,
     revoked_token: Type.Optional(RevokedTokenSchema),
+    deletion_canceled: Type.Optional(
+      Type.Literal(true, { description: 'login only: the account was waiting for deletion (DELETE /me) and this login cancelled it' }),
+    ),
   },
   { title: 'AuthResult', description: 'the player, a new token and the entitlement (register, log in)' },
 );
@@ -165,7 +168,7 @@ export const NewTokenSchema = Type.Object({
 
 export const AvatarSchema = Type.Object({ avatar_url: Type.String({ description: 'absolute URL of the avatar' }) });
 
-const closed = { additionalProperties: false } as const;
+export const closed = { additionalProperties: false } as const;
 
 export const RegisterBody = Type.Object(
   {

@@ -23,6 +23,7 @@ const body = (result: AuthResult) => ({
   entitlement: result.entitlement,
   // present only when a token made room (the answer otherwise keeps the spec's four fields)
   ...(result.revoked_token ? { revoked_token: result.revoked_token } : {}),
+  ...(result.deletion_canceled ? { deletion_canceled: result.deletion_canceled } : {}),
 });
 
 export async function authRoutes(fastify: FastifyInstance): Promise<void> {
@@ -71,6 +72,8 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
           'correct password). A player has at most 10 active tokens of each kind: logging in revokes one of the same kind to ' +
           'make room, a never-used token first (the oldest), else the least recently used, and names it in `revoked_token`. ' +
           `\`device_name\` names the token (default "login", or for the SDK "Web portal (<browser>)" from the User-Agent). ` +
+          'An account waiting for deletion (DELETE /me) is restored by a login with its password within the grace period; the ' +
+          'answer then carries `deletion_canceled: true`. ' +
           `Rate limits: rate_limits.login per IP and, separately, per login name. ${SDK_NOTE}`,
         body: LoginBody,
         response: { 200: Ok(AuthResultSchema) },

@@ -13,6 +13,7 @@ import { passwordResetMail, verificationMail } from './mails.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
 import { ownPlayerView } from './player.view.js';
 import { emailExists, findPlayerByEmail, findPlayerByLogin, insertPlayer, takenUsernameKeys, updatePlayer, usernameTaken } from './players.repository.js';
+import { restoreDeletingPlayer } from './self-service.repository.js';
 import { revokeAllTokens, revokeTokens } from './tokens.repository.js';
 import { issueToken, type IssuedToken } from './tokens.service.js';
 import { usernameCandidates } from './username.js';
@@ -35,7 +36,7 @@ async function authResult(ctx: AppContext, player: PlayerRow, issued: IssuedToke
   };
 }
 
-export type AuthResult = Awaited<ReturnType<typeof authResult>> & { expiresAt: number };
+export type AuthResult = Awaited<ReturnType<typeof authResult>> & { deletion_canceled?: true; expiresAt: number };
 
 /** A free username derived from the display name (one query for all candidates; more digits if every one is taken). */
 async function freeUsername(db: Executor, displayName: string): Promise<string> {
@@ -101,16 +102,25 @@ export async function register(ctx: AppContext, input: RegisterInput, tokenName:
 
 /** One answer for an unknown login and a wrong password, after comparable work (a dummy verification). */
 export async function login(ctx: AppContext, input: LoginInput, tokenName: string, kind: TokenKind = 'api'): Promise<AuthResult> {
-  const player = await findPlayerByLogin(ctx.db, input.login);
+  let player = await findPlayerByLogin(ctx.db, input.login);
   if (!player) {
     await verifyAgainstDummy(input.password);
     throw invalidCredentials();
   }
   if (!(await verifyPassword(player.password_hash, input.password))) throw invalidCredentials();
+  // An account waiting for deletion (DELETE /me) is kept: logging in within the grace period cancels the deletion.
+  let deletionCanceled = false;
+  if (player.status === 'deleting') {
+    const restored = await restoreDeletingPlayer(ctx.db, player.id, ctx.clock.now());
+    if (!restored) throw invalidCredentials(); // purged in the meantime
+    player = restored;
+    deletionCanceled = true;
+  }
   // Said only to someone who knows the password.
   if (player.status !== 'active') throw new AppError('forbidden', 'This account is suspended');
-  const issued = await ctx.db.transaction().execute((trx) => issueToken(ctx, trx, player.id, tokenName, 'evict', kind));
-  return { ...(await authResult(ctx, player, issued)), expiresAt: issued.expiresAt };
+  const account = player;
+  const issued = await ctx.db.transaction().execute((trx) => issueToken(ctx, trx, account.id, tokenName, 'evict', kind));
+  return { ...(await authResult(ctx, account, issued)), ...(deletionCanceled ? { deletion_canceled: true as const } : {}), expiresAt: issued.expiresAt };
 }
 
 export async function logout(ctx: AppContext, playerId: number, tokenId: number): Promise<void> {

@@ -1,11 +1,11 @@
-// Queries on mail_tokens: single-use tokens sent by mail (email verification, password reset); only a SHA-256 is stored.
+// Queries on mail_tokens: single-use tokens sent by mail (email verification, password reset, change of email); only a SHA-256 is stored.
 import type { Executor } from '../../db/connect.js';
 
-export type MailTokenPurpose = 'verify_email' | 'reset_password';
+export type MailTokenPurpose = 'verify_email' | 'reset_password' | 'change_email';
 
 export async function insertMailToken(
   db: Executor,
-  token: { player_id: number; purpose: MailTokenPurpose; token_hash: string; created_at: number; expires_at: number },
+  token: { player_id: number; purpose: MailTokenPurpose; token_hash: string; created_at: number; expires_at: number; new_email?: string },
 ): Promise<void> {
   await db.insertInto('mail_tokens').values(token).execute();
 }
@@ -25,6 +25,20 @@ export async function consumeMailToken(db: Executor, tokenHash: string, purpose:
     .returning('player_id')
     .executeTakeFirst();
   return row?.player_id;
+}
+
+/** Uses a change_email token like consumeMailToken; returns the player and the address the token was made for. */
+export async function consumeEmailChangeToken(db: Executor, tokenHash: string, now: number): Promise<{ player_id: number; new_email: string } | undefined> {
+  const row = await db
+    .updateTable('mail_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('purpose', '=', 'change_email')
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['player_id', 'new_email'])
+    .executeTakeFirst();
+  return row && row.new_email !== null ? { player_id: row.player_id, new_email: row.new_email } : undefined;
 }
 
 /** Marks every unused token of this purpose as used (after a reset, the other reset links stop working). */

@@ -1,4 +1,4 @@
-// The mail the accounts capability sends: email verification and password reset, as text and simple HTML.
+// The mail the accounts capability sends: email verification, password reset, change of email and deletion notices, as text and simple HTML.
 import type { Config } from '../../config.js';
 import type { MailMessage } from '../mail/mailer.js';
 
@@ -33,5 +33,38 @@ export function passwordResetMail(config: Pick<Config, 'public_url'>, to: string
     ['someone asked to reset the password of your game platform account. Choose a new one with this link (valid for 1 hour, once):'],
     { url: `${config.public_url}/reset-password?token=${encodeURIComponent(token)}`, label: 'Choose a new password' },
     'If you did not ask for this, ignore this mail: your password stays as it is.',
+  );
+}
+
+export function emailChangeMail(config: Pick<Config, 'public_url'>, to: string, displayName: string, token: string): MailMessage {
+  return message(
+    to,
+    'Confirm your new email address',
+    `Hello ${displayName},`,
+    ['you asked to use this address for your game platform account. Confirm it with this link (valid for 24 hours, once); until then your account keeps its old address:'],
+    { url: `${config.public_url}/confirm-email?token=${encodeURIComponent(token)}`, label: 'Confirm my new email address' },
+    'If you did not ask for this, ignore this mail: nothing changes.',
+  );
+}
+
+export function emailChangeNoticeMail(config: Pick<Config, 'public_url'>, to: string, displayName: string, newEmail: string): MailMessage {
+  return message(
+    to,
+    'Your email address is about to change',
+    `Hello ${displayName},`,
+    [`someone who knows your password asked to move your game platform account to ${newEmail}. The change happens only once that address confirms it.`, 'If this was not you, change your password now:'],
+    { url: `${config.public_url}/account`, label: 'Go to your account' },
+    'If it was you, there is nothing to do.',
+  );
+}
+
+export function deletionScheduledMail(config: Pick<Config, 'public_url'>, to: string, displayName: string, due: string): MailMessage {
+  return message(
+    to,
+    'Your account will be deleted',
+    `Hello ${displayName},`,
+    [`your game platform account is scheduled for deletion on ${due} UTC. Until then, logging in cancels the deletion and keeps everything as it was. After that date your profile, saves, favourites, scores and play history are removed for good.`],
+    { url: `${config.public_url}/login`, label: 'Log in to keep my account' },
+    'If you asked for this, there is nothing to do.',
   );
 }

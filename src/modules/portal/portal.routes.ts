@@ -88,6 +88,7 @@ const STATIC_PAGES: Array<[string, string, string, PageOptions['layout']]> = [
   ['/forgot-password', 'forgot-password', 'Forgot password', 'narrow'],
   ['/reset-password', 'reset-password', 'Choose a new password', 'narrow'],
   ['/verify-email', 'verify-email', 'Verify your email', 'narrow'],
+  ['/confirm-email', 'confirm-email', 'Confirm your new email', 'narrow'],
   ['/account', 'account', 'Account settings', 'narrow'],
   ['/playtime', 'playtime', 'Your playtime', 'wide'],
 ];

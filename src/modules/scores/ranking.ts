@@ -178,6 +178,18 @@ export async function applyKeyChanges(db: Executor, changes: KeyChange[]): Promi
   for (const boardId of boards) await moveKeysOnBoard(db, cursors.filter((c) => c.boardId === boardId), known);
 }
 
+/**
+ * Takes keys off the count trees (the bests of a purged player), inside the transaction that deletes those bests
+ * rows after locking them: the same lock order as applyKeyChanges, so it never deadlocks with a submission.
+ */
+export async function removeKeys(db: Executor, removals: Array<{ boardId: number; key: RankKey }>): Promise<void> {
+  const cursors: PathCursor[] = removals.map((r) => ({ boardId: r.boardId, path: pathOf(r.key), delta: -1 as const, depth: 0 }));
+  const known = new Map<string, BoardNodeRow>();
+  await readPaths(db, cursors, known);
+  const boards = [...new Set(cursors.map((c) => c.boardId))].sort((a, b) => a - b);
+  for (const boardId of boards) await moveKeysOnBoard(db, cursors.filter((c) => c.boardId === boardId), known);
+}
+
 /** Rebuilds a board's tree from its bests (a new board filled from history). Reads the board's keys once. */
 export async function rebuildTree(db: Executor, boardId: number): Promise<void> {
   await deleteTree(db, boardId);

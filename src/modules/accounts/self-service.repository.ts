@@ -1,0 +1,131 @@
+// Queries of account self-service: what an export of the own data reads, and what purging a deleted account removes.
+import type { Executor } from '../../db/connect.js';
+import type { PlayerRow } from '../../db/schema.js';
+
+/** Every token the player has had (revoked and expired ones too), by prefix: never the hash. */
+export function exportTokens(db: Executor, playerId: number) {
+  return db
+    .selectFrom('player_tokens')
+    .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'expires_at', 'revoked_at'])
+    .where('player_id', '=', playerId)
+    .orderBy('id')
+    .execute();
+}
+
+export function exportFavorites(db: Executor, playerId: number) {
+  return db
+    .selectFrom('favorites as f')
+    .innerJoin('games as g', 'g.id', 'f.game_id')
+    .select(['g.slug', 'g.name', 'f.created_at'])
+    .where('f.player_id', '=', playerId)
+    .orderBy('f.created_at')
+    .orderBy('g.slug')
+    .execute();
+}
+
+/** Filled save slots with their payloads (an emptied slot holds no data). */
+export function exportSaves(db: Executor, playerId: number) {
+  return db
+    .selectFrom('save_states as s')
+    .innerJoin('games as g', 'g.id', 's.game_id')
+    .select(['g.slug', 's.slot', 's.version', 's.label', 's.state', 's.size_bytes', 's.created_at', 's.updated_at'])
+    .where('s.player_id', '=', playerId)
+    .where('s.state', 'is not', null)
+    .orderBy('g.slug')
+    .orderBy('s.slot')
+    .execute();
+}
+
+export function exportScores(db: Executor, playerId: number) {
+  return db
+    .selectFrom('scores as s')
+    .innerJoin('games as g', 'g.id', 's.game_id')
+    .select(['s.id', 'g.slug', 's.board', 's.score', 's.meta', 's.play_session_id', 's.created_at'])
+    .where('s.player_id', '=', playerId)
+    .orderBy('s.created_at')
+    .orderBy('s.id')
+    .execute();
+}
+
+/** Play sessions without their token hashes. */
+export function exportPlaySessions(db: Executor, playerId: number) {
+  return db
+    .selectFrom('play_sessions as s')
+    .innerJoin('games as g', 'g.id', 's.game_id')
+    .select(['s.id', 'g.slug', 's.status', 's.started_at', 's.last_heartbeat_at', 's.ended_at', 's.end_reason', 's.credited_seconds'])
+    .where('s.player_id', '=', playerId)
+    .orderBy('s.started_at')
+    .orderBy('s.id')
+    .execute();
+}
+
+export function exportDailyUsage(db: Executor, playerId: number) {
+  return db.selectFrom('daily_usage').select(['day', 'seconds', 'sessions']).where('player_id', '=', playerId).orderBy('day').execute();
+}
+
+/** Players whose deletion grace period is over (index players_deletion_due_idx), oldest first. */
+export async function playersDueForPurge(db: Executor, now: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('players')
+    .select('id')
+    .where('status', '=', 'deleting')
+    .where('deletion_due_at', '<=', now)
+    .orderBy('deletion_due_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The boards the player has a best on (leaderboard_bests_player_idx). */
+export async function boardsOfPlayer(db: Executor, playerId: number): Promise<number[]> {
+  const rows = await db.selectFrom('leaderboard_bests').select('leaderboard_id').where('player_id', '=', playerId).orderBy('leaderboard_id').execute();
+  return rows.map((r) => r.leaderboard_id);
+}
+
+/**
+ * Deletes the player row if it is still due (a login that cancelled the deletion wins); everything keyed by the player
+ * goes with it (ON DELETE CASCADE: tokens, mail tokens, sessions, usage, favourites, saves, scores, bests).
+ */
+export async function deleteDuePlayer(db: Executor, playerId: number, now: number): Promise<{ email: string; avatar_key: string | null } | undefined> {
+  return db
+    .deleteFrom('players')
+    .where('id', '=', playerId)
+    .where('status', '=', 'deleting')
+    .where('deletion_due_at', '<=', now)
+    .returning(['email', 'avatar_key'])
+    .executeTakeFirst();
+}
+
+/** Mail still waiting in the outbox for an address: it goes with the account. */
+export async function deleteOutboxMailTo(db: Executor, address: string): Promise<void> {
+  await db.deleteFrom('mail_outbox').where('to_address', '=', address).execute();
+}
+
+/** Score replies kept for Idempotency-Key replays hold the player's data too. */
+export async function deleteScoreRequestsOf(db: Executor, playerId: number): Promise<void> {
+  await db.deleteFrom('score_requests').where('caller', '=', `player:${playerId}`).execute();
+}
+
+/** Revokes every active token of the player but one (a change of password keeps the caller's); returns how many. */
+export async function revokeOtherTokens(db: Executor, playerId: number, keepTokenId: number, now: number): Promise<number> {
+  const result = await db
+    .updateTable('player_tokens')
+    .set({ revoked_at: now })
+    .where('player_id', '=', playerId)
+    .where('id', '!=', keepTokenId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Cancels a pending deletion (status back to active); undefined when the account is not waiting for deletion any more. */
+export function restoreDeletingPlayer(db: Executor, playerId: number, now: number): Promise<PlayerRow | undefined> {
+  return db
+    .updateTable('players')
+    .set({ status: 'active', deletion_due_at: null, updated_at: now })
+    .where('id', '=', playerId)
+    .where('status', '=', 'deleting')
+    .returningAll()
+    .executeTakeFirst();
+}

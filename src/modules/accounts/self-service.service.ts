@@ -1,0 +1,242 @@
+// Account self-service: resend the verification mail, change password or email, delete the account (after a grace
+// period) and export the own data.
+import type { AppContext } from '../../context.js';
+import type { PlayerRow } from '../../db/schema.js';
+import { uniqueViolation } from '../../db/unique.js';
+import { AppError, validationFailed } from '../../http/errors.js';
+import { newSecret, sha256 } from '../../lib/secrets.js';
+import { formatIso, formatTimestamp } from '../../time.js';
+import { getEntitlement } from '../play/entitlement.js';
+import { keyOfBest, lockBests } from '../scores/leaderboard.repository.js';
+import { removeKeys } from '../scores/ranking.js';
+import { VERIFY_EMAIL_TTL_MS } from './auth.service.js';
+import { avatarKey } from './avatar.service.js';
+import { consumeEmailChangeToken, insertMailToken, retireMailTokens } from './mail-tokens.repository.js';
+import { deletionScheduledMail, emailChangeMail, emailChangeNoticeMail, verificationMail } from './mails.js';
+import { hashPassword, verifyPassword } from './password.js';
+import { membershipOf, ownPlayerView } from './player.view.js';
+import { emailExists, findPlayerById, lockPlayer, updatePlayer } from './players.repository.js';
+import {
+  boardsOfPlayer,
+  deleteDuePlayer,
+  deleteOutboxMailTo,
+  deleteScoreRequestsOf,
+  exportDailyUsage,
+  exportFavorites,
+  exportPlaySessions,
+  exportSaves,
+  exportScores,
+  exportTokens,
+  playersDueForPurge,
+  revokeOtherTokens,
+} from './self-service.repository.js';
+import { revokeAllTokens } from './tokens.repository.js';
+
+/** Days between DELETE /me and the purge; a login before then cancels the deletion. */
+export const DELETION_GRACE_DAYS = 30;
+const DELETION_GRACE_MS = DELETION_GRACE_DAYS * 86_400_000;
+/** A change-of-email link works once, for 24 hours. */
+export const CHANGE_EMAIL_TTL_MS = 86_400_000;
+/** Accounts purged per sweep at most (the next sweep takes the rest). */
+const PURGE_BATCH = 50;
+
+const gone = () => new AppError('unauthenticated', 'The account no longer exists');
+const wrongPassword = () => new AppError('wrong_password', 'The current password is wrong');
+const emailTaken = () => new AppError('email_taken', 'An account with this email address exists already');
+const invalidMailToken = () => new AppError('invalid_token', 'This link is unknown, used or expired; ask for a new one');
+
+async function requirePlayer(ctx: AppContext, playerId: number): Promise<PlayerRow> {
+  const player = await findPlayerById(ctx.db, playerId);
+  if (!player) throw gone();
+  return player;
+}
+
+/** The player, if `password` is theirs; 403 wrong_password otherwise. */
+async function checkPassword(ctx: AppContext, playerId: number, password: string): Promise<PlayerRow> {
+  const player = await requirePlayer(ctx, playerId);
+  if (!(await verifyPassword(player.password_hash, password))) throw wrongPassword();
+  return player;
+}
+
+async function mailToken(ctx: AppContext, db: AppContext['db'], playerId: number, purpose: 'verify_email' | 'change_email', ttlMs: number, newEmail?: string) {
+  const token = newSecret('mt_');
+  const now = ctx.clock.now();
+  await insertMailToken(db, { player_id: playerId, purpose, token_hash: sha256(token), created_at: now, expires_at: now + ttlMs, ...(newEmail ? { new_email: newEmail } : {}) });
+  return token;
+}
+
+/** A new verification link (the earlier ones keep working until used or expired). */
+export async function resendVerification(ctx: AppContext, playerId: number): Promise<{ sent: true; email: string }> {
+  const player = await requirePlayer(ctx, playerId);
+  if (player.email_verified === 1) throw new AppError('already_verified', 'Your email address is verified already');
+  const token = await mailToken(ctx, ctx.db, player.id, 'verify_email', VERIFY_EMAIL_TTL_MS);
+  ctx.mailer.send(verificationMail(ctx.config, player.email, player.display_name, token));
+  return { sent: true, email: player.email };
+}
+
+/** Sets a new password; every other token of the player is revoked, the one used for the call keeps working. */
+export async function changePassword(ctx: AppContext, playerId: number, tokenId: number, current: string, next: string) {
+  await checkPassword(ctx, playerId, current);
+  const passwordHash = await hashPassword(next);
+  const revoked = await ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.clock.now();
+    if (!(await updatePlayer(trx, playerId, { password_hash: passwordHash, updated_at: now }))) throw gone();
+    await retireMailTokens(trx, playerId, 'reset_password', now);
+    return revokeOtherTokens(trx, playerId, tokenId, now);
+  });
+  return { password_changed: true as const, tokens_revoked: revoked };
+}
+
+/** Mails a confirmation link to the new address (and a notice to the current one); the email changes when it is used. */
+export async function requestEmailChange(ctx: AppContext, playerId: number, email: string, password: string) {
+  const newEmail = email.toLowerCase();
+  const player = await checkPassword(ctx, playerId, password);
+  if (newEmail === player.email) throw validationFailed({ email: 'is your current address already' }, 'This is your current address already');
+  if (await emailExists(ctx.db, newEmail)) throw emailTaken();
+  const token = await mailToken(ctx, ctx.db, player.id, 'change_email', CHANGE_EMAIL_TTL_MS, newEmail);
+  ctx.mailer.send(emailChangeMail(ctx.config, newEmail, player.display_name, token));
+  ctx.mailer.send(emailChangeNoticeMail(ctx.config, player.email, player.display_name, newEmail));
+  return { pending_email: newEmail, expires_at: formatIso(ctx.clock.now() + CHANGE_EMAIL_TTL_MS) };
+}
+
+/** Uses a change-of-email token: the address is set and counts as verified; the old address's links stop working. */
+export async function confirmEmailChange(ctx: AppContext, token: string) {
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      const now = ctx.clock.now();
+      const used = await consumeEmailChangeToken(trx, sha256(token), now);
+      if (!used) throw invalidMailToken();
+      const player = await lockPlayer(trx, used.player_id);
+      if (!player || player.status !== 'active') throw invalidMailToken();
+      if (await emailExists(trx, used.new_email)) throw emailTaken();
+      await updatePlayer(trx, player.id, { email: used.new_email, email_verified: 1, updated_at: now });
+      for (const purpose of ['verify_email', 'reset_password', 'change_email'] as const) await retireMailTokens(trx, player.id, purpose, now);
+      return { email: used.new_email, email_verified: true as const };
+    });
+  } catch (error) {
+    if (uniqueViolation(error) === 'email') throw emailTaken();
+    throw error;
+  }
+}
+
+/**
+ * Schedules the account's deletion DELETION_GRACE_DAYS ahead: the profile disappears and every token is revoked at
+ * once; logging in before the date cancels it. A notice goes to the address.
+ */
+export async function scheduleDeletion(ctx: AppContext, playerId: number, password: string) {
+  const player = await checkPassword(ctx, playerId, password);
+  const due = await ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.clock.now();
+    const dueAt = now + DELETION_GRACE_MS;
+    await updatePlayer(trx, playerId, { status: 'deleting', deletion_due_at: dueAt, updated_at: now });
+    await revokeAllTokens(trx, playerId, now);
+    for (const purpose of ['verify_email', 'reset_password', 'change_email'] as const) await retireMailTokens(trx, playerId, purpose, now);
+    return dueAt;
+  });
+  ctx.mailer.send(deletionScheduledMail(ctx.config, player.email, player.display_name, formatTimestamp(due)));
+  return { deletion_scheduled: true as const, deletion_due_at: formatTimestamp(due), grace_days: DELETION_GRACE_DAYS };
+}
+
+/**
+ * Purges one account whose grace period is over: its keys leave the leaderboards' count trees, then the player row
+ * goes with everything keyed by it (cascade), the mail still waiting for the address and the avatar file.
+ */
+async function purgeOne(ctx: AppContext, playerId: number): Promise<boolean> {
+  const purged = await ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.clock.now();
+    const player = await lockPlayer(trx, playerId);
+    if (!player || player.status !== 'deleting' || player.deletion_due_at === null || Number(player.deletion_due_at) > now) return undefined;
+    const boards = await boardsOfPlayer(trx, playerId);
+    if (boards.length) {
+      const bests = await lockBests(trx, boards, playerId);
+      await removeKeys(trx, bests.map((b) => ({ boardId: b.leaderboard_id, key: keyOfBest(b) })));
+    }
+    await deleteScoreRequestsOf(trx, playerId);
+    await deleteOutboxMailTo(trx, player.email);
+    return deleteDuePlayer(trx, playerId, now);
+  });
+  if (purged?.avatar_key) {
+    await ctx.storage.delete(avatarKey(purged.avatar_key)).catch((err: unknown) => ctx.log.warn({ err, playerId }, 'avatar of a purged account could not be removed'));
+  }
+  return purged !== undefined;
+}
+
+/** Purges every account whose deletion is due; returns how many. Run by the periodic sweep and `players purge-deleted`. */
+export async function purgeDeletedPlayers(ctx: AppContext): Promise<number> {
+  let count = 0;
+  for (;;) {
+    const due = await playersDueForPurge(ctx.db, ctx.clock.now(), PURGE_BATCH);
+    for (const id of due) if (await purgeOne(ctx, id)) count++;
+    if (due.length < PURGE_BATCH) return count;
+  }
+}
+
+const parseJson = (text: string | null): unknown => {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+const ts = (ms: number | null) => (ms === null ? null : formatTimestamp(Number(ms)));
+
+/** Everything the service holds about the player, without password or token hashes. */
+export async function exportData(ctx: AppContext, playerId: number) {
+  const player = await requirePlayer(ctx, playerId);
+  const db = ctx.db;
+  const [tokens, favorites, saves, scores, sessions, usage] = await Promise.all([
+    exportTokens(db, playerId),
+    exportFavorites(db, playerId),
+    exportSaves(db, playerId),
+    exportScores(db, playerId),
+    exportPlaySessions(db, playerId),
+    exportDailyUsage(db, playerId),
+  ]);
+  return {
+    exported_at: formatTimestamp(ctx.clock.now()),
+    player: ownPlayerView(ctx.config, player),
+    membership: membershipOf(player, ctx.clock.now()),
+    entitlement: await getEntitlement(ctx, player),
+    tokens: tokens.map((t) => ({
+      id: t.id,
+      name: t.name,
+      prefix: t.prefix,
+      created_at: formatTimestamp(t.created_at),
+      last_used_at: ts(t.last_used_at),
+      token_expires_at: formatIso(Number(t.expires_at)),
+      revoked_at: ts(t.revoked_at),
+    })),
+    favorites: favorites.map((f) => ({ game: f.slug, game_name: f.name, created_at: formatTimestamp(f.created_at) })),
+    saves: saves.map((s) => ({
+      game: s.slug,
+      slot: s.slot,
+      version: Number(s.version),
+      label: s.label,
+      state: parseJson(s.state),
+      size_bytes: Number(s.size_bytes),
+      created_at: formatTimestamp(s.created_at),
+      updated_at: formatTimestamp(s.updated_at),
+    })),
+    scores: scores.map((s) => ({
+      id: s.id,
+      game: s.slug,
+      board: s.board,
+      score: Number(s.score),
+      meta: parseJson(s.meta),
+      play_session_id: s.play_session_id,
+      created_at: formatTimestamp(s.created_at),
+    })),
+    play_sessions: sessions.map((s) => ({
+      id: s.id,
+      game: s.slug,
+      status: s.status,
+      started_at: formatTimestamp(s.started_at),
+      last_heartbeat_at: formatTimestamp(s.last_heartbeat_at),
+      ended_at: ts(s.ended_at),
+      end_reason: s.end_reason,
+      credited_seconds: Number(s.credited_seconds),
+    })),
+    daily_usage: usage.map((u) => ({ day: u.day, seconds: Number(u.seconds), sessions: Number(u.sessions) })),
+  };
+}
