@@ -15,7 +15,7 @@ import {
 import { addUsage, countSessionStart, usedSeconds } from './usage.repository.js';
 import { gameFileUrl } from '../games/game-origin.js';
 import { isListed } from '../games/manifest.js';
-import { forgetStatusCounts } from '../status/status.service.js';
+import { forgetStatusCounts } from '../status/status.counts.js';
 
 
 /** A write lost a race (another call credited or closed the session first): read again and redo. */
