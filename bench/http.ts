@@ -57,6 +57,8 @@ interface Result {
   p99: number;
   non2xx: number;
   errors: number;
+  /** CPU time (user + system) the answering process spent per request, in µs: robust to a busy machine, unlike req/s */
+  cpuUs: number;
 }
 
 // ---- processes -----------------------------------------------------------------------------------------------
@@ -113,6 +115,12 @@ async function startService(databaseUrl: string, dataDir: string): Promise<{ url
   throw new Error('the service did not start');
 }
 
+/** CPU time (user + system) of a process so far, in µs (from /proc, in clock ticks of 10 ms). */
+function cpuUs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
 function rssMb(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
@@ -141,6 +149,8 @@ async function load(
   onResponse?: (status: number, body: string, request: Request) => void,
 ): Promise<Result> {
   let i = 0;
+  const pid = pids.get(url)!;
+  const cpuBefore = cpuUs(pid);
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -166,8 +176,12 @@ async function load(
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    cpuUs: (cpuUs(pid) - cpuBefore) / Math.max(1, result.requests.total),
   };
 }
+
+/** The process behind each base URL (bare route, service), for cpuUs. */
+const pids = new Map<string, number>();
 
 const bearer = (p: Player) => ({ authorization: `Bearer ${p.token}` });
 const pick = <T>(list: T[], i: number) => list[i % list.length]!;
@@ -252,7 +266,9 @@ const fmt = (n: number, w: number) => n.toFixed(0).padStart(w);
 function line(r: Result, bare: Record<string, number>): string {
   const base = r.method === 'GET' ? bare.GET! : bare.POST!;
   const ratio = base ? `${((100 * r.rps) / base).toFixed(1).padStart(5)} %` : '';
-  return `  ${r.name.padEnd(34)} ${fmt(r.rps, 7)} req/s  p50 ${fmt(r.p50, 3)} ms  p99 ${fmt(r.p99, 4)} ms  non-2xx ${fmt(r.non2xx, 5)}  err ${fmt(r.errors, 3)}  ${ratio}`;
+  const cpuBase = r.method === 'GET' ? bare.cpuGET! : bare.cpuPOST!;
+  const cpuRatio = cpuBase ? ` CPU ${fmt(r.cpuUs, 5)} µs/req (bare/this ${((100 * cpuBase) / r.cpuUs).toFixed(1).padStart(5)} %)` : '';
+  return `  ${r.name.padEnd(34)} ${fmt(r.rps, 7)} req/s  p50 ${fmt(r.p50, 3)} ms  p99 ${fmt(r.p99, 4)} ms  non-2xx ${fmt(r.non2xx, 5)}  err ${fmt(r.errors, 3)}  ${ratio}${cpuRatio}`;
 }
 
 const want = (name: string) => !ONLY || ONLY.has(name);
@@ -260,6 +276,7 @@ const want = (name: string) => !ONLY || ONLY.has(name);
 async function benchDialect(dialect: DialectName, bareUrl: string): Promise<boolean> {
   const scratch = await scratchDatabase(dialect);
   const service = await startService(scratch.url, scratch.dataDir);
+  pids.set(service.url, service.child.pid!);
   const database = openDatabase(scratch.url, { poolSize: 4 });
   const { db } = database;
   let ok = true;
@@ -289,8 +306,8 @@ async function benchDialect(dialect: DialectName, bareUrl: string): Promise<bool
     const run = async (r: Promise<Result>) => {
       const result = await r;
       results.push(result);
-      if (result.name === 'bare GET /') bare.GET = result.rps;
-      if (result.name === 'bare POST / (JSON)') bare.POST = result.rps;
+      if (result.name === 'bare GET /') Object.assign(bare, { GET: result.rps, cpuGET: result.cpuUs });
+      if (result.name === 'bare POST / (JSON)') Object.assign(bare, { POST: result.rps, cpuPOST: result.cpuUs });
       console.log(line(result, bare));
     };
 
@@ -438,6 +455,7 @@ const os = await import('node:os');
 console.log(`node ${process.version}, ${os.cpus().length} cores, ${new Date().toISOString().slice(0, 10)}; ${CONNECTIONS} connections, ${SECONDS} s per route, log_level info`);
 if (!benchDialects.includes('postgres')) console.log('(set TEST_DATABASE_URL=postgres://… to measure PostgreSQL too)');
 const bare = await startBare();
+pids.set(bare.url, bare.child.pid!);
 let allOk = true;
 try {
   const only = env.BENCH_DIALECTS?.split(',');

@@ -63,6 +63,20 @@ export const PERIODS: readonly Period[] = ['all', 'month', 'week', 'day'];
 /** The leaderboard period holding `ms`: a calendar day, ISO week (Monday first) or month in `zone`; `all` is unbounded. */
 export function periodWindow(period: Period, ms: number, zone: string): TimeWindow | null {
   if (period === 'all') return null;
+  // Every score submission and leaderboard read asks for the current periods: Luxon's zone arithmetic took a tenth of
+  // a submission's CPU time (issue 14). The last window per period and zone is kept, as dayWindow does.
+  const cacheKey = `${period} ${zone}`;
+  const cached = lastPeriod.get(cacheKey);
+  if (cached && ms >= cached.start && ms < cached.end) return { start: cached.start, end: cached.end };
+  const window = computePeriodWindow(period, ms, zone);
+  if (lastPeriod.size > 64) lastPeriod.clear();
+  lastPeriod.set(cacheKey, window);
+  return { start: window.start, end: window.end };
+}
+
+const lastPeriod = new Map<string, TimeWindow>();
+
+function computePeriodWindow(period: Exclude<Period, 'all'>, ms: number, zone: string): TimeWindow {
   const unit = period === 'day' ? 'day' : period === 'week' ? 'week' : 'month';
   const start = DateTime.fromMillis(ms, { zone }).startOf(unit);
   const end = start.plus(unit === 'day' ? { days: 1 } : unit === 'week' ? { weeks: 1 } : { months: 1 }).startOf('day');

@@ -11,7 +11,7 @@ export interface paths {
         };
         /**
          * Health data
-         * @description Version of the service and of the API, the server time (UTC), the games listed to clients and the players with an active play session. Needs no credential; suitable for health checks.
+         * @description Version of the service and of the API, the server time (UTC), the games listed to clients and the players with an active play session. Needs no credential; suitable for health checks. The two counts are kept for up to a second by each instance (a play start or end on that instance counts again at once): across instances, and as sessions go idle, they may lag by that much.
          */
         get: operations["getStatus"];
         put?: never;

@@ -15,6 +15,7 @@ import {
 import { addUsage, countSessionStart, usedSeconds } from './usage.repository.js';
 import { gameFileUrl } from '../games/game-origin.js';
 import { isListed } from '../games/manifest.js';
+import { forgetStatusCounts } from '../status/status.counts.js';
 
 
 /** A write lost a race (another call credited or closed the session first): read again and redo. */
@@ -105,8 +106,12 @@ async function creditSession(ctx: AppContext, trx: Executor, s: SessionRow, now:
   return { credited, total: claimed - refund, usedToday, closedAs: close ?? (limit ? 'limit' : null) };
 }
 
+/** Sessions this process closed: counted, and GET /status counts again (players_online). */
 function countEnded(ctx: AppContext, reason: string, sessions: number): void {
-  if (sessions > 0) ctx.metrics.sessionsEnded.inc({ reason }, sessions);
+  if (sessions > 0) {
+    ctx.metrics.sessionsEnded.inc({ reason }, sessions);
+    forgetStatusCounts(ctx);
+  }
 }
 
 /** After the credit's transaction committed: its seconds, and the session it closed (end reason, or limit). */
@@ -170,6 +175,7 @@ export async function startPlay(ctx: AppContext, playerId: number, slug: string)
   );
   const { metrics } = ctx;
   metrics.sessionsStarted.inc();
+  forgetStatusCounts(ctx);
   if (closed.replaced) metrics.sessionsEnded.inc({ reason: 'replaced' }, closed.replaced);
   if (closed.timeout) metrics.sessionsEnded.inc({ reason: 'timeout' }, closed.timeout);
   if (closed.credited) metrics.creditedSeconds.inc(closed.credited);

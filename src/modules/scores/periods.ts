@@ -5,8 +5,17 @@ import { namedDay, periodWindow, type Period, type TimeWindow } from '../../time
 /** The key of the period holding `ms`: `all`, or the date (in `zone`) its day, week (Monday) or month starts on. */
 export function periodKeyAt(period: Period, ms: number, zone: string): string {
   const window = periodWindow(period, ms, zone);
-  return window ? DateTime.fromMillis(window.start, { zone }).toISODate()! : 'all';
+  if (!window) return 'all';
+  // the key of the last window asked for, per period and zone (periodWindow keeps that window too)
+  const cacheKey = `${period} ${zone}`;
+  const cached = lastKey.get(cacheKey);
+  if (cached && cached.start === window.start) return cached.key;
+  const key = DateTime.fromMillis(window.start, { zone }).toISODate()!;
+  if (lastKey.size > 64) lastKey.clear();
+  lastKey.set(cacheKey, { start: window.start, key });
+  return key;
 }
+const lastKey = new Map<string, { start: number; key: string }>();
 
 /** The window a period key names (null for `all`). */
 export function windowOfKey(period: Period, key: string, zone: string): TimeWindow | null {

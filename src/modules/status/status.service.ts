@@ -3,12 +3,11 @@ import { serviceVersion } from '../../lib/version.js';
 import type { AppContext } from '../../context.js';
 import { API_VERSION } from '../../http/openapi.js';
 import { formatTimestamp } from '../../time.js';
-import { countListedGames, countPlayersOnline } from './status.repository.js';
+import { currentCounts } from './status.counts.js';
 
 export async function getStatus(ctx: AppContext) {
   const now = ctx.clock.now();
-  const idleSince = now - ctx.config.session_idle_timeout * 1000;
-  const [games, playersOnline] = await Promise.all([countListedGames(ctx.db), countPlayersOnline(ctx.db, idleSince)]);
+  const { games, playersOnline } = await currentCounts(ctx, now);
   return {
     version: serviceVersion(),
     api_version: API_VERSION,
