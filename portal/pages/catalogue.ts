@@ -100,7 +100,7 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
       renderChips(shown, meta.categories, known);
       count.textContent = data.games.length === 1 ? '1 game' : `${data.games.length} games`;
       mount(list, data.games.map((game) => gameCard(game)));
-      renderEmpty(shown, data.games.length, meta.categories);
+      renderEmpty(shown, data.games.length, meta.categories, known);
     } catch (error) {
       if (mine !== generation) return;
       count.textContent = '';
@@ -142,10 +142,23 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
     return link;
   }
 
-  function renderEmpty(shown: Filter, found: number, counts: Record<string, number>): void {
+  function renderEmpty(shown: Filter, found: number, counts: Record<string, number>, known: string[]): void {
+    // The search names a category ("arcade"): q searches the games' text (DESIGN §5), so offer the category itself.
+    const wanted = shown.q.trim().toLowerCase();
+    const named = wanted && shown.category.toLowerCase() !== wanted ? known.find((name) => name.toLowerCase() === wanted || categoryLabel(name).toLowerCase() === wanted) : undefined;
+    const categoryLink = named
+      ? (() => {
+          const b = h('button', { type: 'button', class: 'button' }, `Show the ${categoryLabel(named)} category`);
+          b.addEventListener('click', () => {
+            change({ q: '', category: named });
+            search.focus();
+          });
+          return b;
+        })()
+      : null;
     if (found) {
-      empty.hidden = true;
-      return mount(empty);
+      empty.hidden = !categoryLink;
+      return mount(empty, categoryLink ? h('p', { class: 'actions' }, categoryLink) : null);
     }
     const anywhere = Object.values(counts).reduce((a, b) => a + b, 0);
     const inCategory = shown.category ? ` in ${categoryLabel(shown.category)}` : '';
@@ -161,7 +174,7 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
     // The status line says it (screen readers hear it); the empty state offers the ways out.
     if (shown.q) {
       count.textContent = `No games match “${shown.q}”${inCategory}.`;
-      mount(empty, h('p', { class: 'actions' }, button('Clear search', { q: '' }), shown.category && anywhere ? button(`Show all ${anywhere === 1 ? '1 match' : `${anywhere} matches`}`, { category: '' }) : null));
+      mount(empty, h('p', { class: 'actions' }, categoryLink, button('Clear search', { q: '' }), shown.category && anywhere ? button(`Show all ${anywhere === 1 ? '1 match' : `${anywhere} matches`}`, { category: '' }) : null));
     } else {
       count.textContent = shown.category ? `No games${inCategory} yet.` : 'No games here yet.';
       mount(empty, shown.category ? h('p', { class: 'actions' }, button('Show all games', { category: '' })) : null);

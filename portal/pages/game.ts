@@ -5,6 +5,7 @@ import { ApiError, api } from '../lib/api.js';
 import { h, mount, setTitle, uid } from '../lib/dom.js';
 import { me, type Me } from '../lib/session.js';
 import { shareButton } from '../lib/share.js';
+import { categoryLabel } from './game-card.js';
 import type { Game, LeaderboardMeta } from '../lib/types.js';
 import { formatDuration } from '../shell/schedule.js';
 
@@ -70,7 +71,7 @@ export async function gamePage(main: HTMLElement, data: DOMStringMap): Promise<v
       : upsell;
 
   const details: Array<[string, string]> = [
-    ['Category', game.category],
+    ['Category', categoryLabel(game.category)],
     ['Author', game.author],
     ['Version', game.version],
     ['Released', formatTimestamp(game.released_at)],
@@ -93,7 +94,7 @@ export async function gamePage(main: HTMLElement, data: DOMStringMap): Promise<v
         { class: 'game-intro' },
         h('h1', null, game.name),
         game.tagline ? h('p', { class: 'tagline' }, game.tagline) : null,
-        h('p', { class: 'card-meta' }, h('span', { class: 'badge' }, game.category), game.requires_premium ? premiumBadge() : null, game.status === 'beta' ? h('span', { class: 'badge' }, 'Beta') : null),
+        h('p', { class: 'card-meta' }, h('span', { class: 'badge' }, categoryLabel(game.category)), game.requires_premium ? premiumBadge() : null, game.status === 'beta' ? h('span', { class: 'badge' }, 'Beta') : null),
         h('div', { class: 'actions' }, play, favouriteButton(game, Boolean(who))),
         h('div', { class: 'actions share-row' }, shareButton(game.name, `${location.origin}/games/${encodeURIComponent(game.slug)}`)),
         premiumNote,

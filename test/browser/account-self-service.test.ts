@@ -1,13 +1,12 @@
 // The account page's self-service in a real browser: resend verification, change password and email (confirmed from
 // the mailed link), download my data, delete the account and cancel that by logging in; errors at their fields; axe.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { isFocused, registerPlayer, skipReason, startRig, text, unlabelledControls, until, type Rig } from './browser.js';
+import { axeViolations } from './axe.js';
 
 const reason = skipReason();
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 if (reason) {
   console.warn(`\n[browser] ${reason}\n`);
@@ -26,15 +25,6 @@ if (reason) {
       await rig?.close();
     });
 
-    /** axe-core's violations of impact serious or critical on the page as it stands. */
-    async function seriousViolations(page: Page): Promise<string[]> {
-      // evaluated through the DevTools protocol: the page's CSP (script-src 'self') forbids an injected <script>
-      await page.evaluate(AXE_SOURCE);
-      const found = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`)) as string[];
-      return found;
-    }
 
     /** The newest link of this kind mailed to `email` (no SMTP here: mail stays in the outbox table). */
     async function mailedLink(email: string, kind: string): Promise<string> {
@@ -54,7 +44,7 @@ if (reason) {
       await page.goto('/account');
       const resend = page.getByRole('button', { name: 'Resend verification email' });
       await resend.waitFor();
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await resend.click();
       await until(() => text(page.getByText(/^Sent: check/))).toBe(`Sent: check ${player.email} for the new link.`);
       const mails = await rig.app.ctx.db.selectFrom('mail_outbox').select('subject').where('to_address', '=', player.email).execute();
@@ -88,13 +78,13 @@ if (reason) {
       await other.close();
 
       expect(await unlabelledControls(page)).toEqual([]);
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto('/account');
       await page.getByRole('heading', { name: 'Delete account' }).waitFor();
       // a long email address wraps instead of widening the page
       expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await rig.screenshot(page, 'account-self-service-phone');
       await page.close();
     });
@@ -126,7 +116,7 @@ if (reason) {
       await page.goto(await mailedLink(fresh, 'confirm-email'));
       await until(() => text(page.locator('h1'))).toBe('Email changed');
       expect(await text(page.getByRole('status'))).toBe(`Your account now uses ${fresh}. Log in with it from now on.`);
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.goto('/account');
       await until(() => page.locator('dd', { hasText: fresh }).count()).toBe(1);
       expect(await page.locator('dd', { hasText: player.email }).count()).toBe(0);
@@ -167,7 +157,7 @@ if (reason) {
       await section.getByRole('button', { name: 'Delete my account', exact: true }).click();
       await until(() => fieldError(page)).toBe('Your password is not right');
       expect(await password.getAttribute('aria-invalid')).toBe('true');
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
 
       await password.fill(player.password);
       await section.getByRole('button', { name: 'Delete my account', exact: true }).click();

@@ -1,22 +1,14 @@
 // Finding and coming back, in Debian's Chromium: the catalogue's URL and history (Back restores the previous filter),
 // its sort, a search without results, the loading state, keyboard focus on chips and on the favourite button, and the
 // player's own rows (continue playing, favourites) on the home and account pages.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { isFocused, registerPlayer, skipReason, startRig, text, unlabelledControls, until, visible, type Rig } from './browser.js';
+import { axeViolations } from './axe.js';
 
 const reason = skipReason();
 const SDK = { 'X-Requested-With': 'ServiceSDK' };
 
-/** axe-core's violations of level serious or critical on the page (run through the DevTools protocol, which the CSP allows). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-  await page.evaluate(source);
-  const result = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as { violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> };
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 if (reason) {
   console.warn(`\n[browser] ${reason}\n`);
@@ -113,7 +105,7 @@ if (reason) {
       await until(() => page.getByRole('navigation', { name: 'Categories' }).getByRole('link').allTextContents()).toEqual(['All (0)', 'Action (0)', 'Arcade (0)', 'Puzzle (0)', 'Reflex (0)']);
       expect(await cards(page).count()).toBe(0);
       await rig.screenshot(page, 'catalogue-no-results');
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
 
       await page.getByRole('button', { name: 'Clear search' }).click();
       await until(() => cards(page).count()).toBe(4);
@@ -132,6 +124,14 @@ if (reason) {
       await page.getByRole('button', { name: 'Show all 1 match' }).click();
       await until(() => cards(page).allInnerTexts()).toEqual(['Tile Merge']);
       expect(path(page)).toBe('/?q=merge');
+
+      // A search for a category's name ("arcade"): q searches the games' own text, so the way out is the category.
+      await page.goto('/?q=ARCADE');
+      await visible(page.getByText('No games match “ARCADE”.'));
+      await page.getByRole('button', { name: 'Show the Arcade category' }).click();
+      await until(() => cards(page).allInnerTexts()).toEqual(['Comet Snake']);
+      expect(path(page)).toBe('/?category=arcade');
+      expect(await page.getByRole('button', { name: 'Show the Arcade category' }).count()).toBe(0);
       await page.close();
     });
 
@@ -208,11 +208,11 @@ if (reason) {
       expect(await favouritesRow.locator('.card-title').allInnerTexts()).toEqual(['Reflex']);
       await until(() => cards(page).count()).toBe(4); // the whole catalogue still follows
       await rig.screenshot(page, 'catalogue-come-back');
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
 
       await page.setViewportSize({ width: 390, height: 844 });
       await rig.screenshot(page, 'catalogue-come-back-phone');
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.setViewportSize({ width: 1200, height: 900 });
 
       await page.goto('/account');

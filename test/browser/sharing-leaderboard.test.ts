@@ -1,22 +1,14 @@
 // Sharing, link previews, the leaderboard view and the Unlimited pitch, in Debian's Chromium: what a player sees on a
 // game's and a profile's page.
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { addUsage } from '../../src/modules/play/usage.repository.js';
 import { createPlayerWithToken } from '../helpers/factories.js';
 import { isFocused, registerPlayer, skipReason, startRig, text, unlabelledControls, until, visible, type Rig } from './browser.js';
+import { axeViolations } from './axe.js';
 
 const reason = skipReason();
-const AXE = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
 
-/** axe-core's violations of impact serious or critical on the page as it stands (a string runs in the page: no DOM types here). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`) as Promise<string[]>;
-}
 const SDK = { 'X-Requested-With': 'ServiceSDK' };
 
 /** Replaces the Web Share API before any script of the page runs: absent, or a stub that records what it was given. */
@@ -90,7 +82,7 @@ if (reason) {
       await page.getByRole('button', { name: 'Share' }).click();
       await until(() => text(page.locator('.share-status'))).toBe('Link copied');
       expect(await page.evaluate('navigator.clipboard.readText()')).toBe(`${rig.origin}/u/${player.username}`);
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await context.close();
     });
 
@@ -157,7 +149,7 @@ if (reason) {
       expect(await me.getAttribute('aria-current')).toBe('true');
       expect(await text(me.locator('td').first())).toBe('#18');
       await rig.screenshot(page, 'leaderboard-around-me');
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
 
       // Another board: its own rows, from its first page; the period switch keeps the board.
       await board.selectOption('hard_mode');
@@ -209,7 +201,7 @@ if (reason) {
       // upgrade_url is unset on this service: no link to nowhere.
       expect(await page.getByRole('link', { name: 'Get Unlimited' }).count()).toBe(0);
       await rig.screenshot(page, 'premium-game-free-player');
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.goto('/play/comet-snake');
       await visible(page.locator('[data-screen="premium"]'));
       expect(await page.getByRole('link', { name: 'Get Unlimited' }).count()).toBe(0);

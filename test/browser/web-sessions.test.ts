@@ -1,15 +1,13 @@
 // Signed-in browsers apart from API tokens, in Debian's Chromium: a login that makes room says which browser it signed
 // out (never an API token), the account page lists the browsers with this one marked, signs others out, drops the
 // new-token box once that token is revoked, and keeps every Revoke and Sign out button on a 390 px phone screen.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { registerPlayer, skipReason, startRig, text, until, visible, type Rig } from './browser.js';
+import { axeViolations } from './axe.js';
 
 const reason = skipReason();
 const SDK = { 'X-Requested-With': 'ServiceSDK' };
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 if (reason) {
   console.warn(`\n[browser] ${reason}\n`);
@@ -36,13 +34,6 @@ if (reason) {
     }
     const works = async (token: string) => (await rig.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${token}` } })).statusCode === 200;
 
-    /** Serious or critical axe violations on the page (axe runs through the debugging protocol, outside the page's CSP). */
-    async function axeProblems(page: Page): Promise<string[]> {
-      await page.evaluate(axeSource);
-      return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`) as Promise<string[]>;
-    }
 
     it('tells the player which browser a login signed out to make room, and never revokes an API token', async () => {
       const page = await rig.newPage();
@@ -69,7 +60,7 @@ if (reason) {
       expect(notice).toContain('Your API tokens are not affected.');
       // The header knows the player is logged in.
       await visible(page.getByRole('link', { name: `Account settings for ${player.display_name}` }));
-      expect(await axeProblems(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await rig.screenshot(page, 'web-sessions-login-notice');
 
       expect(await works(browsers[0]!)).toBe(false);
@@ -95,7 +86,7 @@ if (reason) {
       expect(await text(mine.locator('.badge'))).toBe('This browser');
       expect(await text(browsers.locator('tbody tr').nth(1).locator('th'))).toBe('Web portal (Safari)');
       await until(() => tokens.locator('tbody th').allInnerTexts()).toEqual(['Steam Deck']);
-      expect(await axeProblems(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await rig.screenshot(page, 'web-sessions-account');
 
       await page.getByRole('button', { name: 'Sign out all other browsers' }).click();
