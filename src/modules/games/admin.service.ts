@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { notFound, validationFailed } from '../../http/errors.js';
 import { findAllGames, findGameStatus, updateGameStatus } from './games.repository.js';
 import { GAME_STATUSES, type GameStatus } from './manifest.js';
+import { forgetStatusCounts } from '../status/status.counts.js';
 
 export interface GameSummary {
   slug: string;
@@ -25,5 +26,6 @@ export async function setGameStatus(ctx: AppContext, slug: string, status: strin
   const game = await findGameStatus(ctx.db, slug);
   if (!game) throw notFound(`No game ${slug}`);
   await updateGameStatus(ctx.db, game.id, status, ctx.clock.now());
+  forgetStatusCounts(ctx); // GET /status counts the listed games again
   return { slug, from: game.status, to: status as GameStatus };
 }

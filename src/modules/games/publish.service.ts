@@ -9,6 +9,7 @@ import { gamesUrlOf } from './game-origin.js';
 import { findGameFileSets, hasActiveSession, insertGameIfAbsent, lockGameBySlug, updatePublishedGame, type PublishedRow, type PublishValues } from './games.repository.js';
 import { parseManifest, type GameManifest } from './manifest.js';
 import { searchTextOf } from './search.js';
+import { forgetStatusCounts } from '../status/status.counts.js';
 
 export const MANIFEST_FILE = 'game.json';
 export const PUBLISH_LIMITS = { files: 5000, bytes: 1024 * 1024 * 1024 } as const;
@@ -220,6 +221,7 @@ export async function publishGame(ctx: AppContext, sourceDir: string): Promise<P
     await ctx.storage.put(`${prefix}/${PUBLISHING_MARKER}`, Buffer.from(String(ctx.clock.now())));
     await uploadFiles(ctx, dir, prefix, files.files);
     switched = await switchFileSet(ctx, manifest, set);
+    forgetStatusCounts(ctx); // GET /status counts the listed games again
   } catch (error) {
     // Nothing names the set: its files go (a crash here leaves them to a later publish, once the marker is stale).
     await ctx.storage.deletePrefix(`${prefix}/`).catch((cleanup: unknown) => ctx.log.warn({ err: cleanup, set: prefix }, 'an unpublished file set could not be removed'));

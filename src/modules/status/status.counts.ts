@@ -5,7 +5,7 @@ import { countListedGames, countPlayersOnline } from './status.repository.js';
 /**
  * How long this process reuses the counts of GET /status (issue 14: a health check polled by every client ran two
  * count statements per call). Within one process the counts are exact at every play start, end, replacement, limit
- * and timeout this process sees: those call forgetStatusCounts. Across instances, and as sessions go idle with the
+ * and timeout, game publish and game status change this process sees: those call forgetStatusCounts. Across instances, and as sessions go idle with the
  * clock, players_online and games may lag by up to this long. Nothing else reads these counts: no credential,
  * membership or allowance decision depends on them.
  */
