@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Response } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { openDatabase, type DatabaseHandle } from '../../src/db/connect.js';
@@ -22,6 +22,31 @@ export function skipReason(): string | null {
   if (!enabledDialects().includes('sqlite')) return `browser tests run once, on the SQLite pass: skipped because TEST_DIALECTS=${process.env.TEST_DIALECTS}`;
   if (!existsSync(CHROMIUM_PATH)) return `browser tests skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
   return null;
+}
+
+/**
+ * A describe block whose tests share one rig, started before them and closed after; skipped, with the reason, where
+ * browser tests do not run. `rig` is filled in before the first test (its methods are the started rig's).
+ */
+export function browserSuite(name: string, options: { timeout: number; rig?: RigOptions }, body: (rig: Rig) => void): void {
+  const reason = skipReason();
+  if (reason) {
+    console.warn(`\n[browser] ${reason}\n`);
+    describe(name, () => {
+      it.skip(reason, () => undefined);
+    });
+    return;
+  }
+  describe(name, { timeout: options.timeout }, () => {
+    const rig = {} as Rig;
+    beforeAll(async () => {
+      Object.assign(rig, await startRig(options.rig));
+    }, 60_000);
+    afterAll(async () => {
+      await rig.close?.();
+    });
+    body(rig);
+  });
 }
 
 /** Settings of the browser run: a small free allowance and a fast heartbeat, so the limit is reached within seconds. */
