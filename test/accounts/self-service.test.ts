@@ -129,6 +129,27 @@ eachDialect(
       expect(again.body.error.code).toBe('invalid_token');
     });
 
+    it('drops a pending change of email when the password is changed or reset (the notice says to do that)', async () => {
+      for (const how of ['change', 'reset'] as const) {
+        const { player, token } = await account();
+        const newAddress = `taker${unique()}@example.com`;
+        expect((await h.http.post('/v1/me/email', { token, body: { email: newAddress, password: PASSWORD } })).status).toBe(202);
+        const confirmToken = linkToken((await mailsTo(newAddress))[0]!, 'confirm-email');
+        if (how === 'change') {
+          expect((await h.http.post('/v1/me/password', { token, body: { current_password: PASSWORD, new_password: 'another password 1' } })).status).toBe(200);
+        } else {
+          expect((await h.http.post('/v1/auth/forgot-password', { body: { email: player.email } })).status).toBe(200);
+          const resetToken = linkToken((await mailsTo(player.email)).at(-1)!, 'reset-password');
+          expect((await h.http.post('/v1/auth/reset-password', { body: { token: resetToken, password: 'another password 2' } })).status).toBe(200);
+        }
+        const confirmed = await h.http.post('/v1/auth/confirm-email', { body: { token: confirmToken } });
+        expect(confirmed.status).toBe(422);
+        expect(confirmed.body.error.code).toBe('invalid_token');
+        const row = await h.ctx.db.selectFrom('players').select('email').where('id', '=', player.id).executeTakeFirstOrThrow();
+        expect(row.email).toBe(player.email);
+      }
+    });
+
     it('refuses a taken address with 409 email_taken, at the request and again at the confirmation', async () => {
       const { token } = await account();
       const holder = await account();
@@ -204,6 +225,17 @@ eachDialect(
       const next = await login(player.username);
       expect(next.status).toBe(200);
       expect(next.body.data).not.toHaveProperty('deletion_canceled');
+    });
+
+    it('lets a player waiting for deletion who forgot the password reset it, and the login cancels the deletion', async () => {
+      const { player, token } = await account();
+      expect((await h.http.delete('/v1/me', { token, body: { password: PASSWORD } })).status).toBe(202);
+      expect((await h.http.post('/v1/auth/forgot-password', { body: { email: player.email } })).status).toBe(200);
+      const resetToken = linkToken((await mailsTo(player.email)).at(-1)!, 'reset-password');
+      expect((await h.http.post('/v1/auth/reset-password', { body: { token: resetToken, password: 'a new password 3' } })).status).toBe(200);
+      const res = await login(player.username, 'a new password 3');
+      expect(res.status).toBe(200);
+      expect(res.body.data.deletion_canceled).toBe(true);
     });
 
     it('purges the account after 30 days: personal data, saves, favourites, sessions and scores; the boards stay exact', async () => {

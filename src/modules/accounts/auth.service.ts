@@ -22,9 +22,9 @@ export const VERIFY_EMAIL_TTL_MS = 7 * 86_400_000;
 export const RESET_PASSWORD_TTL_MS = 3_600_000;
 
 const invalidCredentials = () => new AppError('invalid_credentials', 'The login or the password is wrong');
-const emailTaken = () => new AppError('email_taken', 'An account with this email address exists already');
+export const emailTaken = () => new AppError('email_taken', 'An account with this email address exists already');
 const usernameTakenError = () => new AppError('username_taken', 'This username is taken');
-const invalidMailToken = () => new AppError('invalid_token', 'This link is unknown, used or expired; ask for a new one');
+export const invalidMailToken = () => new AppError('invalid_token', 'This link is unknown, used or expired; ask for a new one');
 
 async function authResult(ctx: AppContext, player: PlayerRow, issued: IssuedToken) {
   return {
@@ -49,10 +49,11 @@ async function freeUsername(db: Executor, displayName: string): Promise<string> 
   throw new Error('no free username found');
 }
 
-async function createMailToken(ctx: AppContext, db: Executor, playerId: number, purpose: MailTokenPurpose, ttlMs: number): Promise<string> {
+/** A single-use mail link token for `purpose` (its hash is stored); `newEmail` is the address a change_email link confirms. */
+export async function createMailToken(ctx: AppContext, db: Executor, playerId: number, purpose: MailTokenPurpose, ttlMs: number, newEmail?: string): Promise<string> {
   const token = newSecret('mt_');
   const now = ctx.clock.now();
-  await insertMailToken(db, { player_id: playerId, purpose, token_hash: sha256(token), created_at: now, expires_at: now + ttlMs });
+  await insertMailToken(db, { player_id: playerId, purpose, token_hash: sha256(token), created_at: now, expires_at: now + ttlMs, ...(newEmail ? { new_email: newEmail } : {}) });
   return token;
 }
 
@@ -127,10 +128,13 @@ export async function logout(ctx: AppContext, playerId: number, tokenId: number)
   await revokeTokens(ctx.db, playerId, [tokenId], ctx.clock.now());
 }
 
-/** Sends a reset link when the address belongs to an active player; says nothing either way. */
+/**
+ * Sends a reset link when the address belongs to an active player, or to one waiting for deletion (a login with the
+ * new password cancels it); says nothing either way.
+ */
 export async function forgotPassword(ctx: AppContext, email: string): Promise<void> {
   const player = await findPlayerByEmail(ctx.db, email);
-  if (!player || player.status !== 'active') return;
+  if (!player || (player.status !== 'active' && player.status !== 'deleting')) return;
   const token = await createMailToken(ctx, ctx.db, player.id, 'reset_password', RESET_PASSWORD_TTL_MS);
   ctx.mailer.send(passwordResetMail(ctx.config, player.email, player.display_name, token));
 }
@@ -161,6 +165,8 @@ export async function resetPassword(ctx: AppContext, token: string, password: st
     await updatePlayer(trx, playerId, { password_hash: passwordHash, email_verified: 1, updated_at: now });
     await revokeAllTokens(trx, playerId, now);
     await retireMailTokens(trx, playerId, 'reset_password', now);
+    // A change of email asked for with the old password must not outlive it.
+    await retireMailTokens(trx, playerId, 'change_email', now);
   });
   return { password_reset: true };
 }

@@ -52,7 +52,7 @@ export async function retireMailTokens(db: Executor, playerId: number, purpose: 
     .execute();
 }
 
-/** Whether the token would work now, for an active player (read only; consumeMailToken decides). */
+/** Whether the token would work now, for an active player or one waiting for deletion (read only; consumeMailToken decides). */
 export async function findUsableMailToken(db: Executor, tokenHash: string, purpose: MailTokenPurpose, now: number): Promise<boolean> {
   const row = await db
     .selectFrom('mail_tokens as t')
@@ -62,7 +62,7 @@ export async function findUsableMailToken(db: Executor, tokenHash: string, purpo
     .where('t.purpose', '=', purpose)
     .where('t.used_at', 'is', null)
     .where('t.expires_at', '>', now)
-    .where('p.status', '=', 'active')
+    .where('p.status', 'in', ['active', 'deleting'])
     .executeTakeFirst();
   return row !== undefined;
 }

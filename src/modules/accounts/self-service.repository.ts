@@ -106,19 +106,6 @@ export async function deleteScoreRequestsOf(db: Executor, playerId: number): Pro
   await db.deleteFrom('score_requests').where('caller', '=', `player:${playerId}`).execute();
 }
 
-/** Revokes every active token of the player but one (a change of password keeps the caller's); returns how many. */
-export async function revokeOtherTokens(db: Executor, playerId: number, keepTokenId: number, now: number): Promise<number> {
-  const result = await db
-    .updateTable('player_tokens')
-    .set({ revoked_at: now })
-    .where('player_id', '=', playerId)
-    .where('id', '!=', keepTokenId)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
 /** Cancels a pending deletion (status back to active); undefined when the account is not waiting for deletion any more. */
 export function restoreDeletingPlayer(db: Executor, playerId: number, now: number): Promise<PlayerRow | undefined> {
   return db

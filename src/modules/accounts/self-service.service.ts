@@ -2,16 +2,17 @@
 // period) and export the own data.
 import type { AppContext } from '../../context.js';
 import type { PlayerRow } from '../../db/schema.js';
+import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import { uniqueViolation } from '../../db/unique.js';
 import { AppError, validationFailed } from '../../http/errors.js';
-import { newSecret, sha256 } from '../../lib/secrets.js';
+import { sha256 } from '../../lib/secrets.js';
 import { formatIso, formatTimestamp } from '../../time.js';
 import { getEntitlement } from '../play/entitlement.js';
 import { keyOfBest, lockBests } from '../scores/leaderboard.repository.js';
 import { removeKeys } from '../scores/ranking.js';
-import { VERIFY_EMAIL_TTL_MS } from './auth.service.js';
+import { createMailToken, emailTaken, invalidMailToken, VERIFY_EMAIL_TTL_MS } from './auth.service.js';
 import { avatarKey } from './avatar.service.js';
-import { consumeEmailChangeToken, insertMailToken, retireMailTokens } from './mail-tokens.repository.js';
+import { consumeEmailChangeToken, retireMailTokens } from './mail-tokens.repository.js';
 import { deletionScheduledMail, emailChangeMail, emailChangeNoticeMail, verificationMail } from './mails.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { membershipOf, ownPlayerView } from './player.view.js';
@@ -28,9 +29,8 @@ import {
   exportScores,
   exportTokens,
   playersDueForPurge,
-  revokeOtherTokens,
 } from './self-service.repository.js';
-import { revokeAllTokens } from './tokens.repository.js';
+import { revokeAllTokens, revokeOtherTokens } from './tokens.repository.js';
 
 /** Days between DELETE /me and the purge; a login before then cancels the deletion. */
 export const DELETION_GRACE_DAYS = 30;
@@ -42,8 +42,6 @@ const PURGE_BATCH = 50;
 
 const gone = () => new AppError('unauthenticated', 'The account no longer exists');
 const wrongPassword = () => new AppError('wrong_password', 'The current password is wrong');
-const emailTaken = () => new AppError('email_taken', 'An account with this email address exists already');
-const invalidMailToken = () => new AppError('invalid_token', 'This link is unknown, used or expired; ask for a new one');
 
 async function requirePlayer(ctx: AppContext, playerId: number): Promise<PlayerRow> {
   const player = await findPlayerById(ctx.db, playerId);
@@ -58,18 +56,11 @@ async function checkPassword(ctx: AppContext, playerId: number, password: string
   return player;
 }
 
-async function mailToken(ctx: AppContext, db: AppContext['db'], playerId: number, purpose: 'verify_email' | 'change_email', ttlMs: number, newEmail?: string) {
-  const token = newSecret('mt_');
-  const now = ctx.clock.now();
-  await insertMailToken(db, { player_id: playerId, purpose, token_hash: sha256(token), created_at: now, expires_at: now + ttlMs, ...(newEmail ? { new_email: newEmail } : {}) });
-  return token;
-}
-
 /** A new verification link (the earlier ones keep working until used or expired). */
 export async function resendVerification(ctx: AppContext, playerId: number): Promise<{ sent: true; email: string }> {
   const player = await requirePlayer(ctx, playerId);
   if (player.email_verified === 1) throw new AppError('already_verified', 'Your email address is verified already');
-  const token = await mailToken(ctx, ctx.db, player.id, 'verify_email', VERIFY_EMAIL_TTL_MS);
+  const token = await createMailToken(ctx, ctx.db, player.id, 'verify_email', VERIFY_EMAIL_TTL_MS);
   ctx.mailer.send(verificationMail(ctx.config, player.email, player.display_name, token));
   return { sent: true, email: player.email };
 }
@@ -82,7 +73,9 @@ export async function changePassword(ctx: AppContext, playerId: number, tokenId:
     const now = ctx.clock.now();
     if (!(await updatePlayer(trx, playerId, { password_hash: passwordHash, updated_at: now }))) throw gone();
     await retireMailTokens(trx, playerId, 'reset_password', now);
-    return revokeOtherTokens(trx, playerId, tokenId, now);
+    // A change of email asked for with the old password must not outlive it.
+    await retireMailTokens(trx, playerId, 'change_email', now);
+    return revokeOtherTokens(trx, playerId, null, tokenId, now);
   });
   return { password_changed: true as const, tokens_revoked: revoked };
 }
@@ -93,7 +86,7 @@ export async function requestEmailChange(ctx: AppContext, playerId: number, emai
   const player = await checkPassword(ctx, playerId, password);
   if (newEmail === player.email) throw validationFailed({ email: 'is your current address already' }, 'This is your current address already');
   if (await emailExists(ctx.db, newEmail)) throw emailTaken();
-  const token = await mailToken(ctx, ctx.db, player.id, 'change_email', CHANGE_EMAIL_TTL_MS, newEmail);
+  const token = await createMailToken(ctx, ctx.db, player.id, 'change_email', CHANGE_EMAIL_TTL_MS, newEmail);
   ctx.mailer.send(emailChangeMail(ctx.config, newEmail, player.display_name, token));
   ctx.mailer.send(emailChangeNoticeMail(ctx.config, player.email, player.display_name, newEmail));
   return { pending_email: newEmail, expires_at: formatIso(ctx.clock.now() + CHANGE_EMAIL_TTL_MS) };
@@ -164,9 +157,19 @@ async function purgeOne(ctx: AppContext, playerId: number): Promise<boolean> {
 /** Purges every account whose deletion is due; returns how many. Run by the periodic sweep and `players purge-deleted`. */
 export async function purgeDeletedPlayers(ctx: AppContext): Promise<number> {
   let count = 0;
+  const failed = new Set<number>();
   for (;;) {
-    const due = await playersDueForPurge(ctx.db, ctx.clock.now(), PURGE_BATCH);
-    for (const id of due) if (await purgeOne(ctx, id)) count++;
+    const due = (await playersDueForPurge(ctx.db, ctx.clock.now(), PURGE_BATCH)).filter((id) => !failed.has(id));
+    for (const id of due) {
+      try {
+        if (await purgeOne(ctx, id)) count++;
+      } catch (error) {
+        // One account that cannot be purged now must not hold back the others: the next sweep tries it again.
+        if (isDatabaseUnavailable(error)) throw error;
+        failed.add(id);
+        ctx.log.error({ err: error, playerId: id }, 'an account due for deletion could not be purged');
+      }
+    }
     if (due.length < PURGE_BATCH) return count;
   }
 }

@@ -108,12 +108,11 @@ export async function revokeTokens(db: Executor, playerId: number, ids: number[]
 }
 
 /** Revokes the player's active tokens of one kind except one (sign out every other browser); returns how many. */
-export async function revokeOtherTokens(db: Executor, playerId: number, kind: TokenKind, keepId: number, now: number): Promise<number> {
-  const result = await db
-    .updateTable('player_tokens')
-    .set({ revoked_at: now })
-    .where('player_id', '=', playerId)
-    .where('kind', '=', kind)
+/** Revokes the player's active tokens but `keepId` (of one kind, or of every kind when `kind` is null); how many. */
+export async function revokeOtherTokens(db: Executor, playerId: number, kind: TokenKind | null, keepId: number, now: number): Promise<number> {
+  let query = db.updateTable('player_tokens').set({ revoked_at: now }).where('player_id', '=', playerId);
+  if (kind) query = query.where('kind', '=', kind);
+  const result = await query
     .where('id', '!=', keepId)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
