@@ -74,7 +74,7 @@ export function emailSection(player: OwnPlayer): HTMLElement {
     label: 'Change email',
     submitLabel: 'Send confirmation link',
     fields: [
-      { name: 'email', label: 'New email address', type: 'email', required: true, autocomplete: 'email' },
+      { name: 'email', label: 'New email address', type: 'email', required: true, maxlength: 254, autocomplete: 'email' },
       { name: 'password', label: 'Your password', type: 'password', required: true, autocomplete: 'current-password', hint: 'To make sure it is you.' },
     ],
     async onSubmit(values, handle) {
@@ -85,7 +85,11 @@ export function emailSection(player: OwnPlayer): HTMLElement {
       } catch (error) {
         if (error instanceof ApiError && error.code === 'wrong_password') return atField(handle, 'password', 'Your password is not right');
         if (error instanceof ApiError && error.code === 'email_taken') return atField(handle, 'email', 'New email address is used by another account');
-        if (error instanceof ApiError && error.code === 'validation_failed' && error.fields.email) return atField(handle, 'email', 'New email address is your current address already');
+        if (error instanceof ApiError && error.code === 'validation_failed' && error.fields.email) {
+          // the API says which: the current address, or one it cannot take ("must match format email")
+          const current = /current address/.test(error.fields.email);
+          return atField(handle, 'email', current ? 'New email address is your current address already' : 'Enter a whole email address, like name@example.com');
+        }
         throw error;
       }
     },

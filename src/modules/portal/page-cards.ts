@@ -2,7 +2,7 @@
 // Twitter card, and a heading, description and picture in <main> (the page script then replaces them with the full page).
 import type { Config } from '../../config.js';
 import { avatarUrl } from '../accounts/avatar-url.js';
-import { gameFileUrl } from '../games/game-origin.js';
+import { gameAssetUrl } from '../games/game-origin.js';
 import { escapeHtml, type PageOptions } from './html.js';
 import type { PageGame, PagePlayer } from './portal.repository.js';
 
@@ -19,7 +19,7 @@ const STATUS = '<p class="loading" role="status">Loading…</p>';
 
 export function gamePageOptions(config: Config, game: PageGame): PageOptions {
   const url = `${config.public_url}/games/${encodeURIComponent(game.slug)}`;
-  const cover = gameFileUrl(config, game.slug, game.files_dir, game.cover);
+  const cover = gameAssetUrl(config, game.slug, game.files_dir, game.cover);
   const description = shortText(game.tagline || game.description || `Play ${game.name} in your browser on Game Platform.`);
   const alt = `Cover of ${game.name}`;
   const main = [

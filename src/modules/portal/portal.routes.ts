@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { negotiate } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sessionCookieName } from '../../http/auth.js';
@@ -54,11 +55,11 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, assets: PortalAs
   if (etag) {
     // Revalidated on every visit, but a browser that has the page gets a 304 without a body.
     const tag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
-    reply.header('etag', tag);
-    if (request.headers['if-none-match']?.split(/\s*,\s*/).includes(tag)) return reply.code(304).send();
     // A long page (the API reference, ~270 kB): gzip it once per version (~30 kB) for the browsers that take it.
-    reply.header('vary', 'Accept-Encoding');
-    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
+    reply.header('etag', tag).header('vary', 'Accept-Encoding');
+    if (request.headers['if-none-match']?.split(/\s*,\s*/).includes(tag)) return reply.code(304).send();
+    const accepted = request.headers['accept-encoding'];
+    if (accepted && negotiate(accepted, ['gzip', 'identity']) === 'gzip') {
       let zipped = GZIPPED.get(tag);
       if (!zipped) {
         zipped = gzipSync(html);
