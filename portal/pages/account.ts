@@ -134,10 +134,14 @@ function avatarSection(player: OwnPlayer): HTMLElement {
     }
   });
   remove.addEventListener('click', async () => {
-    const { data } = await api<{ avatar_url: string }>('DELETE', '/v1/me/avatar');
-    current.src = data.avatar_url;
-    status.textContent = 'Avatar removed: your initials are shown instead.';
-    void me(true);
+    try {
+      const { data } = await api<{ avatar_url: string }>('DELETE', '/v1/me/avatar');
+      current.src = data.avatar_url;
+      status.textContent = 'Avatar removed: your initials are shown instead.';
+      void me(true);
+    } catch (error) {
+      status.textContent = `The picture could not be removed: ${(error as Error).message}`;
+    }
   });
   return section('Avatar', form);
 }
@@ -174,7 +178,7 @@ interface SessionRow {
 /** The browsers where the player is logged in to the portal (web sessions), apart from the API tokens. */
 function sessionsSection(): HTMLElement {
   const list = h('div', { class: 'table-wrap' });
-  const status = h('p', { class: 'form-status', role: 'status' });
+  const status = h('p', { class: 'form-status', role: 'status', tabindex: -1 });
   const others = h('button', { type: 'button', class: 'button' }, 'Sign out all other browsers');
   // hidden on a wrapper: .actions and .button set a display of their own, which outranks the hidden attribute
   const othersRow = h('div', { hidden: true }, h('div', { class: 'actions' }, others));
@@ -214,10 +218,18 @@ function sessionsSection(): HTMLElement {
         return;
       }
       signOut.disabled = true;
-      await api('DELETE', `/v1/me/sessions/${session.id}`);
+      try {
+        await api('DELETE', `/v1/me/sessions/${session.id}`);
+      } catch (error) {
+        signOut.disabled = false;
+        status.textContent = `“${session.name}” could not be signed out: ${(error as Error).message}`;
+        return;
+      }
       if (session.current) return location.assign('/login');
       status.textContent = `“${session.name}” signed out.`;
       await refresh();
+      // The row is gone with its button: the status line that says so takes the focus, not <body>.
+      status.focus();
     });
     return h(
       'tr',
@@ -240,6 +252,8 @@ function sessionsSection(): HTMLElement {
       const { data } = await api<{ revoked: number }>('DELETE', '/v1/me/sessions');
       status.textContent = data.revoked === 1 ? '1 other browser signed out.' : `${data.revoked} other browsers signed out.`;
       await refresh();
+    } catch (error) {
+      status.textContent = `The other browsers could not be signed out: ${(error as Error).message}`;
     } finally {
       others.disabled = false;
     }
