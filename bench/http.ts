@@ -16,7 +16,8 @@
 // Settings (environment): BENCH_SECONDS (per route, default 8), BENCH_CONNECTIONS (50), BENCH_PLAYERS (300),
 // BENCH_CROWD (20000 sessions), BENCH_BIG_BOARD (1000000 players), BENCH_ROUTES (comma list of route names to run),
 // BENCH_NO_BUILD=1 (use dist/ as built), BENCH_SCALING=0 (skip the scaling runs), BENCH_DIALECTS (e.g. postgres: only these),
-// BENCH_PROFILE=<dir> (the service writes a CPU profile there, node --cpu-prof).
+// BENCH_PROFILE=<dir> (the service writes a CPU profile there, node --cpu-prof; read it with bench/profile-top.ts),
+// BENCH_NODE_FLAGS (flags for the service's node, e.g. --max-semi-space-size=4).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -86,7 +87,7 @@ async function startService(databaseUrl: string, dataDir: string): Promise<{ url
   const port = await freePort();
   // BENCH_PROFILE=<dir>: the service writes a CPU profile there when it stops (node --cpu-prof)
   const profile = env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(env.BENCH_PROFILE)] : [];
-  const child = spawn(process.execPath, [...profile, path.join(ROOT, 'dist/src/cli.js'), 'serve'], {
+  const child = spawn(process.execPath, [...profile, ...(env.BENCH_NODE_FLAGS ? env.BENCH_NODE_FLAGS.split(' ') : []), path.join(ROOT, 'dist/src/cli.js'), 'serve'], {
     cwd: dataDir,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
