@@ -102,10 +102,53 @@ export function utf8Length(text: string): number {
 }
 
 /**
+ * A JSON text standing where a value goes: a stored state, which is JSON text already (what stringifyJson wrote when
+ * it was saved). deepJsonSerializerCompiler writes it as it is in a one-state answer; anything else that serializes
+ * it gets the parsed value (toJSON), so the output is the same either way.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}
+
+interface OneState {
+  ok: true;
+  data: { state: Record<string, unknown> & { state: unknown } };
+}
+
+/** `{ok, data: {state: {…, state: JsonText, …}}}` with nothing after `data` and `state`. */
+function isOneState(body: unknown): body is OneState {
+  const data = (body as Partial<OneState> | null)?.data;
+  return data?.state?.state instanceof JsonText && Object.keys(body as object).at(-1) === 'data' && Object.keys(data).length === 1;
+}
+
+/** The one-state answer with the stored text in the place of its `state` key: the fields before and after are written as usual. */
+function spliceOneState(body: OneState): string {
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  let past = false;
+  for (const [key, value] of Object.entries(body.data.state)) {
+    if (key === 'state') past = true;
+    else (past ? after : before)[key] = value;
+  }
+  const head = JSON.stringify({ ...body, data: { state: before } }).slice(0, -3); // …{"slot":0,…,"size_bytes":9
+  const tail = JSON.stringify(after).slice(1, -1); // "created_at":"…","updated_at":"…"
+  const text = (body.data.state.state as JsonText).text;
+  return `${head}${Object.keys(before).length > 0 ? ',' : ''}"state":${text}${tail ? `,${tail}` : ''}}}}`;
+}
+
+/**
  * A route serializer compiler for responses that carry state payloads: fast-json-stringify hands values of an
  * open schema (`state`) to JSON.stringify, which overflows on deep states. Every field the handler returns is
- * written, so those handlers return exactly the documented shape.
+ * written, so those handlers return exactly the documented shape. The answer of GET …/states/{slot} splices the
+ * stored text in instead of parsing up to 256 KB only to write the same text again (a tenth of that route's time,
+ * issue 14).
  */
 export function deepJsonSerializerCompiler() {
-  return (data: unknown): string => stringifyJson(data) ?? 'null';
+  return (body: unknown): string => {
+    if (isOneState(body)) return spliceOneState(body);
+    return stringifyJson(body) ?? 'null';
+  };
 }

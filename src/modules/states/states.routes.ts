@@ -71,7 +71,7 @@ export async function statesRoutes(fastify: FastifyInstance): Promise<void> {
         querystring: PlayerQuery,
         response: { 200: Ok(Type.Object({ state: State })) },
       },
-      // fast-json-stringify hands the open `state` to JSON.stringify, which overflows on deeply nested states
+      // the stored JSON text goes out as it is (JsonText), at any depth
       serializerCompiler: deepJsonSerializerCompiler,
       config: { auth: 'player_or_key', scope: 'states:read', errors: ['not_found'] },
     },

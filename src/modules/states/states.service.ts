@@ -4,7 +4,7 @@ import type { Credential } from '../../http/auth.js';
 import type { JsonParserOptions } from '../../http/content.js';
 import { AppError, validationFailed } from '../../http/errors.js';
 import { formatTimestamp } from '../../time.js';
-import { hasNonFiniteNumber, stringifyJson, utf8Length } from './json-text.js';
+import { JsonText, hasNonFiniteNumber, stringifyJson, utf8Length } from './json-text.js';
 import { actingPlayer, requireListedGame } from './states.access.js';
 import {
   emptySlot,
@@ -57,9 +57,10 @@ function toSummary(row: StoredStateRow): StateSummary {
   };
 }
 
-function toState(row: Required<StoredStateRow>): State {
+/** The documented field order; `payload` is the parsed state, or the stored text itself (JsonText) for an answer that carries it as it is. */
+function toState(row: Required<StoredStateRow>, payload: unknown = JSON.parse(row.state)): State {
   const { slot, label, version, size_bytes, created_at, updated_at } = toSummary(row);
-  return { slot, label, version, size_bytes, state: JSON.parse(row.state), created_at, updated_at };
+  return { slot, label, version, size_bytes, state: payload, created_at, updated_at };
 }
 
 function assertSlot(game: ListedGameRow, slot: number): void {
@@ -90,12 +91,12 @@ export async function listStates(
   return { states, saveSlots: game.save_slots };
 }
 
-/** The state in a slot; 404 not_found when the slot is empty. */
+/** The state in a slot, its payload as the JSON text it was saved as (see JsonText); 404 not_found when the slot is empty. */
 export async function getState(ctx: AppContext, credential: Credential, target: SlotTarget): Promise<State> {
   const key = await resolveSlot(ctx, credential, target);
   const row = await findStoredState(ctx.db, key);
   if (!row) throw new AppError('not_found', `Slot ${target.slot} is empty`);
-  return toState(row);
+  return toState(row, new JsonText(row.state));
 }
 
 const conflict = (current: number) =>
