@@ -122,6 +122,13 @@ function cpuUs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
+/** The V8 heap (total and used) and external memory the service reports on /metrics, in MB: where its RSS goes. */
+async function heapOf(url: string): Promise<string> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const mb = (name: string) => (Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 1048576).toFixed(0);
+  return `heap ${mb('nodejs_heap_size_total_bytes')} MB (${mb('nodejs_heap_size_used_bytes')} used), external ${mb('nodejs_external_memory_bytes')} MB`;
+}
+
 function rssMb(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
@@ -347,7 +354,7 @@ async function benchDialect(dialect: DialectName, bareUrl: string): Promise<bool
       await run(load(`GET …/states/0 (${(stateBytes / 1024).toFixed(0)} KB)`, 'GET', service.url, (i) => ({ method: 'GET', path: '/v1/games/bench/states/0', headers: bearer(pick(players, i)) })));
     }
     const afterRoutes = rssMb(service.child.pid!);
-    console.log(`  service RSS ${afterRoutes.rss.toFixed(0)} MB (peak ${afterRoutes.peak.toFixed(0)} MB)`);
+    console.log(`  service RSS ${afterRoutes.rss.toFixed(0)} MB (peak ${afterRoutes.peak.toFixed(0)} MB); ${await heapOf(service.url)}`);
 
     // ---- totals of the heartbeats (before the sessions can go idle) ----
     const checkCredits = async () => {
