@@ -273,6 +273,7 @@ function sessionsSection(): HTMLElement {
 
 interface TokenRow {
   id: number;
+  kind: 'api' | 'web';
   name: string;
   prefix: string;
   created_at: string;
@@ -295,9 +296,10 @@ function tokensSection(): HTMLElement {
   }
 
   async function refresh(): Promise<void> {
-    const { data } = await api<{ tokens: TokenRow[] }>('GET', '/v1/me/tokens');
-    if (revealedId !== null && !data.tokens.some((t) => t.id === revealedId)) hideReveal();
-    if (!data.tokens.length) return mount(list, h('p', { class: 'empty' }, 'No active tokens.'));
+    // The API lists browsers too (kind 'web'): they have their own section above.
+    const tokens = (await api<{ tokens: TokenRow[] }>('GET', '/v1/me/tokens')).data.tokens.filter((t) => t.kind === 'api');
+    if (revealedId !== null && !tokens.some((t) => t.id === revealedId)) hideReveal();
+    if (!tokens.length) return mount(list, h('p', { class: 'empty' }, 'No active tokens.'));
     mount(
       list,
       h(
@@ -305,7 +307,7 @@ function tokensSection(): HTMLElement {
         { class: 'tokens' },
         h('caption', null, 'Active tokens'),
         h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col' }, 'Starts with'), h('th', { scope: 'col', class: 'hide-narrow' }, 'Last used'), h('th', { scope: 'col', class: 'hide-narrow' }, 'Expires'), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')))),
-        h('tbody', null, data.tokens.map(tokenRow)),
+        h('tbody', null, tokens.map(tokenRow)),
       ),
     );
   }

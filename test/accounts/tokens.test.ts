@@ -17,6 +17,7 @@ eachDialect('accounts: /me/tokens', (h) => {
     expect(res.body.data.tokens).toEqual([
       {
         id: other.id,
+        kind: 'api',
         name: 'laptop',
         prefix: other.token.slice(0, 12),
         created_at: '2026-11-21 10:01:00',
@@ -26,6 +27,7 @@ eachDialect('accounts: /me/tokens', (h) => {
       },
       {
         id: tokenId,
+        kind: 'api',
         name: 'test',
         prefix: token.slice(0, 12),
         created_at: '2026-11-21 10:00:00',

@@ -1,5 +1,6 @@
-// Web sessions (portal logins, which set the cookie) apart from API tokens: each kind has its own ten, a login makes room
-// only among its own kind and names what it revoked, GET/DELETE /v1/me/sessions, and the migration that sorts old tokens.
+// Web sessions (portal logins, which set the cookie) beside API tokens: ten active in all (spec §4), a login makes room
+// among its own kind first and names what it revoked, GET /v1/me/tokens lists both kinds, GET/DELETE /v1/me/sessions
+// the browsers alone, and the migration that sorts old tokens.
 import { expect, it } from 'vitest';
 import * as tokenKinds from '../../src/db/migrations/2026_11_23_1810_token_kinds.js';
 import { eachDialect } from '../helpers/harness.js';
@@ -9,7 +10,7 @@ import { createPlayerWithPassword, createToken } from '../helpers/factories.js';
 const PASSWORD = 'correct horse battery';
 const sdk = { 'x-requested-with': 'ServiceSDK' };
 
-eachDialect('accounts: web sessions apart from API tokens', (h) => {
+eachDialect('accounts: web sessions beside API tokens', (h) => {
   /** A login through the portal (cookie) or as an app; returns the answer and, for the portal, the cookie to send back. */
   async function login(username: string, device: string, web: boolean) {
     const res = await h.http.post('/v1/auth/login', { body: { login: username, password: PASSWORD, device_name: device }, headers: web ? sdk : {} });
@@ -22,7 +23,7 @@ eachDialect('accounts: web sessions apart from API tokens', (h) => {
   const kinds = async (playerId: number) =>
     h.ctx.db.selectFrom('player_tokens').select(['name', 'kind']).where('player_id', '=', playerId).where('revoked_at', 'is', null).orderBy('id').execute();
 
-  it('lists a portal login under /me/sessions, marked current, and not among the API tokens', async () => {
+  it('lists a portal login under /me/sessions, marked current, and among the tokens as kind web', async () => {
     const player = await createPlayerWithPassword(h.ctx, PASSWORD);
     const web = await login(player.username, 'Web portal (Firefox)', true);
     expect(web.cookie).toBeTruthy();
@@ -36,9 +37,10 @@ eachDialect('accounts: web sessions apart from API tokens', (h) => {
       { id: expect.any(Number), name: 'Web portal (Firefox)', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), last_used_at: expect.any(String), token_expires_at: expect.any(String), current: true },
     ]);
     const tokens = await h.http.get('/v1/me/tokens', asBrowser(web.cookie!));
-    expect(tokens.body.data.tokens.map((t: { name: string; current: boolean }) => [t.name, t.current])).toEqual([['Steam Deck', false]]);
+    const rows = (list: Array<{ name: string; kind: string; current: boolean }>) => list.map((t) => [t.name, t.kind, t.current]);
+    expect(rows(tokens.body.data.tokens)).toEqual([['Steam Deck', 'api', false], ['Web portal (Firefox)', 'web', true]]);
     // Seen from the app: its own token is current, the browser is listed but not current.
-    expect((await h.http.get('/v1/me/tokens', { token: app.token })).body.data.tokens[0]).toMatchObject({ name: 'Steam Deck', current: true });
+    expect(rows((await h.http.get('/v1/me/tokens', { token: app.token })).body.data.tokens)).toEqual([['Steam Deck', 'api', true], ['Web portal (Firefox)', 'web', false]]);
     expect((await h.http.get('/v1/me/sessions', { token: app.token })).body.data.sessions.map((s: { current: boolean }) => s.current)).toEqual([false]);
     expect(await kinds(player.id)).toEqual([
       { name: 'Web portal (Firefox)', kind: 'web' },
@@ -57,20 +59,19 @@ eachDialect('accounts: web sessions apart from API tokens', (h) => {
     expect(await kinds(app.body.data.player.id)).toEqual([{ name: 'register', kind: 'api' }]);
   });
 
-  it('never revokes an API token for an eleventh browser: the least recently used browser makes room, and the answer says which', async () => {
+  it('makes room for a browser by signing out the least recently used browser, not an API token, and says which', async () => {
     const player = await createPlayerWithPassword(h.ctx, PASSWORD);
     const apps: string[] = [];
-    for (let i = 0; i < 10; i++) apps.push((await createToken(h.ctx, player.id, { name: `script ${i}` })).token);
+    for (let i = 0; i < 5; i++) apps.push((await createToken(h.ctx, player.id, { name: `script ${i}` })).token);
     const browsers: Array<{ token: string; cookie?: string }> = [];
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 5; i++) {
       browsers.push(await login(player.username, `browser ${i}`, true));
       h.clock.advance(61);
     }
-    // Every browser is used, the third longest ago; the apps are never used (they would go first if kinds were mixed).
+    // Every browser is used but the third; the apps are never used (they would go first if kinds were mixed).
     for (const [i, b] of browsers.entries()) if (i !== 2) expect((await h.http.get('/v1/me', asBrowser(b.cookie!))).status).toBe(200);
     h.clock.advance(61);
-    // The third browser was used at login time only (never through a call): it is the one that never was used.
-    const eleventh = await login(player.username, 'browser 10', true);
+    const eleventh = await login(player.username, 'browser 5', true);
     expect(eleventh.res.body.data.revoked_token).toEqual({
       id: expect.any(Number),
       kind: 'web',
@@ -82,35 +83,47 @@ eachDialect('accounts: web sessions apart from API tokens', (h) => {
     expect(await works(browsers[2]!.token)).toBe(false);
     for (const token of apps) expect(await works(token)).toBe(true);
     const sessions = (await h.http.get('/v1/me/sessions', asBrowser(eleventh.cookie!))).body.data.sessions as Array<{ name: string; current: boolean }>;
-    expect(sessions).toHaveLength(10);
+    expect(sessions).toHaveLength(5);
     expect(sessions.map((s) => s.name)).not.toContain('browser 2');
-    expect(sessions.filter((s) => s.current).map((s) => s.name)).toEqual(['browser 10']);
+    expect(sessions.filter((s) => s.current).map((s) => s.name)).toEqual(['browser 5']);
     expect((await h.http.get('/v1/me/tokens', { token: apps[0]! })).body.data.tokens).toHaveLength(10);
   });
 
-  it('never signs a browser out for an eleventh app login: an API token makes room', async () => {
+  it('makes room for an app login by revoking an API token, not a browser', async () => {
     const player = await createPlayerWithPassword(h.ctx, PASSWORD);
     const browsers: string[] = [];
-    for (let i = 0; i < 10; i++) browsers.push((await login(player.username, `browser ${i}`, true)).cookie!);
+    for (let i = 0; i < 4; i++) browsers.push((await login(player.username, `browser ${i}`, true)).cookie!);
     const apps: string[] = [];
-    for (let i = 0; i < 10; i++) apps.push((await login(player.username, `app ${i}`, false)).token);
-    const eleventh = await login(player.username, 'app 10', false);
+    for (let i = 0; i < 6; i++) apps.push((await login(player.username, `app ${i}`, false)).token);
+    const eleventh = await login(player.username, 'app 6', false);
     expect(eleventh.res.body.data.revoked_token).toMatchObject({ kind: 'api', name: 'app 0', prefix: apps[0]!.slice(0, 12) });
     expect(await works(apps[0]!)).toBe(false);
     for (const cookie of browsers) expect((await h.http.get('/v1/me', asBrowser(cookie))).status).toBe(200);
+    expect(await kinds(player.id)).toHaveLength(10);
   });
 
-  it('counts only API tokens against the ten of POST /me/tokens', async () => {
+  it('keeps ten in all: a browser with ten API tokens and no other browser takes the place of an API token', async () => {
+    const player = await createPlayerWithPassword(h.ctx, PASSWORD);
+    const apps: string[] = [];
+    for (let i = 0; i < 10; i++) apps.push((await createToken(h.ctx, player.id, { name: `script ${i}` })).token);
+    const web = await login(player.username, 'browser', true);
+    expect(web.res.body.data.revoked_token).toMatchObject({ kind: 'api', name: 'script 0' });
+    expect(await works(apps[0]!)).toBe(false);
+    expect(await kinds(player.id)).toHaveLength(10);
+  });
+
+  it('counts browsers and API tokens together against the ten of POST /me/tokens', async () => {
     const player = await createPlayerWithPassword(h.ctx, PASSWORD);
     let cookie = '';
-    for (let i = 0; i < 10; i++) cookie = (await login(player.username, `browser ${i}`, true)).cookie!;
-    for (let i = 0; i < 10; i++) expect((await h.http.post('/v1/me/tokens', { ...asBrowser(cookie), body: { name: `t${i}` } })).status).toBe(201);
+    for (let i = 0; i < 4; i++) cookie = (await login(player.username, `browser ${i}`, true)).cookie!;
+    for (let i = 0; i < 6; i++) expect((await h.http.post('/v1/me/tokens', { ...asBrowser(cookie), body: { name: `t${i}` } })).status).toBe(201);
     const full = await h.http.post('/v1/me/tokens', { ...asBrowser(cookie), body: { name: 'eleventh' } });
     expect(full.status).toBe(409);
     expect(full.body.error.code).toBe('token_limit_reached');
+    expect(await kinds(player.id)).toHaveLength(10);
   });
 
-  it('signs one browser out with DELETE /me/sessions/{id}, and keeps each kind to its own path', async () => {
+  it('signs one browser out with DELETE /me/sessions/{id} or DELETE /me/tokens/{id}; /me/sessions is for browsers only', async () => {
     const player = await createPlayerWithPassword(h.ctx, PASSWORD);
     const here = await login(player.username, 'here', true);
     const there = await login(player.username, 'there', true);
@@ -119,11 +132,15 @@ eachDialect('accounts: web sessions apart from API tokens', (h) => {
     const thereId = list.find((s) => s.name === 'there')!.id;
     const appId = (await h.http.get('/v1/me/tokens', { token: app.token })).body.data.tokens[0].id as number;
 
-    // A session is not an API token, nor the other way round: 404, and both keep working.
-    expect((await h.http.delete(`/v1/me/tokens/${thereId}`, asBrowser(here.cookie!))).status).toBe(404);
+    // An API token is not a browser: 404 on /me/sessions, and it keeps working.
     expect((await h.http.delete(`/v1/me/sessions/${appId}`, asBrowser(here.cookie!))).status).toBe(404);
-    expect(await works(there.token)).toBe(true);
     expect(await works(app.token)).toBe(true);
+    // Any token, a browser's included, is revoked through /me/tokens (spec: DELETE /me/tokens/{id}).
+    const third = await login(player.username, 'third', true);
+    const thirdId = (await h.http.get('/v1/me/sessions', asBrowser(third.cookie!))).body.data.sessions.find((s: { current: boolean }) => s.current).id as number;
+    expect((await h.http.delete(`/v1/me/tokens/${thirdId}`, asBrowser(here.cookie!))).status).toBe(200);
+    expect(await works(third.token)).toBe(false);
+    expect(await works(there.token)).toBe(true);
 
     const res = await h.http.delete(`/v1/me/sessions/${thereId}`, asBrowser(here.cookie!));
     expect(res.status).toBe(200);

@@ -110,7 +110,7 @@ const RevokedTokenSchema = Type.Object(
   },
   {
     title: 'RevokedToken',
-    description: 'present only when this login or register revoked a token to stay within ten active tokens of its kind: that token, always of the same kind as the new one',
+    description: 'present only when this login or register revoked a token to stay within ten active tokens: that token, of the same kind as the new one unless the player had no other of that kind',
   },
 );
 
@@ -138,6 +138,7 @@ export const ProfileSchema = Type.Object({
 
 export const TokenRecordSchema = Type.Object({
   id: Type.Integer(),
+  kind: TokenKindSchema,
   name: Type.String(),
   prefix: Type.String({ description: 'the first 12 characters of the token' }),
   created_at: Timestamp,

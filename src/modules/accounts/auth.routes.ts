@@ -13,8 +13,8 @@ const SDK_NOTE =
   'Called with `X-Requested-With: ServiceSDK`, the response also sets the portal session cookie `gp_session` ' +
   '(`__Host-gp_session` in production; HttpOnly, SameSite=Lax, Path=/, signed, Max-Age = token lifetime) holding the token. ' +
   'Such a token is a web session (a signed-in browser, listed by GET /v1/me/sessions), any other an API token ' +
-  '(GET /v1/me/tokens). Each kind has its own ten active: with ten of its kind, the new one revokes the least recently ' +
-  'used of the same kind (a never-used one first, the oldest), never one of the other kind, and then `revoked_token` in the answer names it.';
+  '(GET /v1/me/tokens lists both). A player has ten active tokens in all: with ten, the new one revokes the least recently ' +
+  'used of its own kind (a never-used one first, the oldest), of the other kind only when there is none, and then `revoked_token` in the answer names it.';
 
 const body = (result: AuthResult) => ({
   player: result.player,
@@ -69,8 +69,8 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
         description:
           '`login` is the email or the username, case-insensitive. An unknown login and a wrong password get the same ' +
           '401 `invalid_credentials` after comparable time. A suspended account is 403 `forbidden` (told only after a ' +
-          'correct password). A player has at most 10 active tokens of each kind: logging in revokes one of the same kind to ' +
-          'make room, a never-used token first (the oldest), else the least recently used, and names it in `revoked_token`. ' +
+          'correct password). A player has at most 10 active tokens: logging in with ten revokes one to make room, of the same ' +
+          'kind while there is one, a never-used token first (the oldest), else the least recently used, and names it in `revoked_token`. ' +
           `\`device_name\` names the token (default "login", or for the SDK "Web portal (<browser>)" from the User-Agent). ` +
           'An account waiting for deletion (DELETE /me) is restored by a login with its password within the grace period; the ' +
           'answer then carries `deletion_canceled: true`. ' +

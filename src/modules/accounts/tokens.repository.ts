@@ -53,6 +53,7 @@ export async function insertToken(db: Executor, input: NewTokenInput): Promise<n
 
 export interface TokenListRow {
   id: number;
+  kind: TokenKind;
   name: string;
   prefix: string;
   created_at: number;
@@ -60,31 +61,28 @@ export interface TokenListRow {
   expires_at: number;
 }
 
-/** The player's unrevoked, unexpired tokens of one kind, newest first. Uses player_tokens_player_idx. */
-export function listActiveTokens(db: Executor, playerId: number, kind: TokenKind, now: number): Promise<TokenListRow[]> {
-  return db
+/** The player's unrevoked, unexpired tokens (of one kind, or of every kind when `kind` is null), newest first. Uses player_tokens_player_idx. */
+export function listActiveTokens(db: Executor, playerId: number, kind: TokenKind | null, now: number): Promise<TokenListRow[]> {
+  let query = db
     .selectFrom('player_tokens')
-    .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'expires_at'])
+    .select(['id', 'kind', 'name', 'prefix', 'created_at', 'last_used_at', 'expires_at'])
     .where('player_id', '=', playerId)
-    .where('kind', '=', kind)
     .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
+    .where('expires_at', '>', now);
+  if (kind) query = query.where('kind', '=', kind);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }
 
 /**
- * The player's active tokens of one kind in the order in which they make room: never-used tokens first, oldest first;
- * then the used ones, least recently used first. last_used_at lags by at most a minute, but a token's first call
- * writes it at once, so a token in use is never taken for a never-used one.
+ * The player's active tokens, of every kind, in the order in which they make room: never-used tokens first, oldest
+ * first; then the used ones, least recently used first. last_used_at lags by at most a minute, but a token's first
+ * call writes it at once, so a token in use is never taken for a never-used one.
  */
-export function activeTokensByLeastUse(db: Executor, playerId: number, kind: TokenKind, now: number): Promise<TokenListRow[]> {
+export function activeTokensByLeastUse(db: Executor, playerId: number, now: number): Promise<TokenListRow[]> {
   return db
     .selectFrom('player_tokens')
-    .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'expires_at'])
+    .select(['id', 'kind', 'name', 'prefix', 'created_at', 'last_used_at', 'expires_at'])
     .where('player_id', '=', playerId)
-    .where('kind', '=', kind)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
     .orderBy('last_used_at', (ob) => ob.asc().nullsFirst())
@@ -107,7 +105,6 @@ export async function revokeTokens(db: Executor, playerId: number, ids: number[]
   return Number(result.numUpdatedRows);
 }
 
-/** Revokes the player's active tokens of one kind except one (sign out every other browser); returns how many. */
 /** Revokes the player's active tokens but `keepId` (of one kind, or of every kind when `kind` is null); how many. */
 export async function revokeOtherTokens(db: Executor, playerId: number, kind: TokenKind | null, keepId: number, now: number): Promise<number> {
   let query = db.updateTable('player_tokens').set({ revoked_at: now }).where('player_id', '=', playerId);

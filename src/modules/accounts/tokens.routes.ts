@@ -20,10 +20,9 @@ export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags: ['account'],
         operationId: 'listTokens',
-        summary: "The player's active API tokens",
+        summary: "The player's active tokens",
         description:
-          'Active (unrevoked, unexpired) API tokens, newest first, with their prefix only: those of POST /me/tokens and of logins and registrations made without `X-Requested-With: ServiceSDK`. ' +
-          'Portal sessions (signed-in browsers) are not listed here but at GET /v1/me/sessions, and do not count among the ten API tokens. ' +
+          `Every active (unrevoked, unexpired) token, newest first, with its prefix only, ${MAX_ACTIVE_TOKENS} at most. \`kind\` tells an API token (POST /me/tokens, and logins and registrations made without \`X-Requested-With: ServiceSDK\`) from a web session (a signed-in browser; GET /v1/me/sessions lists those alone). ` +
           "`current` marks the token of this call. `last_used_at` is null until the token's first call, then updated at most once a minute.",
         response: { 200: Ok(Type.Object({ tokens: Type.Array(TokenRecordSchema) })) },
       },
@@ -43,7 +42,7 @@ export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['account'],
         operationId: 'createToken',
         summary: 'Create a token for an app or script',
-        description: `An API token. The token value is shown once. With ${MAX_ACTIVE_TOKENS} active API tokens the answer is 409 \`token_limit_reached\` (delete one first; web sessions do not count). Lifetime: api.token_ttl_days.`,
+        description: `An API token. The token value is shown once. With ${MAX_ACTIVE_TOKENS} active tokens (API tokens and web sessions together) the answer is 409 \`token_limit_reached\`: revoke one first. Lifetime: api.token_ttl_days.`,
         body: CreateTokenBody,
         response: { 201: Ok(NewTokenSchema) },
       },
@@ -58,8 +57,8 @@ export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags: ['account'],
         operationId: 'deleteToken',
-        summary: 'Revoke one of the own API tokens',
-        description: "Revokes at once. A web session (see DELETE /v1/me/sessions/{id}), another player's token, or one already revoked or expired, is 404. Revoking the token of a portal call also clears its cookie.",
+        summary: 'Revoke one of the own tokens',
+        description: "Revokes at once, of either kind (revoking a web session signs that browser out). Another player's token, or one already revoked or expired, is 404. Revoking the token of a portal call also clears its cookie.",
         params: Type.Object({ id: RowId('token id (1 to 2147483647, else 422)') }),
         response: { 200: Ok(Type.Object({ id: Type.Integer(), revoked: Type.Literal(true) })) },
       },
@@ -82,7 +81,7 @@ export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
         summary: "The player's signed-in browsers",
         description:
           'Active web sessions, newest first: the portal sessions made by logging in or registering with `X-Requested-With: ServiceSDK` (the session cookie). ' +
-          `They are apart from the API tokens of GET /v1/me/tokens, with their own ${MAX_ACTIVE_TOKENS} active: the eleventh browser to sign in signs out the least recently used browser, never an API token, and the login answer names it in \`revoked_token\`. ` +
+          `GET /v1/me/tokens lists them too, with the API tokens: ${MAX_ACTIVE_TOKENS} active in all. With ${MAX_ACTIVE_TOKENS}, a browser signing in signs out the least recently used browser (an API token only when no other browser is signed in), and the login answer names it in \`revoked_token\`. ` +
           '`current` marks the browser making this call. No prefix: the session\'s token lives in an HttpOnly cookie.',
         response: { 200: Ok(Type.Object({ sessions: Type.Array(SessionRecordSchema) })) },
       },

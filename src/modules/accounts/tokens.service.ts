@@ -1,7 +1,8 @@
-// Player tokens: issued by login, register and POST /me/tokens, listed by prefix only. Two kinds, each with its own
-// allowance of ten active: 'web' sessions (a portal login or register, which sets the session cookie) and 'api' tokens
-// (every other login or register, and POST /me/tokens). A login makes room only among its own kind, and says which
-// token it revoked, so a browser never uses up an app's tokens unnoticed.
+// Player tokens: issued by login, register and POST /me/tokens, listed by prefix only. Ten active in all (spec §4),
+// of two kinds: 'web' sessions (a portal login or register, which sets the session cookie; also listed apart by
+// GET /me/sessions) and 'api' tokens (every other login or register, and POST /me/tokens). A login with ten makes room
+// among its own kind first, so a browser does not sign an app out while it has a browser to spare, and it says which
+// token it revoked.
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/connect.js';
 import type { TokenKind } from '../../db/schema.js';
@@ -11,7 +12,7 @@ import { formatIso, formatTimestamp } from '../../time.js';
 import { lockPlayer } from './players.repository.js';
 import { activeTokensByLeastUse, insertToken, listActiveTokens, revokeOtherTokens, revokeTokens, type TokenListRow } from './tokens.repository.js';
 
-/** Active tokens of each kind a player can have: ten API tokens and, apart from them, ten web sessions. */
+/** Active tokens a player can have, of both kinds together (spec §4: "at most 10 active tokens"). */
 export const MAX_ACTIVE_TOKENS = 10;
 
 /** What a login or register revoked to make room (`revoked_token` of the answer). */
@@ -36,24 +37,25 @@ export interface IssuedToken {
 }
 
 /**
- * Issues a token of `kind` inside the caller's transaction. With ten active tokens of that kind, login and register
- * revoke the least recently used of the same kind to make room ('evict'); POST /me/tokens refuses with 409 ('refuse').
- * The player row is locked first, so two logins racing cannot leave eleven.
+ * Issues a token of `kind` inside the caller's transaction. With ten active tokens, login and register revoke the
+ * least recently used to make room ('evict'): one of the same kind while there is one, else one of the other kind;
+ * POST /me/tokens refuses with 409 ('refuse'). The player row is locked first, so two logins racing cannot leave eleven.
  */
 export async function issueToken(ctx: AppContext, trx: Executor, playerId: number, name: string, whenFull: 'evict' | 'refuse', kind: TokenKind = 'api'): Promise<IssuedToken> {
   const now = ctx.clock.now();
   await lockPlayer(trx, playerId);
-  const active = await activeTokensByLeastUse(trx, playerId, kind, now);
+  const active = await activeTokensByLeastUse(trx, playerId, now);
   const excess = active.length - (MAX_ACTIVE_TOKENS - 1);
   let revoked: RevokedToken | null = null;
   if (excess > 0) {
     if (whenFull === 'refuse') {
-      throw new AppError('token_limit_reached', `A player can have at most ${MAX_ACTIVE_TOKENS} active tokens; delete one first`);
+      throw new AppError('token_limit_reached', `A player can have at most ${MAX_ACTIVE_TOKENS} active tokens and signed-in browsers; revoke one first`);
     }
-    const victims = active.slice(0, excess);
+    const byRoom = [...active.filter((t) => t.kind === kind), ...active.filter((t) => t.kind !== kind)];
+    const victims = byRoom.slice(0, excess);
     await revokeTokens(trx, playerId, victims.map((t) => t.id), now);
-    // Normally exactly one; more only if the limit was lowered: the answer names the most recently used of them.
-    revoked = revokedView(victims[victims.length - 1]!, kind);
+    // Normally exactly one; more only if the limit was lowered: the answer names the last of them.
+    revoked = revokedView(victims[victims.length - 1]!);
   }
   const token = newSecret('agp_');
   const expiresAt = now + ctx.config.api.token_ttl_days * 86_400_000;
@@ -61,10 +63,10 @@ export async function issueToken(ctx: AppContext, trx: Executor, playerId: numbe
   return { id, name, token, prefix: secretPrefix(token), expiresAt, revoked };
 }
 
-function revokedView(row: TokenListRow, kind: TokenKind): RevokedToken {
+function revokedView(row: TokenListRow): RevokedToken {
   return {
     id: row.id,
-    kind,
+    kind: row.kind,
     name: row.name,
     prefix: row.prefix,
     created_at: formatTimestamp(row.created_at),
@@ -84,10 +86,10 @@ function recordView(row: TokenListRow, currentTokenId: number) {
   };
 }
 
-/** The player's active API tokens (web sessions are listed apart, by listSessions). */
+/** Every active token of the player, each with its kind (the spec's list of the player's tokens; listSessions shows the web ones alone). */
 export async function listTokens(ctx: AppContext, playerId: number, currentTokenId: number) {
-  const rows = await listActiveTokens(ctx.db, playerId, 'api', ctx.clock.now());
-  return rows.map((r) => recordView(r, currentTokenId));
+  const rows = await listActiveTokens(ctx.db, playerId, null, ctx.clock.now());
+  return rows.map((r) => ({ ...recordView(r, currentTokenId), kind: r.kind }));
 }
 
 /** The player's signed-in browsers (active web sessions); `current` marks the one of this call. */
@@ -104,9 +106,9 @@ export async function createToken(ctx: AppContext, playerId: number, name: strin
   return { id: issued.id, name: issued.name, token: issued.token, prefix: issued.prefix, token_expires_at: formatIso(issued.expiresAt) };
 }
 
-/** Revokes one of the player's active API tokens; a web session, another player's token, or one already revoked or expired, is 404. */
+/** Revokes one of the player's active tokens, of either kind (a web session signs that browser out); another player's token, or one already revoked or expired, is 404. */
 export async function deleteToken(ctx: AppContext, playerId: number, tokenId: number): Promise<{ id: number; revoked: true }> {
-  const revoked = await revokeTokens(ctx.db, playerId, [tokenId], ctx.clock.now(), 'api');
+  const revoked = await revokeTokens(ctx.db, playerId, [tokenId], ctx.clock.now());
   if (revoked === 0) throw notFound('No active token with this id');
   return { id: tokenId, revoked: true };
 }
