@@ -225,6 +225,8 @@ export interface HeartbeatResult {
  *     INSERT INTO daily_usage … ON CONFLICT (player_id, day) DO UPDATE … RETURNING        (primary key; 2 at midnight)
  *     UPDATE games SET playtime_seconds = … WHERE id = ?                                (primary key; last, its row lock is the hottest)
  *   plus one more primary-key UPDATE of the session only when the cap cut the credit or the limit closes it.
+ * On PostgreSQL, when the credit falls in today only (all but the heartbeat that crosses midnight), the writes are one
+ * statement instead (creditInOneStatement): 3 round trips in all with the credential lookup, instead of 7.
  * The read runs outside the transaction: the claim's compare-and-set turns a stale read into a retry.
  */
 export async function heartbeat(ctx: AppContext, playerId: number, token: string): Promise<HeartbeatResult> {
