@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { sha256 } from '../lib/secrets.js';
-import { findActiveToken, touchToken } from '../modules/accounts/tokens.repository.js';
+import { findAndTouchActiveToken } from '../modules/accounts/tokens.repository.js';
 import { findActiveKey, touchKey } from '../modules/games/keys.repository.js';
 import { AppError } from './errors.js';
 
@@ -50,9 +50,8 @@ const unauthenticated = (message: string) => new AppError('unauthenticated', mes
 
 async function playerFromToken(ctx: AppContext, token: string, via: PlayerCredential['via']): Promise<PlayerCredential | null> {
   const now = ctx.clock.now();
-  const row = await findActiveToken(ctx.db, sha256(token), now);
+  const row = await findAndTouchActiveToken(ctx.db, sha256(token), now, now - TOUCH_INTERVAL_MS);
   if (!row) return null;
-  if (row.last_used_at === null || now - row.last_used_at > TOUCH_INTERVAL_MS) await touchToken(ctx.db, row.token_id, now);
   return { kind: 'player', playerId: row.player_id, tokenId: row.token_id, role: row.role, via };
 }
 

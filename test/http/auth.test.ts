@@ -158,6 +158,20 @@ eachDialect(
       await h.http.get('/v1/test/player', { token });
       expect(await read()).toBe(h.clock.now());
     });
+
+    it('admits calls racing on a token whose last_used_at is due, writes it once, and still refuses the token once revoked', async () => {
+      const { token, tokenId } = await createPlayerWithToken(h.ctx);
+      h.clock.advance(1);
+      const results = await Promise.all(Array.from({ length: 8 }, () => h.http.get('/v1/test/player', { token })));
+      expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
+      const row = await h.ctx.db.selectFrom('player_tokens').select('last_used_at').where('id', '=', tokenId).executeTakeFirstOrThrow();
+      expect(row.last_used_at).toBe(h.clock.now());
+      await h.ctx.db.updateTable('player_tokens').set({ revoked_at: h.clock.now() }).where('id', '=', tokenId).execute();
+      h.clock.advance(61);
+      expect((await h.http.get('/v1/test/player', { token })).status).toBe(401);
+      const after = await h.ctx.db.selectFrom('player_tokens').select('last_used_at').where('id', '=', tokenId).executeTakeFirstOrThrow();
+      expect(after.last_used_at).toBe(row.last_used_at);
+    });
   },
   { beforeReady: probes },
 );

@@ -54,6 +54,21 @@ eachDialect(
       expect((await gameStats(h, p.game.id)).playtime_seconds).toBe(0);
     });
 
+    it('credits a race of heartbeats across the allowance once: one closes the session for the limit, the rest find it closed', async () => {
+      h.clock.set('2026-06-05T10:00:00Z');
+      const p = await playing(h);
+      await setUsage(h, p.player.id, '2026-06-05', 80);
+      h.clock.advance(30);
+      const results = await Promise.all(Array.from({ length: 10 }, () => api.heartbeat(p.token, p.session)));
+      const ok = results.filter((r) => r.status === 200);
+      expect(ok.length).toBeGreaterThanOrEqual(1);
+      expect(ok.every((r) => r.body.data.credited_seconds === 20 && r.body.data.limit_reached)).toBe(true);
+      expect(results.filter((r) => r.status !== 200).every((r) => r.status === 410 && r.body.error.code === 'session_ended')).toBe(true);
+      expect(await sessionRow(h, p.session)).toMatchObject({ status: 'closed', end_reason: 'limit', credited_seconds: 20 });
+      expect((await usage(h, p.player.id, '2026-06-05')).seconds).toBe(100);
+      expect((await gameStats(h, p.game.id)).playtime_seconds).toBe(20);
+    });
+
     it('caps sessions in several games at once exactly at the allowance, each charged what the day took', async () => {
       h.clock.set('2026-06-04T10:00:00Z');
       const { player, token } = await createPlayerWithToken(h.ctx);
@@ -113,6 +128,16 @@ eachDialect(
         { day: '2026-11-23', seconds: 10, sessions: 0 },
         { day: '2026-11-22', seconds: 20, sessions: 1 },
       ]);
+    });
+
+    it("credits a heartbeat just after midnight whose whole second lies before it to the day before, and reports today's use", async () => {
+      h.clock.set('2026-11-24T22:59:58.500Z'); // 23:59:58.5 in Berlin
+      const p = await playing(h);
+      h.clock.advance(1.7); // 00:00:00.2: one whole second, 23:59:58.5 to 23:59:59.5
+      const res = await api.heartbeat(p.token, p.session);
+      expect(res.body.data).toMatchObject({ credited_seconds: 1, limit_reached: false, entitlement: { day: '2026-11-25', used_seconds: 0 } });
+      expect(await usage(h, p.player.id, '2026-11-24')).toEqual({ seconds: 1, sessions: 1 });
+      expect((await gameStats(h, p.game.id)).playtime_seconds).toBe(1);
     });
 
     it("caps each side of midnight by that day's allowance and keeps the session running into the new day", async () => {

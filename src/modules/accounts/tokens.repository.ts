@@ -1,5 +1,6 @@
 // Queries on player_tokens: only a SHA-256 of each token is stored.
-import type { Executor } from '../../db/connect.js';
+import { sql, type Compilable } from 'kysely';
+import { isPostgres, type Db, type Executor } from '../../db/connect.js';
 import { prepared } from '../../db/prepared.js';
 import type { TokenKind } from '../../db/schema.js';
 
@@ -15,20 +16,47 @@ export function findActiveToken(db: Executor, tokenHash: string, now: number): P
   return activeToken.first(db, tokenHash, now);
 }
 // every authenticated call runs it: compiled once (prepared.ts)
-const activeToken = prepared((db, tokenHash: string, now: number) =>
-  db
+const activeToken = prepared((db, tokenHash: string, now: number) => activeTokenQuery(db, tokenHash, now));
+function activeTokenQuery(db: Db, tokenHash: string, now: number) {
+  return db
     .selectFrom('player_tokens as t')
     .innerJoin('players as p', 'p.id', 't.player_id')
     .select(['t.id as token_id', 't.player_id', 'p.role', 't.last_used_at'])
     .where('t.token_hash', '=', tokenHash)
     .where('t.revoked_at', 'is', null)
     .where('t.expires_at', '>', now)
-    .where('p.status', '=', 'active'),
-);
+    .where('p.status', '=', 'active');
+}
 
 export async function touchToken(db: Executor, tokenId: number, now: number): Promise<void> {
-  await db.updateTable('player_tokens').set({ last_used_at: now }).where('id', '=', tokenId).execute();
+  await touch.execute(db, now, tokenId);
 }
+const touch = prepared((db, now: number, tokenId: number) => db.updateTable('player_tokens').set({ last_used_at: now }).where('id', '=', tokenId));
+
+/**
+ * findActiveToken, and the token's last_used_at set to `now` when it is null or older than `touchBefore` (so it is
+ * written at most once per interval, and at once on a token's first call). Every authenticated call runs it.
+ * PostgreSQL: one statement (the lookup, and an UPDATE in a CTE that matches no row unless the touch is due: no write
+ * and no extra round trip on most calls; two calls due at once both wait for the row lock, the second then no longer
+ * matches). SQLite, where a CTE cannot write: the lookup, then the UPDATE when due.
+ */
+export async function findAndTouchActiveToken(db: Executor, tokenHash: string, now: number, touchBefore: number): Promise<ActiveTokenRow | undefined> {
+  if (isPostgres(db)) return activeTokenTouched.first(db, tokenHash, now, touchBefore);
+  const row = await activeToken.first(db, tokenHash, now);
+  if (row && (row.last_used_at === null || row.last_used_at < touchBefore)) await touchToken(db, row.token_id, now);
+  return row;
+}
+
+function activeTokenTouchedQuery(db: Db, tokenHash: string, now: number, touchBefore: number): Compilable<ActiveTokenRow> {
+  const lookup = activeTokenQuery(db, tokenHash, now);
+  const query = sql<ActiveTokenRow>`with t as materialized (${lookup}), touch as (
+  update player_tokens set last_used_at = cast(${now} as bigint)
+  where id = (select token_id from t) and (last_used_at is null or last_used_at < cast(${touchBefore} as bigint))
+)
+select token_id, player_id, role, last_used_at from t`;
+  return { compile: () => query.compile(db) };
+}
+const activeTokenTouched = prepared(activeTokenTouchedQuery);
 
 export interface NewTokenInput {
   player_id: number;

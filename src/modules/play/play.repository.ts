@@ -1,7 +1,7 @@
 // Queries on play_sessions (and the game and player rows a session needs). Every write here is a conditional UPDATE:
 // the condition is what makes concurrent heartbeats, ends, starts and sweeps safe without locks taken in advance.
-import { sql } from 'kysely';
-import { isPostgres, type Executor } from '../../db/connect.js';
+import { sql, type Compilable } from 'kysely';
+import { isPostgres, type Db, type Executor } from '../../db/connect.js';
 import { prepared } from '../../db/prepared.js';
 import type { MembershipFields } from '../accounts/membership.js';
 import { LISTED_STATUSES } from '../games/manifest.js';
@@ -199,4 +199,99 @@ export async function addPlaytime(db: Executor, gameId: number, seconds: number)
 }
 const playtime = prepared((db, seconds: number, gameId: number) =>
   db.updateTable('games').set({ playtime_seconds: sql<number>`playtime_seconds + ${seconds}` }).where('id', '=', gameId),
+);
+
+export interface OneStatementCredit {
+  id: number;
+  playerId: number;
+  gameId: number;
+  /** credited_until as read: the compare of the compare-and-set */
+  expectedUntil: number;
+  until: number;
+  now: number;
+  /** `YYYY-MM-DD` in reset_timezone of the one day segment */
+  day: string;
+  seconds: number;
+  /** the daily allowance of a free player; null: no cap and never closed for the limit */
+  cap: number | null;
+}
+
+export interface OneStatementResult {
+  /** seconds the day counter took (≤ seconds; less when the cap cut it) */
+  credited: number;
+  /** the session's credited_seconds afterwards */
+  total: number;
+  /** the day's counter afterwards */
+  usedToday: number;
+  /** the session was closed for the limit */
+  limit: boolean;
+}
+
+/**
+ * PostgreSQL only: a heartbeat's whole credit of one day segment (no close asked) in one statement, so no BEGIN and
+ * COMMIT round trips. The same row locks in the same order as the transaction path (session → day row → game):
+ *   s:     SELECT … FOR UPDATE of the session with the compare-and-set's condition (status active, credited_until as
+ *          read). The losing racer waits for the winner's lock, re-reads the row, no longer matches: no row, and nothing
+ *          below runs (every later step reads from s), so the caller re-reads (Reread).
+ *   u:     the capped daily_usage upsert of usage.repository (ON CONFLICT locks the day row; last_credit is what it took).
+ *   upd:   one UPDATE of the session, charged what u took (claim and refund at once: a statement may not update a
+ *          row twice), closed for the limit when a capped day reached the cap.
+ *   games: playtime, only when something was credited; its hot row lock is the last one taken.
+ * The steps chain by reading each other's rows, which orders them; s is MATERIALIZED so it is never inlined.
+ * Named prepared statement (prepared.ts). Returns undefined when the claim lost.
+ */
+export async function creditInOneStatement(db: Executor, c: OneStatementCredit): Promise<OneStatementResult | undefined> {
+  const row = c.cap === null
+    ? await creditUnlimited.first(db, c.id, c.expectedUntil, c.playerId, c.day, c.seconds, c.until, c.now, c.gameId)
+    : await creditCapped.first(db, c.id, c.expectedUntil, c.playerId, c.day, c.seconds, c.until, c.now, c.gameId, c.cap);
+  if (!row) return undefined;
+  return { credited: Number(row.credited), total: Number(row.total), usedToday: Number(row.used_today), limit: row.closed === 1 };
+}
+
+interface OneStatementRow {
+  credited: number;
+  total: number;
+  used_today: number;
+  closed: number;
+}
+
+/** The statement of creditInOneStatement; `cap` absent: the unlimited variant (no cap, no limit close). */
+function oneStatementCredit(
+  db: Db, id: number, expectedUntil: number, playerId: number, day: string, seconds: number, until: number, now: number, gameId: number, cap?: number,
+): Compilable<OneStatementRow> {
+  const add = sql<number>`cast(${seconds} as integer)`;
+  const first = cap === undefined ? add : sql<number>`least(${add}, cast(${cap} as integer))`;
+  const old = sql`daily_usage.seconds`;
+  const next = cap === undefined
+    ? sql`${old} + ${add}`
+    : sql`case when ${old} >= cast(${cap} as integer) then ${old} when ${old} + ${add} > cast(${cap} as integer) then cast(${cap} as integer) else ${old} + ${add} end`;
+  const closes = cap === undefined ? sql`false` : sql`u.seconds >= cast(${cap} as integer)`;
+  const query = sql<OneStatementRow>`with s as materialized (
+  select id from play_sessions where id = cast(${id} as integer) and status = 'active' and credited_until = cast(${expectedUntil} as bigint) for update
+), u as (
+  insert into daily_usage (player_id, day, seconds, sessions, last_credit)
+  select cast(${playerId} as integer), cast(${day} as text), ${first}, 0, ${first} from s
+  on conflict (player_id, day) do update set seconds = ${next}, last_credit = (${next}) - ${old}
+  returning seconds, last_credit
+), upd as (
+  update play_sessions p set credited_until = cast(${until} as bigint), last_heartbeat_at = cast(${now} as bigint),
+    credited_seconds = p.credited_seconds + u.last_credit,
+    status = case when ${closes} then 'closed' else p.status end,
+    ended_at = case when ${closes} then cast(${now} as bigint) else p.ended_at end,
+    end_reason = case when ${closes} then 'limit' else p.end_reason end
+  from u where p.id = cast(${id} as integer)
+  returning p.credited_seconds, p.status
+), g as (
+  update games set playtime_seconds = playtime_seconds + u.last_credit from u where games.id = cast(${gameId} as integer) and u.last_credit > 0
+)
+select u.last_credit as credited, upd.credited_seconds as total, u.seconds as used_today, case when upd.status = 'closed' then 1 else 0 end as closed
+from upd cross join u`;
+  return { compile: () => query.compile(db) };
+}
+
+const creditUnlimited = prepared((db, id: number, expectedUntil: number, playerId: number, day: string, seconds: number, until: number, now: number, gameId: number) =>
+  oneStatementCredit(db, id, expectedUntil, playerId, day, seconds, until, now, gameId),
+);
+const creditCapped = prepared((db, id: number, expectedUntil: number, playerId: number, day: string, seconds: number, until: number, now: number, gameId: number, cap: number) =>
+  oneStatementCredit(db, id, expectedUntil, playerId, day, seconds, until, now, gameId, cap),
 );
