@@ -90,17 +90,32 @@ export async function listBoardNames(db: Executor, gameId: number, limit: number
   return rows.map((r) => r.board);
 }
 
-/** The boards of several periods of one game board under one order (leaderboards_key: one lookup per period). */
-export function findBoardIds(db: Executor, gameId: number, board: string, order: string, periods: Array<{ period: string; key: string }>) {
-  return db
-    .selectFrom('leaderboards')
-    .select(['id', 'period', 'period_key'])
-    .where('game_id', '=', gameId)
-    .where('board', '=', board)
-    .where('sort_order', '=', order)
-    .where((eb) => eb.or(periods.map((p) => eb.and([eb('period', '=', p.period), eb('period_key', '=', p.key)]))))
-    .execute();
+/**
+ * The boards of the four periods (all, month, week, day) of one game board under one order (leaderboards_key: one
+ * lookup per period), in one compiled statement: every submission starts here.
+ */
+export async function findBoardIds(db: Executor, gameId: number, board: string, order: string, periods: Array<{ period: string; key: string }>) {
+  if (periods.length !== 4) throw new Error('findBoardIds reads exactly four periods');
+  const [a, b, c, d] = periods as [(typeof periods)[0], (typeof periods)[0], (typeof periods)[0], (typeof periods)[0]];
+  return (await boardIdsQuery.execute(db, gameId, board, order, a.period, a.key, b.period, b.key, c.period, c.key, d.period, d.key)).rows;
 }
+const boardIdsQuery = prepared(
+  (db, gameId: number, board: string, order: string, p0: string, k0: string, p1: string, k1: string, p2: string, k2: string, p3: string, k3: string) =>
+    db
+      .selectFrom('leaderboards')
+      .select(['id', 'period', 'period_key'])
+      .where('game_id', '=', gameId)
+      .where('board', '=', board)
+      .where('sort_order', '=', order)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('period', '=', p0), eb('period_key', '=', k0)]),
+          eb.and([eb('period', '=', p1), eb('period_key', '=', k1)]),
+          eb.and([eb('period', '=', p2), eb('period_key', '=', k2)]),
+          eb.and([eb('period', '=', p3), eb('period_key', '=', k3)]),
+        ]),
+      ),
+);
 
 /** Whether the board exists in this period under another order (the game's order changed since). */
 export async function boardExistsInAnyOrder(db: Executor, ref: BoardRef): Promise<boolean> {
@@ -130,17 +145,20 @@ export const keyOfBest = (row: Pick<BestRow, 'norm' | 'reached_at' | 'score_id'>
 
 const BEST_COLUMNS = ['leaderboard_id', 'player_id', 'score', 'norm', 'reached_at', 'score_id', 'entries', 'last_played'] as const;
 
-/** The player's bests on these boards, locked for update on PostgreSQL in board order (primary key lookups). */
-export function lockBests(db: Executor, boardIds: number[], playerId: number): Promise<BestRow[]> {
-  return db
-    .selectFrom('leaderboard_bests')
-    .select(BEST_COLUMNS)
-    .where('leaderboard_id', 'in', boardIds)
-    .where('player_id', '=', playerId)
-    .orderBy('leaderboard_id')
-    .$if(isPostgres(db), (qb) => qb.forUpdate())
-    .execute();
+/**
+ * The player's bests on these boards, locked for update on PostgreSQL in board order (primary key lookups). The
+ * boards go in as one JSON parameter: one compiled statement whatever their number.
+ */
+export async function lockBests(db: Executor, boardIds: number[], playerId: number): Promise<BestRow[]> {
+  if (!boardIds.length) return [];
+  return (await lockBestsQuery.execute(db, JSON.stringify(boardIds.map((id) => [id])), playerId)).rows;
 }
+const lockBestsQuery = prepared((db, boards: string, playerId: number) =>
+  compilable(db, sql<BestRow>`
+    select ${sql.raw(BEST_COLUMNS.join(', '))} from leaderboard_bests
+    where player_id = ${playerId} and leaderboard_id in (select q.id from (${jsonRows(db, boards, ['id'])}) q)
+    order by leaderboard_id${sql.raw(isPostgres(db) ? ' for update' : '')}`),
+);
 
 /** Inserts first bests; returns the boards where this request inserted (a concurrent request may have won others). */
 export async function insertBests(db: Executor, rows: BestRow[]): Promise<number[]> {
@@ -154,25 +172,38 @@ export async function insertBests(db: Executor, rows: BestRow[]): Promise<number
   return inserted.map((r) => r.leaderboard_id);
 }
 
-/** Counts one more entry on these boards (primary key lookups). */
-export async function countEntry(db: Executor, boardIds: number[], playerId: number, now: number): Promise<void> {
-  if (!boardIds.length) return;
-  await db
-    .updateTable('leaderboard_bests')
-    .set((eb) => ({
-      entries: eb('entries', '+', 1),
-      last_played: eb.case().when('last_played', '>', now).then(eb.ref('last_played')).else(now).end(),
-    }))
-    .where('leaderboard_id', 'in', boardIds)
-    .where('player_id', '=', playerId)
-    .execute();
+/**
+ * Counts one more entry on the boards `counted`, and moves the player's best to `best` on the boards `improved`
+ * (a subset of `counted`, chosen by the caller), in one compiled statement: primary key lookups. Both lists go in as
+ * JSON parameters. SET reads the row as it was, so the order of the assignments does not matter.
+ */
+export async function countEntryAndSetBest(
+  db: Executor,
+  counted: number[],
+  improved: number[],
+  playerId: number,
+  now: number,
+  best: Pick<BestRow, 'score' | 'norm' | 'reached_at' | 'score_id'>,
+): Promise<void> {
+  if (!counted.length) return;
+  const ids = (list: number[]) => JSON.stringify(list.map((id) => [id]));
+  await updateBestsQuery.execute(db, ids(counted), ids(improved), playerId, now, best.score, best.norm, best.reached_at, best.score_id);
 }
-
-/** Moves the player's best on these boards to a new key (primary key lookups). */
-export async function setBest(db: Executor, boardIds: number[], playerId: number, best: Pick<BestRow, 'score' | 'norm' | 'reached_at' | 'score_id'>): Promise<void> {
-  if (!boardIds.length) return;
-  await db.updateTable('leaderboard_bests').set(best).where('leaderboard_id', 'in', boardIds).where('player_id', '=', playerId).execute();
-}
+const updateBestsQuery = prepared(
+  (db, counted: string, improved: string, playerId: number, now: number, score: number, norm: number, reachedAt: number, scoreId: number) => {
+    const isImproved = sql`leaderboard_id in (select q.id from (${jsonRows(db, improved, ['id'])}) q)`;
+    const ifImproved = (value: number, column: string) => sql`case when ${isImproved} then ${int(db, value)} else ${sql.ref(column)} end`;
+    return compilable(db, sql`
+      update leaderboard_bests set
+        entries = entries + 1,
+        last_played = case when last_played > ${int(db, now)} then last_played else ${int(db, now)} end,
+        score = ${ifImproved(score, 'score')},
+        norm = ${ifImproved(norm, 'norm')},
+        reached_at = ${ifImproved(reachedAt, 'reached_at')},
+        score_id = ${ifImproved(scoreId, 'score_id')}
+      where player_id = ${playerId} and leaderboard_id in (select q.id from (${jsonRows(db, counted, ['id'])}) q)`);
+  },
+);
 
 /** Primary key lookup. */
 export function findBest(db: Executor, boardId: number, playerId: number): Promise<BestRow | undefined> {
