@@ -1,5 +1,5 @@
 // Queries on leaderboards, leaderboard_bests and leaderboard_nodes. Each hot query names its index and its cost.
-import { sql, type RawBuilder, type Selectable } from 'kysely';
+import { sql, type Compilable, type RawBuilder, type Selectable } from 'kysely';
 import { PREPARED, isPostgres, type Executor } from '../../db/connect.js';
 import { prepared } from '../../db/prepared.js';
 import type { LeaderboardBestsTable } from '../../db/schema.js';
@@ -90,17 +90,32 @@ export async function listBoardNames(db: Executor, gameId: number, limit: number
   return rows.map((r) => r.board);
 }
 
-/** The boards of several periods of one game board under one order (leaderboards_key: one lookup per period). */
-export function findBoardIds(db: Executor, gameId: number, board: string, order: string, periods: Array<{ period: string; key: string }>) {
-  return db
-    .selectFrom('leaderboards')
-    .select(['id', 'period', 'period_key'])
-    .where('game_id', '=', gameId)
-    .where('board', '=', board)
-    .where('sort_order', '=', order)
-    .where((eb) => eb.or(periods.map((p) => eb.and([eb('period', '=', p.period), eb('period_key', '=', p.key)]))))
-    .execute();
+/**
+ * The boards of the four periods (all, month, week, day) of one game board under one order (leaderboards_key: one
+ * lookup per period), in one compiled statement: every submission starts here.
+ */
+export async function findBoardIds(db: Executor, gameId: number, board: string, order: string, periods: Array<{ period: string; key: string }>) {
+  if (periods.length !== 4) throw new Error('findBoardIds reads exactly four periods');
+  const [a, b, c, d] = periods as [(typeof periods)[0], (typeof periods)[0], (typeof periods)[0], (typeof periods)[0]];
+  return (await boardIdsQuery.execute(db, gameId, board, order, a.period, a.key, b.period, b.key, c.period, c.key, d.period, d.key)).rows;
 }
+const boardIdsQuery = prepared(
+  (db, gameId: number, board: string, order: string, p0: string, k0: string, p1: string, k1: string, p2: string, k2: string, p3: string, k3: string) =>
+    db
+      .selectFrom('leaderboards')
+      .select(['id', 'period', 'period_key'])
+      .where('game_id', '=', gameId)
+      .where('board', '=', board)
+      .where('sort_order', '=', order)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('period', '=', p0), eb('period_key', '=', k0)]),
+          eb.and([eb('period', '=', p1), eb('period_key', '=', k1)]),
+          eb.and([eb('period', '=', p2), eb('period_key', '=', k2)]),
+          eb.and([eb('period', '=', p3), eb('period_key', '=', k3)]),
+        ]),
+      ),
+);
 
 /** Whether the board exists in this period under another order (the game's order changed since). */
 export async function boardExistsInAnyOrder(db: Executor, ref: BoardRef): Promise<boolean> {
@@ -130,17 +145,20 @@ export const keyOfBest = (row: Pick<BestRow, 'norm' | 'reached_at' | 'score_id'>
 
 const BEST_COLUMNS = ['leaderboard_id', 'player_id', 'score', 'norm', 'reached_at', 'score_id', 'entries', 'last_played'] as const;
 
-/** The player's bests on these boards, locked for update on PostgreSQL in board order (primary key lookups). */
-export function lockBests(db: Executor, boardIds: number[], playerId: number): Promise<BestRow[]> {
-  return db
-    .selectFrom('leaderboard_bests')
-    .select(BEST_COLUMNS)
-    .where('leaderboard_id', 'in', boardIds)
-    .where('player_id', '=', playerId)
-    .orderBy('leaderboard_id')
-    .$if(isPostgres(db), (qb) => qb.forUpdate())
-    .execute();
+/**
+ * The player's bests on these boards, locked for update on PostgreSQL in board order (primary key lookups). The
+ * boards go in as one JSON parameter: one compiled statement whatever their number.
+ */
+export async function lockBests(db: Executor, boardIds: number[], playerId: number): Promise<BestRow[]> {
+  if (!boardIds.length) return [];
+  return (await lockBestsQuery.execute(db, JSON.stringify(boardIds.map((id) => [id])), playerId)).rows;
 }
+const lockBestsQuery = prepared((db, boards: string, playerId: number) =>
+  compilable(db, sql<BestRow>`
+    select ${sql.raw(BEST_COLUMNS.join(', '))} from leaderboard_bests
+    where player_id = ${playerId} and leaderboard_id in (select q.id from (${jsonRows(db, boards, ['id'])}) q)
+    order by leaderboard_id${sql.raw(isPostgres(db) ? ' for update' : '')}`),
+);
 
 /** Inserts first bests; returns the boards where this request inserted (a concurrent request may have won others). */
 export async function insertBests(db: Executor, rows: BestRow[]): Promise<number[]> {
@@ -154,25 +172,38 @@ export async function insertBests(db: Executor, rows: BestRow[]): Promise<number
   return inserted.map((r) => r.leaderboard_id);
 }
 
-/** Counts one more entry on these boards (primary key lookups). */
-export async function countEntry(db: Executor, boardIds: number[], playerId: number, now: number): Promise<void> {
-  if (!boardIds.length) return;
-  await db
-    .updateTable('leaderboard_bests')
-    .set((eb) => ({
-      entries: eb('entries', '+', 1),
-      last_played: eb.case().when('last_played', '>', now).then(eb.ref('last_played')).else(now).end(),
-    }))
-    .where('leaderboard_id', 'in', boardIds)
-    .where('player_id', '=', playerId)
-    .execute();
+/**
+ * Counts one more entry on the boards `counted`, and moves the player's best to `best` on the boards `improved`
+ * (a subset of `counted`, chosen by the caller), in one compiled statement: primary key lookups. Both lists go in as
+ * JSON parameters. SET reads the row as it was, so the order of the assignments does not matter.
+ */
+export async function countEntryAndSetBest(
+  db: Executor,
+  counted: number[],
+  improved: number[],
+  playerId: number,
+  now: number,
+  best: Pick<BestRow, 'score' | 'norm' | 'reached_at' | 'score_id'>,
+): Promise<void> {
+  if (!counted.length) return;
+  const ids = (list: number[]) => JSON.stringify(list.map((id) => [id]));
+  await updateBestsQuery.execute(db, ids(counted), ids(improved), playerId, now, best.score, best.norm, best.reached_at, best.score_id);
 }
-
-/** Moves the player's best on these boards to a new key (primary key lookups). */
-export async function setBest(db: Executor, boardIds: number[], playerId: number, best: Pick<BestRow, 'score' | 'norm' | 'reached_at' | 'score_id'>): Promise<void> {
-  if (!boardIds.length) return;
-  await db.updateTable('leaderboard_bests').set(best).where('leaderboard_id', 'in', boardIds).where('player_id', '=', playerId).execute();
-}
+const updateBestsQuery = prepared(
+  (db, counted: string, improved: string, playerId: number, now: number, score: number, norm: number, reachedAt: number, scoreId: number) => {
+    const isImproved = sql`leaderboard_id in (select q.id from (${jsonRows(db, improved, ['id'])}) q)`;
+    const ifImproved = (value: number, column: string) => sql`case when ${isImproved} then ${int(db, value)} else ${sql.ref(column)} end`;
+    return compilable(db, sql`
+      update leaderboard_bests set
+        entries = entries + 1,
+        last_played = case when last_played > ${int(db, now)} then last_played else ${int(db, now)} end,
+        score = ${ifImproved(score, 'score')},
+        norm = ${ifImproved(norm, 'norm')},
+        reached_at = ${ifImproved(reachedAt, 'reached_at')},
+        score_id = ${ifImproved(scoreId, 'score_id')}
+      where player_id = ${playerId} and leaderboard_id in (select q.id from (${jsonRows(db, counted, ['id'])}) q)`);
+  },
+);
 
 /** Primary key lookup. */
 export function findBest(db: Executor, boardId: number, playerId: number): Promise<BestRow | undefined> {
@@ -309,27 +340,41 @@ const toNode = (r: NodeDbRow): BoardNodeRow => ({
   expanded: Number(r.expanded) === 1,
 });
 
+/** A raw statement as db/prepared.ts takes it (a RawBuilder compiles only given its executor). */
+const compilable = <R>(db: Executor, query: RawBuilder<R>): Compilable<R> => ({ compile: () => query.compile(db) });
+
+/**
+ * The rows of a JSON array of arrays of integers as a table with these columns, for a statement whose SQL text must
+ * not depend on how many rows it gets (so it is compiled once, db/prepared.ts): json_each on SQLite, jsonb on
+ * PostgreSQL. `ord` is the row's 0-based position. On SQLite `->>` gives an INTEGER with no affinity, so the values
+ * still drive row-value ranges on indexes (see int()).
+ */
+function jsonRows(db: Executor, json: unknown, columns: string[]): RawBuilder<unknown> {
+  if (isPostgres(db)) {
+    const cols = columns.map((c, i) => `cast(j.e ->> ${i} as bigint) as ${c}`).join(', ');
+    return sql`select ${sql.raw(cols)}, j.ord - 1 as ord from jsonb_array_elements(cast(${json} as jsonb)) with ordinality as j(e, ord)`;
+  }
+  const cols = columns.map((c, i) => `j.value ->> ${i} as ${c}`).join(', ');
+  return sql`select ${sql.raw(cols)}, j.key as ord from json_each(${json}) j`;
+}
+
 /**
  * Every node in the given ranges (board, level, head, parent, prefix lo..hi), in one statement: a nested loop
  * over the listed ranges, each one range scan of leaderboard_nodes_pk reading at most 16 entries (128 at the class
- * level). With the ≤ 25 ranges of one path this is the whole tree part of a rank.
+ * level). With the ≤ 25 ranges of one path this is the whole tree part of a rank. The ranges go in as one JSON
+ * parameter, so the statement is compiled once whatever their number.
  */
 export async function nodesInRanges(db: Executor, ranges: Array<NodeRange & { boardId: number }>): Promise<BoardNodeRow[]> {
   if (!ranges.length) return [];
-  const values = sql.join(
-    ranges.map(
-      (r) =>
-        sql`(${int(db, r.boardId)}, ${int(db, r.level)}, ${int(db, r.head)}, ${int(db, r.parent)}, ${int(db, r.lo)}, ${int(db, r.hi)})`,
-    ),
-  );
-  const result = await sql<NodeDbRow>`
-    with q (board_id, lvl, head, parent, lo, hi) as (values ${values})
+  const json = JSON.stringify(ranges.map((r) => [r.boardId, r.level, r.head, r.parent, r.lo, r.hi]));
+  return (await nodesInRangesQuery.execute(db, json)).rows.map(toNode);
+}
+const nodesInRangesQuery = prepared((db, json: string) => compilable(db, sql<NodeDbRow>`
+    with q as (${jsonRows(db, json, ['board_id', 'lvl', 'head', 'parent', 'lo', 'hi'])})
     select n.leaderboard_id, n.level, n.head, n.parent, n.prefix, n.cnt, n.expanded
     from q join leaderboard_nodes n
       on n.leaderboard_id = q.board_id and n.level = q.lvl and n.head = q.head and n.parent = q.parent
-     and n.prefix >= q.lo and n.prefix <= q.hi`.execute(db);
-  return result.rows.map(toNode);
-}
+     and n.prefix >= q.lo and n.prefix <= q.hi`));
 
 export interface PathLevel extends NodeRange {
   /** lowest key of the path's own node at this level: where the direct count starts if the tree stops here */
@@ -338,64 +383,62 @@ export interface PathLevel extends NodeRange {
 
 /**
  * The rank of `key` and the board's total in ONE statement (one snapshot, one round trip), given the key's path:
- * for each level the range from the first sibling to the path's own node. It sums the siblings ahead down to the
- * stop (the first level whose own node is missing or not split), then counts the keys ahead inside the stop.
- * Cost: ≤ 25 range scans of leaderboard_nodes_pk of ≤ 16 entries (128 at the class level), one range scan of
- * leaderboard_bests_rank_idx of ≤ SPLIT_AT entries, one primary key lookup of the root — whatever the board's size.
+ * for each level the range from the first sibling to the path's own node. The stop is the first level whose own
+ * node is missing or not split (one primary key lookup per level); the siblings ahead are summed down to the stop,
+ * then the keys ahead inside the stop are counted. The path goes in as one JSON parameter: one compiled statement.
+ * Cost: ≤ 25 primary key lookups and ≤ 25 range scans of leaderboard_nodes_pk of ≤ 16 entries (128 at the class
+ * level), one range scan of leaderboard_bests_rank_idx of ≤ SPLIT_AT entries, one primary key lookup of the root —
+ * whatever the board's size.
  */
 export async function rankAndTotal(db: Executor, boardId: number, levels: PathLevel[], key: RankKey): Promise<{ rank: number; total: number }> {
-  const values = sql.join(
-    levels.map(
-      (l, i) =>
-        sql`(${int(db, i + 1)}, ${int(db, l.level)}, ${int(db, l.head)}, ${int(db, l.parent)}, ${int(db, l.lo)}, ${int(db, l.hi)}, ${int(db, l.from.norm)}, ${int(db, l.from.reachedAt)})`,
-    ),
-  );
-  const result = await sql<{ ahead: number | string | null; inside: number | string; total: number | string | null }>`${sql.raw(PREPARED)}
-    with q (i, lvl, head, parent, lo, own, from_norm, from_reached) as (values ${values}),
-    hit as (
-      select q.i, n.prefix, n.cnt, n.expanded, q.own
-      from q cross join leaderboard_nodes n
-      where n.leaderboard_id = ${boardId} and n.level = q.lvl and n.head = q.head and n.parent = q.parent
-        and n.prefix >= q.lo and n.prefix <= q.own
-    ),
+  const json = JSON.stringify(levels.map((l) => [l.level, l.head, l.parent, l.lo, l.hi, l.from.norm, l.from.reachedAt]));
+  const row = (await rankQuery.execute(db, boardId, json, key.norm, key.reachedAt, key.scoreId)).rows[0]!;
+  return { rank: 1 + Number(row.ahead ?? 0) + Number(row.inside), total: Number(row.total ?? 0) };
+}
+const rankQuery = prepared((db, boardId: number, json: string, norm: number, reachedAt: number, scoreId: number) => {
+  const board = int(db, boardId);
+  return compilable(db, sql<{ ahead: number | string | null; inside: number | string; total: number | string | null }>`
+    with q as (${jsonRows(db, json, ['lvl', 'head', 'parent', 'lo', 'own', 'from_norm', 'from_reached'])}),
     stop as (
-      select q.i, q.from_norm, q.from_reached, h.prefix as found
-      from q left join hit h on h.i = q.i and h.prefix = q.own
-      where h.expanded is null or h.expanded = 0
-      order by q.i
+      select q.ord, q.from_norm, q.from_reached, n.prefix as found
+      from q left join leaderboard_nodes n
+        on n.leaderboard_id = ${board} and n.level = q.lvl and n.head = q.head and n.parent = q.parent and n.prefix = q.own
+      where n.expanded is null or n.expanded = 0
+      order by q.ord
       limit 1
     )
     select
-      (select sum(h.cnt) from hit h cross join stop s where h.prefix < h.own and h.i <= s.i) as ahead,
+      (select sum(n.cnt) from stop s join q on q.ord <= s.ord join leaderboard_nodes n
+        on n.leaderboard_id = ${board} and n.level = q.lvl and n.head = q.head and n.parent = q.parent
+       and n.prefix >= q.lo and n.prefix < q.own) as ahead,
       (select count(*) from stop s cross join leaderboard_bests b
-        where s.found is not null and b.leaderboard_id = ${boardId}
+        where s.found is not null and b.leaderboard_id = ${board}
           and (b.norm, b.reached_at, b.score_id) >= (s.from_norm, s.from_reached, 0)
-          and (b.norm, b.reached_at, b.score_id) < (${int(db, key.norm)}, ${int(db, key.reachedAt)}, ${int(db, key.scoreId)})
+          and (b.norm, b.reached_at, b.score_id) < (${int(db, norm)}, ${int(db, reachedAt)}, ${int(db, scoreId)})
       ) as inside,
-      ${rootCount(boardId)} as total`.execute(db);
-  const row = result.rows[0]!;
-  return { rank: 1 + Number(row.ahead ?? 0) + Number(row.inside), total: Number(row.total ?? 0) };
-}
+      ${rootCount(boardId)} as total`);
+});
 
 /**
  * Adds `delta` to each node (creating missing ones, not expanded) and returns the nodes as they are now. The rows
  * must come in the global lock order (board, level, head, parent, prefix) so that writers never deadlock; a delta
- * of 0 only locks the node. Primary key upserts, one per node.
+ * of 0 only locks the node. Primary key upserts, one per node, in the order given (`order by ord`). The rows go in
+ * as one JSON parameter: one compiled statement.
  */
 export async function addToNodes(db: Executor, deltas: Array<NodeId & { boardId: number; delta: number }>): Promise<BoardNodeRow[]> {
   if (!deltas.length) return [];
-  const rows = await db
-    .insertInto('leaderboard_nodes')
-    .values(
-      deltas.map((d) => ({ leaderboard_id: d.boardId, level: d.level, head: d.head, parent: d.parent, prefix: d.prefix, cnt: d.delta, expanded: 0 as const })),
-    )
-    .onConflict((oc) =>
-      oc.columns(['leaderboard_id', 'level', 'head', 'parent', 'prefix']).doUpdateSet((eb) => ({ cnt: eb('leaderboard_nodes.cnt', '+', eb.ref('excluded.cnt')) })),
-    )
-    .returning(['leaderboard_id', 'level', 'head', 'parent', 'prefix', 'cnt', 'expanded'])
-    .execute();
-  return rows.map(toNode);
+  const json = JSON.stringify(deltas.map((d) => [d.boardId, d.level, d.head, d.parent, d.prefix, d.delta]));
+  return (await addToNodesQuery.execute(db, json)).rows.map(toNode);
 }
+// `where true`: SQLite's parser needs it between an INSERT … SELECT and ON CONFLICT.
+const addToNodesQuery = prepared((db, json: string) => compilable(db, sql<NodeDbRow>`
+    insert into leaderboard_nodes (leaderboard_id, level, head, parent, prefix, cnt, expanded)
+    select d.board_id, d.lvl, d.head, d.parent, d.prefix, d.delta, 0
+    from (${jsonRows(db, json, ['board_id', 'lvl', 'head', 'parent', 'prefix', 'delta'])}) d
+    where true
+    order by d.ord
+    on conflict (leaderboard_id, level, head, parent, prefix) do update set cnt = leaderboard_nodes.cnt + excluded.cnt
+    returning leaderboard_id, level, head, parent, prefix, cnt, expanded`));
 
 /** Writes new nodes (a split, or a whole board), in chunks that stay under both databases' parameter limits. */
 export async function insertNodes(db: Executor, boardId: number, rows: NodeRow[]): Promise<void> {

@@ -7,7 +7,7 @@ import { sha256 } from '../../lib/secrets.js';
 import { formatTimestamp } from '../../time.js';
 import { boardsToWrite } from './boards.js';
 import { IDEMPOTENCY_TTL_MS, callerOf, requestFingerprint } from './idempotency.js';
-import { countEntry, insertBests, keyOfBest, lockBests, setBest, type BestRow } from './leaderboard.repository.js';
+import { countEntryAndSetBest, insertBests, keyOfBest, lockBests, type BestRow } from './leaderboard.repository.js';
 import { clampReachedAt, normalise, type RankKey } from './rank-tree.js';
 import { applyKeyChanges, rankOf, type KeyChange } from './ranking.js';
 import { META_MAX_CHARS, type SubmitBody, type SubmitResult } from './scores.schemas.js';
@@ -72,8 +72,8 @@ async function fileOnBoards(db: Executor, boardIds: number[], playerId: number, 
 
   const changes: KeyChange[] = inserted.map((boardId) => ({ boardId, to: key }));
   const improved = existing.filter((row) => beats(key, keyOfBest(row)));
-  await countEntry(db, existing.map((r) => r.leaderboard_id), playerId, now);
-  await setBest(db, improved.map((r) => r.leaderboard_id), playerId, { score, norm: key.norm, reached_at: key.reachedAt, score_id: key.scoreId });
+  const best = { score, norm: key.norm, reached_at: key.reachedAt, score_id: key.scoreId };
+  await countEntryAndSetBest(db, existing.map((r) => r.leaderboard_id), improved.map((r) => r.leaderboard_id), playerId, now, best);
   for (const row of improved) changes.push({ boardId: row.leaderboard_id, from: keyOfBest(row), to: key });
   await applyKeyChanges(db, changes.sort((a, b) => a.boardId - b.boardId));
   const before = existing.find((r) => r.leaderboard_id === boardIds[0]);
