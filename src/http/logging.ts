@@ -100,8 +100,8 @@ export function loggerOptions(level: string): LoggerOptions {
 
 /**
  * One access line per request, written once the answer is sent (as common access logs do), instead of Fastify's two
- * (incoming request, request completed): method, masked URL, host, client address, status and response time, with
- * the request id of the request's logger. Fastify's other request lines (errors, aborted streams) are kept as they are.
+ * (incoming request, request completed): method, masked URL, client address, status and response time, with the
+ * request id of the request's logger. Fastify's other request lines (errors, aborted streams) are kept as they are.
  */
 export class AccessLog extends LogController {
   override incomingRequest(): void {
@@ -112,9 +112,14 @@ export class AccessLog extends LogController {
     const log = reply.log;
     // Routes logged at warn (/metrics, probes) pay nothing. (Fastify's logger type leaves out pino's isLevelEnabled.)
     if (!error && (log as { isLevelEnabled?(level: string): boolean }).isLevelEnabled?.('info') === false) return;
-    // Fastify's own fields (req through the serializer above, which masks the URL; res as its status), so that readers of
-    // its lines find them where they were.
-    if (error) log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
-    else log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    const line = {
+      method: request.method,
+      url: redactUrl(request.url),
+      remoteAddress: request.ip,
+      statusCode: reply.statusCode,
+      responseTime: reply.elapsedTime,
+    };
+    if (error) log.error({ ...line, err: error }, 'request errored');
+    else log.info(line, 'request completed');
   }
 }
