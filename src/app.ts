@@ -12,7 +12,7 @@ import { registerAuth } from './http/auth.js';
 import { clientErrorHandler, registerExpectationHandler } from './http/client-errors.js';
 import { DEFAULT_BODY_LIMIT, registerBodyEncodingCheck, registerJsonParser } from './http/content.js';
 import { errorHandler } from './http/error-handler.js';
-import { loggerOptions } from './http/logging.js';
+import { AccessLog, loggerOptions } from './http/logging.js';
 import { registerNotFound } from './http/not-found.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimits } from './http/rate-limit.js';
@@ -116,6 +116,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: loggerOptions(config.log_level) }),
     ...transportOptions(config),
+    // One access line per request, at the response (logging.ts), rather than Fastify's two.
+    logController: new AccessLog(),
     genReqId: requestIdGenerator(config.trust_proxy),
     requestIdHeader: false,
     bodyLimit: DEFAULT_BODY_LIMIT,

@@ -1,7 +1,7 @@
 // The rate limits of DESIGN §4 with @fastify/rate-limit: 429 rate_limited with Retry-After, counted in process or shared through Redis.
 // Redis keys read <redis_prefix>rate:undefinedundefined-<limit>:<key>: the plugin names limiters made with createRateLimit so.
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
 import type { AppContext } from '../context.js';
 import { sha256 } from '../lib/secrets.js';
@@ -129,13 +129,24 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
     if (rule === 'verification_email' || rule === 'password_check') return sendsCredential(request) ? undefined : enforce(checks.defaultByIp, request, reply);
     if (!sendsCredential(request)) return enforce(checks.defaultByIp, request, reply);
   });
-  // Limits keyed by a field of the body run once it is parsed and valid.
-  app.addHook('preHandler', async (request, reply) => {
-    const rule = request.routeOptions.config?.rateLimitRule;
-    if (rule === 'login') return enforce(checks.loginByName, request, reply);
-    if (rule === 'forgot_password') return enforce(checks.forgotPassword, request, reply);
-    if (rule === 'verification_email') return enforce(checks.verificationEmail, request, reply);
-    if (rule === 'password_check') return enforce(checks.passwordCheck, request, reply);
+  // Limits keyed by a field of the body run once it is parsed and valid: a preHandler of the few routes with such a
+  // rule (first among theirs), rather than a global one that every other request would run for nothing.
+  const afterBody: Partial<Record<RateLimitRule, Check>> = {
+    login: checks.loginByName,
+    forgot_password: checks.forgotPassword,
+    verification_email: checks.verificationEmail,
+    password_check: checks.passwordCheck,
+  };
+  const bodyCounters = new WeakSet<object>();
+  app.addHook('onRoute', (route) => {
+    const rule = route.config?.rateLimitRule;
+    const limit = rule ? afterBody[rule] : undefined;
+    if (!limit) return;
+    const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+    if (own.some((hook) => bodyCounters.has(hook))) return; // options seen twice (a HEAD made from a GET): counted once
+    const countBody: preHandlerAsyncHookHandler = async (request, reply) => enforce(limit, request, reply);
+    bodyCounters.add(countBody);
+    route.preHandler = [countBody, ...own];
   });
 
   return {

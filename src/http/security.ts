@@ -1,5 +1,6 @@
 // Request-wide rules of DESIGN §4: HTTPS in production, no cross-origin calls, security headers, a request id, 503 while closing.
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { isGameRequest } from '../modules/games/game-origin.js';
@@ -13,14 +14,15 @@ function isPublicRead(request: FastifyRequest): boolean {
   return (request.method === 'GET' || request.method === 'HEAD') && (isGameRequest(request.raw) || request.url.startsWith('/sdk/'));
 }
 
-export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
+type HelmetOptions = Record<string, unknown>;
+type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
-  // First, so that its headers (nosniff above all: DESIGN §4, always) are on the refusals of the hook below too.
-  await app.register(helmet, {
+/** helmet itself, the very module @fastify/helmet runs (resolved from it, as it resolves it). */
+const helmet = createRequire(createRequire(import.meta.url).resolve('@fastify/helmet'))('helmet') as (options: HelmetOptions) => Middleware;
+
+/** helmet's settings for every response (DESIGN §4). */
+function helmetOptions(config: Config): HelmetOptions {
+  return {
     // The portal sets its own Content-Security-Policy per page; JSON needs none.
     contentSecurityPolicy: false,
     // Browsers must not let other sites embed or read our responses.
@@ -28,22 +30,56 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     crossOriginEmbedderPolicy: false,
     hsts: config.env === 'production' ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     referrerPolicy: { policy: 'same-origin' },
+  };
+}
+
+/**
+ * The headers helmet sets with these options, read once by running its middleware against a recording response.
+ * Without a Content-Security-Policy (the one header that may depend on the request: nonces), they are the same for
+ * every request; @fastify/helmet built the middleware afresh and ran its ten parts, one setHeader each, per request.
+ * (helmet's one removal, X-Powered-By, has nothing to remove: Fastify never sets it.)
+ */
+export function helmetHeaders(options: HelmetOptions): [name: string, value: string][] {
+  if (options.contentSecurityPolicy !== false) throw new Error('a Content-Security-Policy may differ per request: not precomputed');
+  const headers: [string, string][] = [];
+  const recorder = {
+    setHeader(name: string, value: unknown) {
+      headers.push([name.toLowerCase(), String(value)]);
+    },
+    removeHeader() {},
+  };
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error) => {
+    if (error) throw error;
+  });
+  return headers;
+}
+
+export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  const headers = helmetHeaders(helmetOptions(config));
+  const production = config.env === 'production';
+  // First, so that the headers (nosniff above all: DESIGN §4, always) are on this hook's refusals and every later one.
+  // Synchronous (done): most requests pass, and an async hook costs a promise each.
+  app.addHook('onRequest', (request, reply, done) => {
+    for (let i = 0; i < headers.length; i++) reply.header(headers[i]![0], headers[i]![1]);
     reply.header('X-Request-Id', request.id);
     const probe = request.routeOptions.config?.healthProbe;
     if (closing && probe !== 'liveness') {
       reply.header('Connection', 'close');
-      throw new AppError('unavailable', 'The service is restarting; try again shortly');
+      return done(new AppError('unavailable', 'The service is restarting; try again shortly'));
     }
-    if (config.env === 'production' && request.protocol !== 'https' && !probe) {
-      throw new AppError('https_required', 'The API is served over HTTPS only');
+    if (production && request.protocol !== 'https' && !probe) {
+      return done(new AppError('https_required', 'The API is served over HTTPS only'));
     }
     const origin = request.headers.origin;
     if (origin !== undefined && !sameOrigin(origin, config.public_origin) && !isPublicRead(request)) {
-      throw new AppError('cross_origin_forbidden', 'Cross-origin requests are not allowed');
+      return done(new AppError('cross_origin_forbidden', 'Cross-origin requests are not allowed'));
     }
+    done();
   });
 }
 

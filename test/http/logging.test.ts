@@ -48,7 +48,12 @@ eachDialect(
       expect(text).toContain('/verify-email?token=[redacted]');
       expect(text).toContain('/reset-password?foo=1&token=[redacted]');
       expect(text).toContain(`/g/${game.slug}/index.html?session=[redacted]`);
-      expect(log.lines.some((l) => JSON.parse(l).level === 30 && l.includes('incoming request'))).toBe(true);
+      // One access line per request, at info, when the answer is sent: method, masked URL and status.
+      const access = log.lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request completed');
+      const verify = access.filter((l) => l.url === '/verify-email?token=[redacted]');
+      expect(verify).toHaveLength(1);
+      expect(verify[0]).toMatchObject({ level: 30, method: 'GET', statusCode: expect.any(Number), reqId: expect.any(String) });
+      expect(log.lines.some((l) => l.includes('incoming request'))).toBe(false);
       for (const secret of [mailToken, session, token, PASSWORD]) expect(text).not.toContain(secret);
       expect(text).not.toMatch(/(agp|agk|mt|ps)_[0-9A-Za-z]{16,}/);
     });
