@@ -1,7 +1,7 @@
 // Request-wide rules of DESIGN §4: HTTPS in production, no cross-origin calls, security headers, a request id, 503 while closing.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '../config.js';
 import { isGameRequest } from '../modules/games/game-origin.js';
 import { AppError } from './errors.js';
@@ -13,12 +13,6 @@ import { AppError } from './errors.js';
 function isPublicRead(request: FastifyRequest): boolean {
   return (request.method === 'GET' || request.method === 'HEAD') && (isGameRequest(request.raw) || request.url.startsWith('/sdk/'));
 }
-
-type HelmetOptions = Record<string, unknown>;
-type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
-
-/** helmet itself, the very module @fastify/helmet runs (resolved from it, as it resolves it). */
-const helmet = createRequire(createRequire(import.meta.url).resolve('@fastify/helmet'))('helmet') as (options: HelmetOptions) => Middleware;
 
 /** helmet's settings for every response (DESIGN §4). */
 function helmetOptions(config: Config): HelmetOptions {
@@ -36,7 +30,7 @@ function helmetOptions(config: Config): HelmetOptions {
 /**
  * The headers helmet sets with these options, read once by running its middleware against a recording response.
  * Without a Content-Security-Policy (the one header that may depend on the request: nonces), they are the same for
- * every request; @fastify/helmet built the middleware afresh and ran its ten parts, one setHeader each, per request.
+ * every request; @fastify/helmet (used before issue 14) built the middleware afresh and ran its ten parts per request.
  * (helmet's one removal, X-Powered-By, has nothing to remove: Fastify never sets it.)
  */
 export function helmetHeaders(options: HelmetOptions): [name: string, value: string][] {
