@@ -83,12 +83,15 @@ interface RevokedToken {
 }
 
 /**
- * A login that made room (ten browsers signed in already) says which browser it signed out before going on, instead of
- * doing it silently. The API only ever signs out a browser for a browser: API tokens have their own ten.
+ * A login that made room (ten tokens and browsers active already) says what it signed out before going on, instead of
+ * doing it silently. The API takes the browser used longest ago, and an API token only when no other browser is signed in.
  */
 async function signedOutElsewhere(main: HTMLElement, revoked: RevokedToken): Promise<void> {
   const what = revoked.kind === 'web' ? `signed out “${revoked.name}”` : `revoked the API token “${revoked.name}”`;
-  const why = revoked.kind === 'web' ? 'at most 10 browsers stay signed in at once, and the one used longest ago makes room. Your API tokens are not affected.' : 'at most 10 API tokens stay active at once.';
+  const why =
+    revoked.kind === 'web'
+      ? 'at most 10 browsers and API tokens stay active at once, and the browser used longest ago makes room. Your API tokens are not affected.'
+      : 'at most 10 browsers and API tokens stay active at once, and no other browser was signed in to make room.';
   const when = revoked.last_used_at ? `last used ${formatTimestamp(revoked.last_used_at, true)}` : `signed in ${formatTimestamp(revoked.created_at, true)} and not used since`;
   mount(
     main,

@@ -93,7 +93,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account
-         * @description Creates the player and a token; a verification mail is sent and the player can play at once. The email is stored lower-case and unique (409 `email_taken`). Without `username` one is derived from `display_name` (ASCII letters, digits and underscores, with a number added when taken); a given username taken in any letter case is 409 `username_taken`. Lengths count Unicode code points after trimming. Rate limit: rate_limits.register per IP. Called with `X-Requested-With: ServiceSDK`, the response also sets the portal session cookie `gp_session` (`__Host-gp_session` in production; HttpOnly, SameSite=Lax, Path=/, signed, Max-Age = token lifetime) holding the token. Such a token is a web session (a signed-in browser, listed by GET /v1/me/sessions), any other an API token (GET /v1/me/tokens). Each kind has its own ten active: with ten of its kind, the new one revokes the least recently used of the same kind (a never-used one first, the oldest), never one of the other kind, and then `revoked_token` in the answer names it.
+         * @description Creates the player and a token; a verification mail is sent and the player can play at once. The email is stored lower-case and unique (409 `email_taken`). Without `username` one is derived from `display_name` (ASCII letters, digits and underscores, with a number added when taken); a given username taken in any letter case is 409 `username_taken`. Lengths count Unicode code points after trimming. Rate limit: rate_limits.register per IP. Called with `X-Requested-With: ServiceSDK`, the response also sets the portal session cookie `gp_session` (`__Host-gp_session` in production; HttpOnly, SameSite=Lax, Path=/, signed, Max-Age = token lifetime) holding the token. Such a token is a web session (a signed-in browser, listed by GET /v1/me/sessions), any other an API token (GET /v1/me/tokens lists both). A player has ten active tokens in all: with ten, the new one revokes the least recently used of its own kind (a never-used one first, the oldest), of the other kind only when there is none, and then `revoked_token` in the answer names it.
          */
         post: operations["register"];
         delete?: never;
@@ -113,7 +113,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with email or username
-         * @description `login` is the email or the username, case-insensitive. An unknown login and a wrong password get the same 401 `invalid_credentials` after comparable time. A suspended account is 403 `forbidden` (told only after a correct password). A player has at most 10 active tokens of each kind: logging in revokes one of the same kind to make room, a never-used token first (the oldest), else the least recently used, and names it in `revoked_token`. `device_name` names the token (default "login", or for the SDK "Web portal (<browser>)" from the User-Agent). An account waiting for deletion (DELETE /me) is restored by a login with its password within the grace period; the answer then carries `deletion_canceled: true`. Rate limits: rate_limits.login per IP and, separately, per login name. Called with `X-Requested-With: ServiceSDK`, the response also sets the portal session cookie `gp_session` (`__Host-gp_session` in production; HttpOnly, SameSite=Lax, Path=/, signed, Max-Age = token lifetime) holding the token. Such a token is a web session (a signed-in browser, listed by GET /v1/me/sessions), any other an API token (GET /v1/me/tokens). Each kind has its own ten active: with ten of its kind, the new one revokes the least recently used of the same kind (a never-used one first, the oldest), never one of the other kind, and then `revoked_token` in the answer names it.
+         * @description `login` is the email or the username, case-insensitive. An unknown login and a wrong password get the same 401 `invalid_credentials` after comparable time. A suspended account is 403 `forbidden` (told only after a correct password). A player has at most 10 active tokens: logging in with ten revokes one to make room, of the same kind while there is one, a never-used token first (the oldest), else the least recently used, and names it in `revoked_token`. `device_name` names the token (default "login", or for the SDK "Web portal (<browser>)" from the User-Agent). An account waiting for deletion (DELETE /me) is restored by a login with its password within the grace period; the answer then carries `deletion_canceled: true`. Rate limits: rate_limits.login per IP and, separately, per login name. Called with `X-Requested-With: ServiceSDK`, the response also sets the portal session cookie `gp_session` (`__Host-gp_session` in production; HttpOnly, SameSite=Lax, Path=/, signed, Max-Age = token lifetime) holding the token. Such a token is a web session (a signed-in browser, listed by GET /v1/me/sessions), any other an API token (GET /v1/me/tokens lists both). A player has ten active tokens in all: with ten, the new one revokes the least recently used of its own kind (a never-used one first, the oldest), of the other kind only when there is none, and then `revoked_token` in the answer names it.
          */
         post: operations["login"];
         delete?: never;
@@ -238,14 +238,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The player's active API tokens
-         * @description Active (unrevoked, unexpired) API tokens, newest first, with their prefix only: those of POST /me/tokens and of logins and registrations made without `X-Requested-With: ServiceSDK`. Portal sessions (signed-in browsers) are not listed here but at GET /v1/me/sessions, and do not count among the ten API tokens. `current` marks the token of this call. `last_used_at` is null until the token's first call, then updated at most once a minute.
+         * The player's active tokens
+         * @description Every active (unrevoked, unexpired) token, newest first, with its prefix only, 10 at most. `kind` tells an API token (POST /me/tokens, and logins and registrations made without `X-Requested-With: ServiceSDK`) from a web session (a signed-in browser; GET /v1/me/sessions lists those alone). `current` marks the token of this call. `last_used_at` is null until the token's first call, then updated at most once a minute.
          */
         get: operations["listTokens"];
         put?: never;
         /**
          * Create a token for an app or script
-         * @description An API token. The token value is shown once. With 10 active API tokens the answer is 409 `token_limit_reached` (delete one first; web sessions do not count). Lifetime: api.token_ttl_days.
+         * @description An API token. The token value is shown once. With 10 active tokens (API tokens and web sessions together) the answer is 409 `token_limit_reached`: revoke one first. Lifetime: api.token_ttl_days.
          */
         post: operations["createToken"];
         delete?: never;
@@ -265,8 +265,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Revoke one of the own API tokens
-         * @description Revokes at once. A web session (see DELETE /v1/me/sessions/{id}), another player's token, or one already revoked or expired, is 404. Revoking the token of a portal call also clears its cookie.
+         * Revoke one of the own tokens
+         * @description Revokes at once, of either kind (revoking a web session signs that browser out). Another player's token, or one already revoked or expired, is 404. Revoking the token of a portal call also clears its cookie.
          */
         delete: operations["deleteToken"];
         options?: never;
@@ -283,7 +283,7 @@ export interface paths {
         };
         /**
          * The player's signed-in browsers
-         * @description Active web sessions, newest first: the portal sessions made by logging in or registering with `X-Requested-With: ServiceSDK` (the session cookie). They are apart from the API tokens of GET /v1/me/tokens, with their own 10 active: the eleventh browser to sign in signs out the least recently used browser, never an API token, and the login answer names it in `revoked_token`. `current` marks the browser making this call. No prefix: the session's token lives in an HttpOnly cookie.
+         * @description Active web sessions, newest first: the portal sessions made by logging in or registering with `X-Requested-With: ServiceSDK` (the session cookie). GET /v1/me/tokens lists them too, with the API tokens: 10 active in all. With 10, a browser signing in signs out the least recently used browser (an API token only when no other browser is signed in), and the login answer names it in `revoked_token`. `current` marks the browser making this call. No prefix: the session's token lives in an HttpOnly cookie.
          */
         get: operations["listSessions"];
         put?: never;
@@ -1743,7 +1743,7 @@ export interface components {
             /** @description for people; may change */
             message: string;
         };
-        /** @description present only when this login or register revoked a token to stay within ten active tokens of its kind: that token, always of the same kind as the new one */
+        /** @description present only when this login or register revoked a token to stay within ten active tokens: that token, of the same kind as the new one unless the player had no other of that kind */
         RevokedToken: {
             id: number;
             /**
@@ -4509,6 +4509,11 @@ export interface operations {
                         data: {
                             tokens: {
                                 id: number;
+                                /**
+                                 * @description 'web': a portal session (a signed-in browser); 'api': any other token
+                                 * @enum {string}
+                                 */
+                                kind: "api" | "web";
                                 name: string;
                                 /** @description the first 12 characters of the token */
                                 prefix: string;
