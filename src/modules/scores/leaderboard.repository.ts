@@ -388,7 +388,9 @@ export interface PathLevel extends NodeRange {
  * then the keys ahead inside the stop are counted. The path goes in as one JSON parameter: one compiled statement.
  * Cost: ≤ 25 primary key lookups and ≤ 25 range scans of leaderboard_nodes_pk of ≤ 16 entries (128 at the class
  * level), one range scan of leaderboard_bests_rank_idx of ≤ SPLIT_AT entries, one primary key lookup of the root —
- * whatever the board's size.
+ * whatever the board's size. The joins are written as CROSS JOINs with the conditions in WHERE: SQLite keeps a CROSS
+ * JOIN's order, and left free it read the path after the nodes, walking every node of the board (1 s a rank on a
+ * board of a million players); PostgreSQL plans them as any inner join.
  */
 export async function rankAndTotal(db: Executor, boardId: number, levels: PathLevel[], key: RankKey): Promise<{ rank: number; total: number }> {
   const json = JSON.stringify(levels.map((l) => [l.level, l.head, l.parent, l.lo, l.hi, l.from.norm, l.from.reachedAt]));
@@ -408,9 +410,9 @@ const rankQuery = prepared((db, boardId: number, json: string, norm: number, rea
       limit 1
     )
     select
-      (select sum(n.cnt) from stop s join q on q.ord <= s.ord join leaderboard_nodes n
-        on n.leaderboard_id = ${board} and n.level = q.lvl and n.head = q.head and n.parent = q.parent
-       and n.prefix >= q.lo and n.prefix < q.own) as ahead,
+      (select sum(n.cnt) from stop s cross join q cross join leaderboard_nodes n
+        where q.ord <= s.ord and n.leaderboard_id = ${board} and n.level = q.lvl and n.head = q.head and n.parent = q.parent
+          and n.prefix >= q.lo and n.prefix < q.own) as ahead,
       (select count(*) from stop s cross join leaderboard_bests b
         where s.found is not null and b.leaderboard_id = ${board}
           and (b.norm, b.reached_at, b.score_id) >= (s.from_norm, s.from_reached, 0)
