@@ -80,7 +80,8 @@ describe.runIf(enabledDialects().includes('sqlite'))('scores: SQLite plans reach
     }
     const board = `/v1/games/${game.slug}/leaderboard`;
     const me = players[100]!.token;
-    for (const query of [{ limit: '10' }, { limit: '10', offset: '230' }, { limit: '10', around: 'me' }]) {
+    const queries: Array<Record<string, string>> = [{ limit: '10' }, { limit: '10', offset: '230' }, { limit: '10', around: 'me' }];
+    for (const query of queries) {
       const res = await h.http.get(board, { token: me, query });
       expect(res.status).toBe(200);
       expect(res.body.data.leaderboard.length).toBeGreaterThan(0);
