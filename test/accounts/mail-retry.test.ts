@@ -3,16 +3,13 @@
 import { afterAll, expect, it, vi } from 'vitest';
 import { retryDelayMs } from '../../src/modules/mail/mailer.js';
 import { eachDialect, type Harness } from '../helpers/harness.js';
+import { freePort } from '../helpers/ports.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
 
-// A port that had a server: the harness's smtp_url points at it while it is down, and a new server takes it later.
-const first = await startSmtpServer();
-const port = Number(new URL(first.url).port);
-await first.close();
+// A port nothing listens on (test/helpers/ports.ts: no other test's server can land there): the harness's smtp_url
+// points at it while it is down, and a new server takes it later.
+const port = await freePort();
 const servers: TestSmtpServer[] = [];
-afterAll(async () => {
-  for (const server of servers) await server.close();
-});
 
 let n = 0;
 const email = (what: string) => `${what}${++n}-${Math.random().toString(36).slice(2, 8)}@example.com`;
@@ -26,6 +23,10 @@ async function outbox(h: Harness, address: string) {
 eachDialect(
   'mail: SMTP down, then back',
   (h) => {
+    // Each dialect's block starts with the server down: the last test's server goes with its block.
+    afterAll(async () => {
+      while (servers.length) await servers.pop()!.close();
+    });
     const register = async (address: string) => {
       const res = await h.http.post('/v1/auth/register', { body: { email: address, password: 'long enough', display_name: 'Retry Reader' } });
       expect(res.status).toBe(201);
