@@ -7,11 +7,12 @@
 // same on every call, so better-sqlite3's statement cache (connect.ts) reuses its compiled statement, and on
 // PostgreSQL the text is marked PREPARED: a named prepared statement, planned once per connection.
 //
-// On SQLite (3.54 as better-sqlite3 13 builds it), a statement whose FROM joins tables and which takes a bound
-// parameter is compiled again on every run (sqlite3_step re-prepares it: binding a value the planner looked at
-// expires the statement): a token lookup joined to its player cost 37 µs instead of 9, a heartbeat's session read
-// 70 instead of 12. A single table with parameters, correlated scalar subqueries, and a join whose parameters all sit
-// in a MATERIALIZED CTE are not affected; hot statements that join are written that way (tokens, sessions).
+// On SQLite (3.54 as better-sqlite3 13 builds it), a statement that joins (tables, or a table and json_each) and
+// takes bound parameters is compiled again on every run: binding a value the planner looked at expires it, and
+// sqlite3_step re-prepares it. A rank cost 270 µs instead of 40, a page of a leaderboard 45 instead of 6. Such a
+// statement reads its parameters from a one-row MATERIALIZED CTE instead (paramsFromOneRow): the planner then sees
+// no bound value outside that CTE, and the statement stays compiled. The SQL text and the order of the parameters
+// are the same on every call, so the statement cache still finds it.
 //
 // The rule for `build`: pass the arguments only where Kysely takes a value (a comparison, a set, an insert value, an
 // `sql` interpolation); never branch on them or compute with them, since they are placeholders there. A variant of
@@ -39,7 +40,8 @@ export function prepared<A extends Args, R>(build: (db: Db, ...args: A) => Compi
   const compile = (db: Executor): CompiledQuery<R> => {
     const placeholders = Array.from({ length: MAX_ARGS }, (_, i) => new Placeholder(i)) as unknown as A;
     const query = build(db as Db, ...placeholders).compile();
-    return isPostgres(db) ? { ...query, sql: `${query.sql} ${PREPARED}` } : query;
+    if (isPostgres(db)) return { ...query, sql: `${query.sql} ${PREPARED}` };
+    return JOINS.test(query.sql) ? { ...query, sql: paramsFromOneRow(query.sql, query.parameters.length) } : query;
   };
   const execute = (db: Executor, ...args: A): Promise<QueryResult<R>> => {
     const adapter = db.getExecutor().adapter;
@@ -52,4 +54,21 @@ export function prepared<A extends Args, R>(build: (db: Db, ...args: A) => Compi
     execute,
     first: async (db, ...args) => (await execute(db, ...args)).rows[0],
   };
+}
+
+/** A read that joins or reads json_each: the SQLite statements that re-prepare when their parameters are bound. */
+const JOINS = /^\s*(with|select)\b[\s\S]*\b(join|json_each)\b/i;
+
+/**
+ * The statement with each `?` replaced by a column of `prepared_args`, a one-row MATERIALIZED CTE that takes the
+ * parameters in the order they appeared (so they bind as before). Unchanged when the count of `?` is not the
+ * count of parameters (a `?` inside a literal).
+ */
+export function paramsFromOneRow(text: string, count: number): string {
+  let n = 0;
+  const body = text.replace(/\?/g, () => `(select p${++n} from prepared_args)`);
+  if (n === 0 || n !== count) return text;
+  const args = `prepared_args as materialized (select ${Array.from({ length: n }, (_, i) => `? as p${i + 1}`).join(', ')})`;
+  const withClause = /^\s*with(\s+recursive)?\s/i.exec(body);
+  return withClause ? `with${withClause[1] ?? ''} ${args}, ${body.slice(withClause[0].length)}` : `with ${args} ${body}`;
 }

@@ -17,18 +17,15 @@ export function findActiveToken(db: Executor, tokenHash: string, now: number): P
 }
 // every authenticated call runs it: compiled once (prepared.ts)
 const activeToken = prepared((db, tokenHash: string, now: number) => activeTokenQuery(db, tokenHash, now));
-// The parameters stay inside a MATERIALIZED CTE and the join takes none (a literal status): on SQLite a join with a
-// bound parameter is planned again on every run (see db/prepared.ts).
 function activeTokenQuery(db: Db, tokenHash: string, now: number) {
   return db
-    .with(
-      (cte) => cte('tk').materialized(),
-      (db) => db.selectFrom('player_tokens').select(['id', 'player_id', 'last_used_at']).where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).where('expires_at', '>', now),
-    )
-    .selectFrom('tk')
-    .innerJoin('players as p', 'p.id', 'tk.player_id')
-    .select(['tk.id as token_id', 'tk.player_id', 'p.role', 'tk.last_used_at'])
-    .where('p.status', '=', sql.lit('active'));
+    .selectFrom('player_tokens as t')
+    .innerJoin('players as p', 'p.id', 't.player_id')
+    .select(['t.id as token_id', 't.player_id', 'p.role', 't.last_used_at'])
+    .where('t.token_hash', '=', tokenHash)
+    .where('t.revoked_at', 'is', null)
+    .where('t.expires_at', '>', now)
+    .where('p.status', '=', 'active');
 }
 
 export async function touchToken(db: Executor, tokenId: number, now: number): Promise<void> {

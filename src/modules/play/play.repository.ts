@@ -1,9 +1,8 @@
 // Queries on play_sessions (and the game and player rows a session needs). Every write here is a conditional UPDATE:
 // the condition is what makes concurrent heartbeats, ends, starts and sweeps safe without locks taken in advance.
-import { sql, type Compilable, type SelectQueryBuilder } from 'kysely';
+import { sql, type Compilable } from 'kysely';
 import { isPostgres, type Db, type Executor } from '../../db/connect.js';
 import { prepared } from '../../db/prepared.js';
-import type { Database } from '../../db/schema.js';
 import type { MembershipFields } from '../accounts/membership.js';
 import { LISTED_STATUSES } from '../games/manifest.js';
 
@@ -47,15 +46,9 @@ export interface SessionRow extends MembershipFields {
   end_reason: string | null;
 }
 
-/**
- * Sessions matching `filter`, with their game's slug and their player's membership. The filter's parameters stay
- * inside a MATERIALIZED CTE and the join takes none: on SQLite a join with a bound parameter is planned again on
- * every run (see db/prepared.ts), and this read runs on every heartbeat.
- */
-function sessions(db: Executor, filter: (rows: SelectQueryBuilder<Database, 'play_sessions', object>) => SelectQueryBuilder<Database, 'play_sessions', object>) {
+function sessions(db: Executor) {
   return db
-    .with((cte) => cte('s').materialized(), (db) => filter(db.selectFrom('play_sessions')).selectAll())
-    .selectFrom('s')
+    .selectFrom('play_sessions as s')
     .innerJoin('games as g', 'g.id', 's.game_id')
     .innerJoin('players as p', 'p.id', 's.player_id')
     .select([
@@ -72,11 +65,11 @@ function sessions(db: Executor, filter: (rows: SelectQueryBuilder<Database, 'pla
 export function findSessionByTokenHash(db: Executor, tokenHash: string): Promise<SessionRow | undefined> {
   return sessionByTokenHash.first(db, tokenHash);
 }
-const sessionByTokenHash = prepared((db, tokenHash: string) => sessions(db, (rows) => rows.where('token_hash', '=', tokenHash)));
+const sessionByTokenHash = prepared((db, tokenHash: string) => sessions(db).where('s.token_hash', '=', tokenHash));
 
 /** The player's active sessions of one game (at most one: play_sessions_one_active_idx). Index play_sessions_player_idx. */
 export function findActiveSessions(db: Executor, playerId: number, gameId: number): Promise<SessionRow[]> {
-  return sessions(db, (rows) => rows.where('player_id', '=', playerId).where('status', '=', 'active').where('game_id', '=', gameId)).execute();
+  return sessions(db).where('s.player_id', '=', playerId).where('s.status', '=', 'active').where('s.game_id', '=', gameId).execute();
 }
 
 /** Play sessions open now (GET /metrics, on each scrape). Counted from play_sessions_sweep_idx (status, last_heartbeat_at). */
