@@ -1,5 +1,7 @@
 // The purge of deleted accounts: by the server's timer and by `gameplatform players purge-deleted`; the avatar file goes too.
 import { expect, it } from 'vitest';
+import { suspend, unsuspend } from '../../src/modules/accounts/admin.service.js';
+import { purgeDeletedPlayers } from '../../src/modules/accounts/self-service.service.js';
 import { startDeletionPurge } from '../../src/modules/accounts/purge.sweeper.js';
 import { cliFor } from '../helpers/cli.js';
 import { eachDialect } from '../helpers/harness.js';
@@ -33,6 +35,30 @@ eachDialect('accounts: purge of deleted accounts', (h) => {
     expect(await h.ctx.storage.head(`avatars/${due.avatar}`)).toBeNull();
     expect(await exists(waiting.player.id)).toBe(true);
     expect(await h.ctx.storage.head(`avatars/${waiting.avatar}`)).not.toBeNull();
+  });
+
+  it('keeps a deletion the player asked for through a suspension: purged when due, pending again when lifted', async () => {
+    const now = h.clock.now();
+    const statusOf = async (id: number) => (await h.ctx.db.selectFrom('players').select(['status', 'deletion_due_at']).where('id', '=', id).executeTakeFirst());
+    // suspended while waiting, and the grace period ends during the suspension: the account still goes
+    const suspendedThenDue = await deleted(now + 1000);
+    await suspend(h.ctx, suspendedThenDue.player.username);
+    expect(await statusOf(suspendedThenDue.player.id)).toEqual({ status: 'suspended', deletion_due_at: now + 1000 });
+    // suspended while waiting, then the suspension is lifted: the deletion is pending again, not cancelled
+    const lifted = await deleted(now + 1000);
+    await suspend(h.ctx, lifted.player.username);
+    expect((await unsuspend(h.ctx, lifted.player.username)).status).toBe('deleting');
+    expect(await statusOf(lifted.player.id)).toEqual({ status: 'deleting', deletion_due_at: now + 1000 });
+    // a suspended player who never asked is not purged; unsuspending one who was never suspended is refused
+    const plain = await createPlayer(h.ctx);
+    await suspend(h.ctx, plain.username);
+    await expect(unsuspend(h.ctx, (await deleted(now + 86_400_000)).player.username)).rejects.toMatchObject({ code: 'validation_failed' });
+
+    h.clock.advance(2);
+    expect(await purgeDeletedPlayers(h.ctx)).toBeGreaterThanOrEqual(2);
+    expect(await exists(suspendedThenDue.player.id)).toBe(false);
+    expect(await exists(lifted.player.id)).toBe(false);
+    expect(await statusOf(plain.id)).toEqual({ status: 'suspended', deletion_due_at: null });
   });
 
   it(

@@ -64,11 +64,15 @@ export async function suspend(ctx: AppContext, username: string): Promise<{ play
   });
 }
 
-/** Lifts a suspension; the player logs in again (the old tokens stay revoked). */
+/**
+ * Lifts a suspension; the player logs in again (the old tokens stay revoked). A deletion the player asked for before
+ * the suspension is still pending (status deleting again): their login within the grace period cancels it.
+ */
 export async function unsuspend(ctx: AppContext, username: string): Promise<PlayerRow> {
   const player = await playerNamed(ctx, username);
-  if (player.status === 'active') throw validationFailed({ username: 'is not suspended' }, `${player.username} is not suspended`);
-  return (await updatePlayer(ctx.db, player.id, { status: 'active', updated_at: ctx.clock.now() }))!;
+  if (player.status !== 'suspended') throw validationFailed({ username: 'is not suspended' }, `${player.username} is not suspended`);
+  const status = player.deletion_due_at === null ? 'active' : 'deleting';
+  return (await updatePlayer(ctx.db, player.id, { status, updated_at: ctx.clock.now() }))!;
 }
 
 export function describeMembership(p: PlayerRow): string {

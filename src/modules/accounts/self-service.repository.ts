@@ -63,12 +63,18 @@ export function exportDailyUsage(db: Executor, playerId: number) {
   return db.selectFrom('daily_usage').select(['day', 'seconds', 'sessions']).where('player_id', '=', playerId).orderBy('day').execute();
 }
 
+/**
+ * The statuses of an account whose deletion is pending (deletion_due_at set): waiting for it, or suspended while
+ * waiting. A suspension does not cancel a deletion the player asked for; only the player's own login does.
+ */
+export const PENDING_DELETION = ['deleting', 'suspended'] as const;
+
 /** Players whose deletion grace period is over (index players_deletion_due_idx), oldest first. */
 export async function playersDueForPurge(db: Executor, now: number, limit: number): Promise<number[]> {
   const rows = await db
     .selectFrom('players')
     .select('id')
-    .where('status', '=', 'deleting')
+    .where('status', 'in', PENDING_DELETION)
     .where('deletion_due_at', '<=', now)
     .orderBy('deletion_due_at')
     .limit(limit)
@@ -90,7 +96,7 @@ export async function deleteDuePlayer(db: Executor, playerId: number, now: numbe
   return db
     .deleteFrom('players')
     .where('id', '=', playerId)
-    .where('status', '=', 'deleting')
+    .where('status', 'in', PENDING_DELETION)
     .where('deletion_due_at', '<=', now)
     .returning(['email', 'avatar_key'])
     .executeTakeFirst();

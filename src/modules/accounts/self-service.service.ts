@@ -28,6 +28,7 @@ import {
   exportSaves,
   exportScores,
   exportTokens,
+  PENDING_DELETION,
   playersDueForPurge,
 } from './self-service.repository.js';
 import { revokeAllTokens, revokeOtherTokens } from './tokens.repository.js';
@@ -130,6 +131,8 @@ export async function scheduleDeletion(ctx: AppContext, playerId: number, passwo
   return { deletion_scheduled: true as const, deletion_due_at: formatTimestamp(due), grace_days: DELETION_GRACE_DAYS };
 }
 
+const isPendingDeletion = (status: string) => (PENDING_DELETION as readonly string[]).includes(status);
+
 /**
  * Purges one account whose grace period is over: its keys leave the leaderboards' count trees, then the player row
  * goes with everything keyed by it (cascade), the mail still waiting for the address and the avatar file.
@@ -138,7 +141,7 @@ async function purgeOne(ctx: AppContext, playerId: number): Promise<boolean> {
   const purged = await ctx.db.transaction().execute(async (trx) => {
     const now = ctx.clock.now();
     const player = await lockPlayer(trx, playerId);
-    if (!player || player.status !== 'deleting' || player.deletion_due_at === null || Number(player.deletion_due_at) > now) return undefined;
+    if (!player || !isPendingDeletion(player.status) || player.deletion_due_at === null || Number(player.deletion_due_at) > now) return undefined;
     const boards = await boardsOfPlayer(trx, playerId);
     if (boards.length) {
       const bests = await lockBests(trx, boards, playerId);
