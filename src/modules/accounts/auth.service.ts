@@ -103,24 +103,27 @@ export async function register(ctx: AppContext, input: RegisterInput, tokenName:
 
 /** One answer for an unknown login and a wrong password, after comparable work (a dummy verification). */
 export async function login(ctx: AppContext, input: LoginInput, tokenName: string, kind: TokenKind = 'api'): Promise<AuthResult> {
-  let player = await findPlayerByLogin(ctx.db, input.login);
+  const player = await findPlayerByLogin(ctx.db, input.login);
   if (!player) {
     await verifyAgainstDummy(input.password);
     throw invalidCredentials();
   }
   if (!(await verifyPassword(player.password_hash, input.password))) throw invalidCredentials();
-  // An account waiting for deletion (DELETE /me) is kept: logging in within the grace period cancels the deletion.
-  let deletionCanceled = false;
-  if (player.status === 'deleting') {
-    const restored = await restoreDeletingPlayer(ctx.db, player.id, ctx.clock.now());
-    if (!restored) throw invalidCredentials(); // purged in the meantime
-    player = restored;
-    deletionCanceled = true;
-  }
   // Said only to someone who knows the password.
-  if (player.status !== 'active') throw new AppError('forbidden', 'This account is suspended');
-  const account = player;
-  const issued = await ctx.db.transaction().execute((trx) => issueToken(ctx, trx, account.id, tokenName, 'evict', kind));
+  if (player.status !== 'active' && player.status !== 'deleting') throw new AppError('forbidden', 'This account is suspended');
+  const found = player;
+  // An account waiting for deletion (DELETE /me) is kept: logging in within the grace period cancels the deletion,
+  // in the transaction that issues the token (a login that fails leaves the deletion pending).
+  const { account, issued, deletionCanceled } = await ctx.db.transaction().execute(async (trx) => {
+    let account = found;
+    if (found.status === 'deleting') {
+      const restored = await restoreDeletingPlayer(trx, found.id, ctx.clock.now());
+      if (!restored) throw invalidCredentials(); // purged or suspended in the meantime
+      account = restored;
+    }
+    const issued = await issueToken(ctx, trx, account.id, tokenName, 'evict', kind);
+    return { account, issued, deletionCanceled: found.status === 'deleting' };
+  });
   return { ...(await authResult(ctx, account, issued)), ...(deletionCanceled ? { deletion_canceled: true as const } : {}), expiresAt: issued.expiresAt };
 }
 
