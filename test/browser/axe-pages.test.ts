@@ -26,6 +26,8 @@ const PAGES: Array<{ path: string | ((username: string) => string); ready: strin
   { path: '/reset-password?token=not-a-token', ready: 'main h1' },
   { path: '/reset-password', ready: 'main h1' },
   { path: '/verify-email?token=not-a-token', ready: 'main h1' },
+  { path: '/confirm-email?token=not-a-token', ready: 'main h1' },
+  { path: '/confirm-email', ready: 'main h1' },
   { path: '/docs', ready: 'main h1' },
   { path: '/docs/sdk', ready: 'main h1' },
   { path: '/no-such-page', ready: 'main h1' },
