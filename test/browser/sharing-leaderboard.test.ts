@@ -71,10 +71,12 @@ browserSuite('sharing and leaderboards: in a real browser', { timeout: 90_000 },
   it("uses the system's share sheet (Web Share API) where there is one", async () => {
     const context = await sharingContext(WITH_SHARE);
     const page = await context.newPage();
-    await page.evaluate('navigator.clipboard.writeText("before")').catch(() => undefined);
     await page.goto('/games/reflex');
+    await page.evaluate('navigator.clipboard.writeText("before")');
     await page.getByRole('button', { name: 'Share' }).click();
     await until(() => page.evaluate('window.__shared')).toEqual([{ title: 'Reflex', url: `${rig.origin}/games/reflex` }]);
+    // the share sheet took the link: nothing copied, nothing said
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe('before');
     expect(await text(page.locator('.share-status'))).toBe('');
     await context.close();
   });
