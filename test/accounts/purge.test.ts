@@ -1,4 +1,5 @@
 // The purge of deleted accounts: by the server's timer and by `gameplatform players purge-deleted`; the avatar file goes too.
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { suspend, unsuspend } from '../../src/modules/accounts/admin.service.js';
 import { purgeDeletedPlayers } from '../../src/modules/accounts/self-service.service.js';
@@ -59,6 +60,34 @@ eachDialect('accounts: purge of deleted accounts', (h) => {
     expect(await exists(suspendedThenDue.player.id)).toBe(false);
     expect(await exists(lifted.player.id)).toBe(false);
     expect(await statusOf(plain.id)).toEqual({ status: 'suspended', deletion_due_at: null });
+  });
+
+  it('purges the others when one account cannot be purged, and that one on a later round', async () => {
+    const now = h.clock.now();
+    const stuck = await deleted(now - 1000);
+    const fine = await deleted(now - 1000);
+    // The database refuses to delete `stuck` (a trigger): its purge fails inside the transaction.
+    const id = sql.lit(stuck.player.id);
+    if (h.dialect === 'sqlite') {
+      await sql`create trigger keep_stuck before delete on players when old.id = ${id} begin select raise(abort, 'kept by the test'); end`.execute(h.ctx.db);
+    } else {
+      await sql`create function keep_stuck() returns trigger language plpgsql as $$ begin raise exception 'kept by the test'; end $$`.execute(h.ctx.db);
+      await sql`create trigger keep_stuck before delete on players for each row when (old.id = ${id}) execute function keep_stuck()`.execute(h.ctx.db);
+    }
+    try {
+      expect(await purgeDeletedPlayers(h.ctx)).toBe(1);
+      expect(await exists(fine.player.id)).toBe(false);
+      expect(await exists(stuck.player.id)).toBe(true);
+      expect(await h.ctx.storage.head(`avatars/${stuck.avatar}`)).not.toBeNull();
+    } finally {
+      if (h.dialect === 'sqlite') await sql`drop trigger keep_stuck`.execute(h.ctx.db);
+      else {
+        await sql`drop trigger keep_stuck on players`.execute(h.ctx.db);
+        await sql`drop function keep_stuck()`.execute(h.ctx.db);
+      }
+    }
+    expect(await purgeDeletedPlayers(h.ctx)).toBe(1);
+    expect(await exists(stuck.player.id)).toBe(false);
   });
 
   it(
