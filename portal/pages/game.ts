@@ -111,6 +111,8 @@ function favouriteButton(game: Game, loggedIn: boolean): HTMLElement {
   if (!loggedIn) return h('a', { class: 'button', href: `/login?next=${encodeURIComponent(location.pathname)}` }, '☆ Log in to add to favourites');
   let on = Boolean(game.is_favorite);
   const button = h('button', { type: 'button', class: 'button favourite' });
+  // What went wrong, said politely next to the button (the button keeps showing what is stored).
+  const status = h('span', { class: 'favourite-status', role: 'status' });
   const render = () => {
     button.setAttribute('aria-pressed', String(on));
     button.textContent = on ? '★ Favourite' : '☆ Add to favourites';
@@ -122,15 +124,21 @@ function favouriteButton(game: Game, loggedIn: boolean): HTMLElement {
     if (busy) return;
     busy = true;
     button.setAttribute('aria-disabled', 'true');
+    status.textContent = '';
     try {
       on = (await api<{ is_favorite: boolean }>('POST', `/v1/games/${encodeURIComponent(game.slug)}/favorite`)).data.is_favorite;
       render();
+    } catch (error) {
+      status.textContent =
+        error instanceof ApiError && error.code === 'unauthenticated'
+          ? 'Your session has ended: log in again to change your favourites.'
+          : `Favourites not changed: ${(error as Error).message}`;
     } finally {
       busy = false;
       button.removeAttribute('aria-disabled');
     }
   });
-  return button;
+  return h('span', { class: 'favourite-group' }, button, ' ', status);
 }
 
 interface BoardPage {

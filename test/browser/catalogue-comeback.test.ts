@@ -173,6 +173,14 @@ browserSuite('catalogue and coming back: in a real browser', { timeout: 60_000 }
     await page.keyboard.press('Enter');
     await until(() => favourite.getAttribute('aria-pressed')).toBe('true');
     await until(() => isFocused(favourite)).toBe(true);
+    // A toggle that fails says so next to the button, which keeps showing what is stored.
+    await page.route('**/v1/games/reflex/favorite', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ ok: false, error: { code: 'unavailable', message: 'The service is restarting; try again shortly' } }) }),
+    );
+    await page.keyboard.press('Enter');
+    await until(() => text(page.locator('.favourite-status'))).toBe('Favourites not changed: The service is restarting; try again shortly');
+    expect(await favourite.getAttribute('aria-pressed')).toBe('true');
+    await page.unroute('**/v1/games/reflex/favorite');
 
     // Play Tile Merge and save in slot 1 (what the game does through the SDK).
     const start = await page.request.post('/v1/play/start', { headers: SDK, data: { game: 'tile-merge' } });
