@@ -44,16 +44,29 @@ export async function api<T = any, M = any>(method: string, path: string, option
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
-  let response: Response;
+  const response = await send(apiUrl(path, options.query), { method, headers, body, credentials: 'same-origin', keepalive: options.keepalive });
+  const envelope = (await response.json().catch(() => null)) as { ok?: boolean; data?: T; meta?: M; error?: Record<string, unknown> } | null;
+  if (envelope?.ok === true) return { data: envelope.data as T, meta: envelope.meta as M, status: response.status };
+  throw errorOf(response.status, envelope?.error);
+}
+
+/** fetch, with a network failure as an ApiError in the portal's words. */
+export async function send(url: string, init: RequestInit): Promise<Response> {
   try {
-    response = await fetch(apiUrl(path, options.query), { method, headers, body, credentials: 'same-origin', keepalive: options.keepalive });
+    return await fetch(url, init);
   } catch {
     throw new ApiError(0, 'network_error', 'The service cannot be reached. Check your connection and try again.');
   }
-  const envelope = (await response.json().catch(() => null)) as { ok?: boolean; data?: T; meta?: M; error?: Record<string, unknown> } | null;
-  if (envelope?.ok === true) return { data: envelope.data as T, meta: envelope.meta as M, status: response.status };
-  const error = envelope?.error ?? {};
+}
+
+/** The ApiError of a failed answer, read from its envelope (for a call that does not go through api(): a download). */
+export async function failureOf(response: Response): Promise<ApiError> {
+  const envelope = (await response.json().catch(() => null)) as { error?: Record<string, unknown> } | null;
+  return errorOf(response.status, envelope?.error);
+}
+
+function errorOf(status: number, error: Record<string, unknown> = {}): ApiError {
   const { code, message, fields, ...extra } = error as { code?: string; message?: string; fields?: Record<string, string> };
   const text = code === 'rate_limited' ? rateLimitedText((extra as { retry_after?: unknown }).retry_after) : message;
-  throw new ApiError(response.status, code ?? 'network_error', text ?? `The service answered HTTP ${response.status}`, fields ?? {}, extra);
+  return new ApiError(status, code ?? 'network_error', text ?? `The service answered HTTP ${status}`, fields ?? {}, extra);
 }

@@ -1,6 +1,6 @@
 // The account page's self-service parts: resend the verification mail, change password or email, download my data, delete the account.
 import { formatTimestamp } from '../layout.js';
-import { ApiError, SDK_HEADER, api } from '../lib/api.js';
+import { ApiError, SDK_HEADER, api, failureOf, send } from '../lib/api.js';
 import { focusHeading, h, mount, uid } from '../lib/dom.js';
 import { createForm, type FormHandle } from '../lib/forms.js';
 import { me, type OwnPlayer } from '../lib/session.js';
@@ -110,8 +110,8 @@ export function exportSection(): HTMLElement {
     button.disabled = true;
     status.textContent = 'Preparing your file…';
     try {
-      const response = await fetch('/v1/me/export', { headers: { ...SDK_HEADER, Accept: 'application/json' }, credentials: 'same-origin' });
-      if (!response.ok) throw new Error(`The export failed (HTTP ${response.status}). Please try again.`);
+      const response = await send('/v1/me/export', { headers: { ...SDK_HEADER, Accept: 'application/json' }, credentials: 'same-origin' });
+      if (!response.ok) throw await failureOf(response);
       const blob = await response.blob();
       const url = URL.createObjectURL(blob);
       const link = h('a', { href: url, download: fileNameOf(response), hidden: true });

@@ -121,6 +121,14 @@ browserSuite('account self-service: in a real browser', { timeout: 60_000 }, (ri
     expect(body.data.favorites.map((f: { game: string }) => f.game)).toEqual(['tile-merge']);
     expect(JSON.stringify(body)).not.toMatch(/password_hash|token_hash|\$argon2/);
     await until(() => text(page.getByText('Your data is downloaded as a JSON file.'))).toBe('Your data is downloaded as a JSON file.');
+
+    // A refused export says what the service said, in the portal's words (here: the rate limit's wait).
+    await page.route('**/v1/me/export', (route) =>
+      route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ ok: false, error: { code: 'rate_limited', message: 'Too many requests', retry_after: 30 } }) }),
+    );
+    await page.getByRole('button', { name: 'Download my data' }).click();
+    const status = page.getByRole('region', { name: 'Download my data' }).getByRole('status');
+    await until(() => text(status)).toMatch(/30 seconds/);
     await page.close();
   });
 
