@@ -211,6 +211,12 @@ export function until<T>(read: () => Promise<T> | T, timeout = 15_000) {
 }
 
 export const text = (locator: Locator) => locator.innerText().then((t) => t.trim());
+
+/** Tile Merge's board (its #grid's data-board) once the game has dealt it: the attribute is empty until then. */
+export async function dealtBoard(grid: Locator): Promise<string> {
+  await until(() => grid.getAttribute('data-board')).not.toBe('');
+  return (await grid.getAttribute('data-board'))!;
+}
 export const isFocused = (locator: Locator) => locator.evaluate((el) => el === el.ownerDocument.activeElement);
 export const visible = (locator: Locator, timeout?: number) => locator.waitFor({ state: 'visible', timeout });
 

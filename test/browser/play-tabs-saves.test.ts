@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { dayWindow } from '../../src/time.js';
-import { beatAfter, nextAnswer, registerPlayer, skipReason, startRig, text, until, visible, type Rig } from './browser.js';
+import { beatAfter, dealtBoard, nextAnswer, registerPlayer, skipReason, startRig, text, until, visible, type Rig } from './browser.js';
 
 const reason = skipReason();
 const SDK = { 'X-Requested-With': 'ServiceSDK' };
@@ -40,7 +40,7 @@ if (reason) {
     /** Makes one move in Tile Merge (a direction that changes the board). */
     async function move(page: Page) {
       const grid = frameOf(page).locator('#grid');
-      const start = await grid.getAttribute('data-board');
+      const start = await dealtBoard(grid);
       for (const key of ['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown']) {
         await grid.press(key);
         if ((await grid.getAttribute('data-board')) !== start) return;

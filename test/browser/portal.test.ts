@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { sweepIdleSessions } from '../../src/modules/play/play.service.js';
-import { beatAfter as beatAfterIn, isFocused, nextAnswer, registerPlayer, setHidden, skipReason, startRig, text, unlabelledControls, until, visible, type Rig } from './browser.js';
+import { beatAfter as beatAfterIn, dealtBoard, isFocused, nextAnswer, registerPlayer, setHidden, skipReason, startRig, text, unlabelledControls, until, visible, type Rig } from './browser.js';
 
 const reason = skipReason();
 
@@ -199,7 +199,7 @@ if (reason) {
       const frame = shellFrame(page);
       const grid = frame.locator('#grid');
       await until(() => frame.locator('#slots li').count()).toBe(3);
-      const start = await grid.getAttribute('data-board');
+      const start = await dealtBoard(grid);
       for (const key of ['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown', 'ArrowLeft']) {
         await grid.press(key);
         if ((await grid.getAttribute('data-board')) !== start) break;
@@ -235,7 +235,7 @@ if (reason) {
       await page.goto('/play/tile-merge');
       await until(() => text(page.locator('.time-left'))).toBe('0:12');
       const grid = shellFrame(page).locator('#grid');
-      const start = await grid.getAttribute('data-board');
+      const start = await dealtBoard(grid);
       for (const key of ['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown']) {
         await grid.press(key);
         if ((await grid.getAttribute('data-board')) !== start) break;
@@ -305,7 +305,7 @@ if (reason) {
       await page.goto('/play/tile-merge');
       const grid = shellFrame(page).locator('#grid');
       await visible(grid);
-      const board = await grid.getAttribute('data-board');
+      const board = await dealtBoard(grid);
       const first = await lastSession();
 
       await setHidden(page, true);
