@@ -96,6 +96,15 @@ eachDialect('accounts: gameplatform players and mail commands', (h) => {
     expect((await h.http.get('/v1/me', { token })).status).toBe(401);
     expect((await cli('players', 'unsuspend', 'Cli_Suspend')).stdout).toBe('Cli_Suspend is active again\n');
     expect((await h.ctx.db.selectFrom('players').select('status').where('id', '=', player.id).executeTakeFirstOrThrow()).status).toBe('active');
+
+    // A player who asked for deletion before the suspension: lifting it says the deletion is still due.
+    const leaving = await createPlayer(h.ctx, { username: 'Cli_Leaving' });
+    const due = Date.UTC(2099, 0, 31, 12, 0, 0);
+    await h.ctx.db.updateTable('players').set({ status: 'deleting', deletion_due_at: due }).where('id', '=', leaving.id).execute();
+    expect((await cli('players', 'suspend', 'Cli_Leaving')).code).toBe(0);
+    expect((await cli('players', 'unsuspend', 'Cli_Leaving')).stdout).toBe(
+      'Cli_Leaving can log in again; the deletion they asked for is still due at 2099-01-31 12:00:00 UTC (their login cancels it)\n',
+    );
   }, CLI_TIMEOUT);
 
   it('exits with status 1 and a message for an unknown player or a bad value', async () => {

@@ -1,6 +1,7 @@
 // gameplatform players set-role | grant-unlimited | revoke-unlimited | suspend | unsuspend | purge-deleted.
 import type { Command } from 'commander';
 import type { AppContext } from '../../context.js';
+import { formatTimestamp } from '../../time.js';
 import { describeMembership, grantUnlimited, revokeUnlimited, setRole, suspend, unsuspend } from './admin.service.js';
 import { ROLES } from './membership.js';
 import { DELETION_GRACE_DAYS, purgeDeletedPlayers } from './self-service.service.js';
@@ -74,7 +75,8 @@ export function registerPlayerCommands(program: Command, withContext: WithContex
     .action(
       action(async (ctx, username: string) => {
         const p = await unsuspend(ctx, username);
-        return `${p.username} is active again`;
+        if (p.deletion_due_at === null) return `${p.username} is active again`;
+        return `${p.username} can log in again; the deletion they asked for is still due at ${formatTimestamp(p.deletion_due_at)} UTC (their login cancels it)`;
       }),
     );
 
