@@ -54,6 +54,20 @@ eachDialect(
       expect((await gameStats(h, p.game.id)).playtime_seconds).toBe(0);
     });
 
+    it('closes the session on a heartbeat that credits nothing once another game used up the day', async () => {
+      h.clock.set('2026-06-04T10:00:00Z');
+      const p = await playing(h);
+      h.clock.advance(30);
+      expect((await api.heartbeat(p.token, p.session)).body.data).toMatchObject({ credited_seconds: 30, limit_reached: false });
+      await setUsage(h, p.player.id, '2026-06-04', 100);
+      h.clock.advance(0.4);
+      expect((await api.heartbeat(p.token, p.session)).body.data).toMatchObject({ credited_seconds: 30, limit_reached: true, entitlement: { used_seconds: 100, limit_reached: true } });
+      expect(await sessionRow(h, p.session)).toMatchObject({ status: 'closed', end_reason: 'limit', credited_seconds: 30, ended_at: h.clock.now() });
+      expect((await usage(h, p.player.id, '2026-06-04')).seconds).toBe(100);
+      expect((await gameStats(h, p.game.id)).playtime_seconds).toBe(30);
+      expect((await api.heartbeat(p.token, p.session)).body.error).toMatchObject({ code: 'session_ended', reason: 'limit' });
+    });
+
     it('credits a race of heartbeats across the allowance once: one closes the session for the limit, the rest find it closed', async () => {
       h.clock.set('2026-06-05T10:00:00Z');
       const p = await playing(h);

@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { eachDialect } from '../helpers/harness.js';
 import { createKey, createPlayerWithToken } from '../helpers/factories.js';
-import { gameStats, playApi, playing, sessionRow, setUsage, usage } from './play-helpers.js';
+import { at, gameStats, playApi, playing, sessionRow, setUsage, usage } from './play-helpers.js';
 
 eachDialect('play: POST /play/heartbeat', (h) => {
   const api = playApi(h);
@@ -49,6 +49,24 @@ eachDialect('play: POST /play/heartbeat', (h) => {
     await api.heartbeat(p.token, p.session);
     const again = await api.heartbeat(p.token, p.session);
     expect(again.body.data).toMatchObject({ credited_seconds: 30, entitlement: { used_seconds: 30 } });
+  });
+
+  it('keeps the session alive on a heartbeat that credits nothing (under a second since the last credit)', async () => {
+    h.clock.set('2026-06-01T10:00:00Z');
+    const p = await playing(h);
+    h.clock.advance(30);
+    await api.heartbeat(p.token, p.session);
+    h.clock.advance(0.7);
+    const again = await api.heartbeat(p.token, p.session);
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({ credited_seconds: 30, session_seconds: 30, limit_reached: false, entitlement: { used_seconds: 30 } });
+    const credited = at('2026-06-01T10:00:30Z');
+    expect(await sessionRow(h, p.session)).toMatchObject({ status: 'active', credited_seconds: 30, credited_until: credited, last_heartbeat_at: h.clock.now() });
+    expect(await usage(h, p.player.id, '2026-06-01')).toEqual({ seconds: 30, sessions: 1 });
+    expect(await gameStats(h, p.game.id)).toEqual({ plays: 1, playtime_seconds: 30 });
+    // The fraction is credited later, with the next whole second.
+    h.clock.advance(0.5);
+    expect((await api.heartbeat(p.token, p.session)).body.data.credited_seconds).toBe(31);
   });
 
   it('answers 404 not_found for an unknown session', async () => {

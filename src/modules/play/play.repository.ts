@@ -209,8 +209,9 @@ export interface OneStatementCredit {
   expectedUntil: number;
   until: number;
   now: number;
-  /** `YYYY-MM-DD` in reset_timezone of the one day segment */
+  /** `YYYY-MM-DD` in reset_timezone of the one day segment: today */
   day: string;
+  /** 0: nothing to credit, the session is only kept alive (and closed if today is used up) */
   seconds: number;
   /** the daily allowance of a free player; null: no cap and never closed for the limit */
   cap: number | null;
@@ -228,8 +229,8 @@ export interface OneStatementResult {
 }
 
 /**
- * PostgreSQL only: a heartbeat's whole credit of one day segment (no close asked) in one statement, so no BEGIN and
- * COMMIT round trips. The same row locks in the same order as the transaction path (session → day row → game):
+ * PostgreSQL only: a heartbeat's whole credit of one day segment, or of nothing (no close asked), in one statement, so no
+ * BEGIN and COMMIT round trips. The same row locks in the same order as the transaction path (session → day row → game):
  *   s:     SELECT … FOR UPDATE of the session with the compare-and-set's condition (status active, credited_until as
  *          read). The losing racer waits for the winner's lock, re-reads the row, no longer matches: no row, and nothing
  *          below runs (every later step reads from s), so the caller re-reads (Reread).
@@ -241,7 +242,11 @@ export interface OneStatementResult {
  * Named prepared statement (prepared.ts). Returns undefined when the claim lost.
  */
 export async function creditInOneStatement(db: Executor, c: OneStatementCredit): Promise<OneStatementResult | undefined> {
-  const row = c.cap === null
+  const row = c.seconds === 0
+    ? c.cap === null
+      ? await keepAliveUnlimited.first(db, c.id, c.expectedUntil, c.playerId, c.day, c.now)
+      : await keepAliveCapped.first(db, c.id, c.expectedUntil, c.playerId, c.day, c.now, c.cap)
+    : c.cap === null
     ? await creditUnlimited.first(db, c.id, c.expectedUntil, c.playerId, c.day, c.seconds, c.until, c.now, c.gameId)
     : await creditCapped.first(db, c.id, c.expectedUntil, c.playerId, c.day, c.seconds, c.until, c.now, c.gameId, c.cap);
   if (!row) return undefined;
@@ -288,6 +293,37 @@ select u.last_credit as credited, upd.credited_seconds as total, u.seconds as us
 from upd cross join u`;
   return { compile: () => query.compile(db) };
 }
+
+/**
+ * The statement of creditInOneStatement when there is nothing to credit (under a second since credited_until, as when
+ * a shell sends a heartbeat again at once): s as in oneStatementCredit; u only reads the day's counter (no day row is
+ * written or created); upd keeps the session alive and closes it for the limit when another game used up the day.
+ */
+function keepAliveStatement(db: Db, id: number, expectedUntil: number, playerId: number, day: string, now: number, cap?: number): Compilable<OneStatementRow> {
+  const closes = cap === undefined ? sql`false` : sql`u.seconds >= cast(${cap} as integer)`;
+  const query = sql<OneStatementRow>`with s as materialized (
+  select id from play_sessions where id = cast(${id} as integer) and status = 'active' and credited_until = cast(${expectedUntil} as bigint) for update
+), u as (
+  select coalesce((select seconds from daily_usage where player_id = cast(${playerId} as integer) and day = cast(${day} as text)), 0) as seconds from s
+), upd as (
+  update play_sessions p set last_heartbeat_at = cast(${now} as bigint),
+    status = case when ${closes} then 'closed' else p.status end,
+    ended_at = case when ${closes} then cast(${now} as bigint) else p.ended_at end,
+    end_reason = case when ${closes} then 'limit' else p.end_reason end
+  from u where p.id = cast(${id} as integer)
+  returning p.credited_seconds, p.status
+)
+select 0 as credited, upd.credited_seconds as total, u.seconds as used_today, case when upd.status = 'closed' then 1 else 0 end as closed
+from upd cross join u`;
+  return { compile: () => query.compile(db) };
+}
+
+const keepAliveUnlimited = prepared((db, id: number, expectedUntil: number, playerId: number, day: string, now: number) =>
+  keepAliveStatement(db, id, expectedUntil, playerId, day, now),
+);
+const keepAliveCapped = prepared((db, id: number, expectedUntil: number, playerId: number, day: string, now: number, cap: number) =>
+  keepAliveStatement(db, id, expectedUntil, playerId, day, now, cap),
+);
 
 const creditUnlimited = prepared((db, id: number, expectedUntil: number, playerId: number, day: string, seconds: number, until: number, now: number, gameId: number) =>
   oneStatementCredit(db, id, expectedUntil, playerId, day, seconds, until, now, gameId),

@@ -107,20 +107,20 @@ async function creditSession(ctx: AppContext, trx: Executor, s: SessionRow, now:
 }
 
 /**
- * A heartbeat's credit (creditSession without `close`). PostgreSQL, one day segment to credit (no midnight crossed):
- * the same writes in one statement (creditInOneStatement), no BEGIN/COMMIT round trips. Otherwise a transaction.
+ * A heartbeat's credit (creditSession without `close`). PostgreSQL, when the credit falls in today (no midnight crossed)
+ * or is nothing (under a second since the last): the same writes in one statement (creditInOneStatement), no
+ * BEGIN/COMMIT round trips. Otherwise a transaction.
  */
 async function creditHeartbeat(ctx: AppContext, s: SessionRow, now: number): Promise<Credit> {
   const { free_seconds_per_day: allowance, max_heartbeat_gap: gap, reset_timezone: zone } = ctx.config;
   const plan = planCredit(s.credited_until, now, gap, zone);
-  const segment = plan.segments.length === 1 ? plan.segments[0]! : undefined;
-  if (!segment || !isPostgres(ctx.db) || segment.day !== dayWindow(now, zone).day) {
-    return ctx.db.transaction().execute((trx) => creditSession(ctx, trx, s, now));
-  }
+  const today = dayWindow(now, zone).day;
+  const inToday = plan.segments.length === 0 || (plan.segments.length === 1 && plan.segments[0]!.day === today);
+  if (!inToday || !isPostgres(ctx.db)) return ctx.db.transaction().execute((trx) => creditSession(ctx, trx, s, now));
   const unlimited = playsWithoutLimit(s, now);
   const result = await creditInOneStatement(ctx.db, {
     id: s.id, playerId: s.player_id, gameId: s.game_id, expectedUntil: s.credited_until, until: plan.until, now,
-    day: segment.day, seconds: segment.seconds, cap: unlimited ? null : allowance,
+    day: today, seconds: plan.seconds, cap: unlimited ? null : allowance,
   });
   if (result === undefined) throw new Reread();
   return { credited: result.credited, total: result.total, usedToday: result.usedToday, closedAs: result.limit ? 'limit' : null };
