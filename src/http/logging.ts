@@ -2,8 +2,8 @@
 // the request serializer masks secret query values in URLs; pino's `redact` removes credential headers and password
 // fields wherever an object carrying them is logged; and every line is scrubbed of secret-shaped values (player
 // tokens, developer keys, mail and play-session tokens) before it is written, whatever logged it.
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { LoggerOptions } from 'pino';
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { ChildLoggerOptions, LoggerOptions } from 'pino';
 
 export const REDACTED = '[redacted]';
 
@@ -104,6 +104,13 @@ export function loggerOptions(level: string): LoggerOptions {
  * request id of the request's logger. Fastify's other request lines (errors, aborted streams) are kept as they are.
  */
 export class AccessLog extends LogController {
+  /**
+   * Per root logger, a child of it without `redact`, for the access line of a request that succeeded. That line holds
+   * only the fields below (the URL masked by redactUrl) and the request id: pino's redaction has nothing to find in
+   * it and cost 10 µs of the 4 µs such a line takes without it (issue 14). The last net (scrubSecrets) still runs.
+   */
+  readonly #plain = new WeakMap<FastifyBaseLogger, FastifyBaseLogger>();
+
   override incomingRequest(): void {
     // Nothing when the request comes in: the access line holds it, written at the response.
   }
@@ -119,7 +126,14 @@ export class AccessLog extends LogController {
       statusCode: reply.statusCode,
       responseTime: reply.elapsedTime,
     };
-    if (error) log.error({ ...line, err: error }, 'request errored');
-    else log.info(line, 'request completed');
+    // An error is logged with its request's own logger: what it carries goes through redaction.
+    if (error) return log.error({ ...line, err: error }, 'request errored');
+    this.#plainOf(request.server.log).info({ reqId: request.id, ...line }, 'request completed');
+  }
+
+  #plainOf(root: FastifyBaseLogger): FastifyBaseLogger {
+    let plain = this.#plain.get(root);
+    if (!plain) this.#plain.set(root, (plain = root.child({}, { redact: { paths: [] } } as ChildLoggerOptions)));
+    return plain;
   }
 }
