@@ -18,7 +18,7 @@ import { loadConfig } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
 import { openDatabase, type DatabaseHandle, type DialectName } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import type { PlayerCredential } from '../src/http/auth.js';
+import { asPlayer } from '../test/helpers/factories.js';
 import { createMailer } from '../src/modules/mail/mailer.js';
 import { createMetrics } from '../src/modules/metrics/metrics.js';
 import { openStore } from '../src/modules/storage/storage.js';
@@ -93,7 +93,7 @@ async function measure(label: string, count: number, fn: (i: number) => Promise<
   return { label, p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
-const player = (playerId: number): PlayerCredential => ({ kind: 'player', playerId, tokenId: 0, role: 'player', via: 'bearer' });
+const player = asPlayer;
 
 function randomIds(n: number, count: number, seed: number): number[] {
   let s = seed;

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { sha256 } from '../lib/secrets.js';
+import type { MembershipFields } from '../modules/accounts/membership.js';
 import { findAndTouchActiveToken } from '../modules/accounts/tokens.repository.js';
 import { findActiveKey, touchKey } from '../modules/games/keys.repository.js';
 import { AppError } from './errors.js';
@@ -20,6 +21,8 @@ export interface PlayerCredential {
   playerId: number;
   tokenId: number;
   role: string;
+  /** the player's role and membership as the credential was read (POST /play/heartbeat caps a free player's credit with it) */
+  membership: MembershipFields;
   via: 'bearer' | 'cookie';
 }
 
@@ -52,7 +55,9 @@ async function playerFromToken(ctx: AppContext, token: string, via: PlayerCreden
   const now = ctx.clock.now();
   const row = await findAndTouchActiveToken(ctx.db, sha256(token), now, now - TOUCH_INTERVAL_MS);
   if (!row) return null;
-  return { kind: 'player', playerId: row.player_id, tokenId: row.token_id, role: row.role, via };
+  const { role, membership_plan, membership_status, membership_renews_at, membership_ends_at } = row;
+  const membership = { role, membership_plan, membership_status, membership_renews_at, membership_ends_at };
+  return { kind: 'player', playerId: row.player_id, tokenId: row.token_id, role, membership, via };
 }
 
 async function keyFromSecret(ctx: AppContext, secret: string): Promise<KeyCredential | null> {

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../../src/context.js';
 import type { NewGame } from '../../src/db/schema.js';
-import type { Scope } from '../../src/http/auth.js';
+import type { PlayerCredential, Scope } from '../../src/http/auth.js';
 import { newSecret, secretPrefix, sha256 } from '../../src/lib/secrets.js';
 import { hashPassword } from '../../src/modules/accounts/password.js';
 import { insertToken } from '../../src/modules/accounts/tokens.repository.js';
@@ -212,4 +212,10 @@ export async function createPlaySession(ctx: AppContext, playerId: number, gameI
     .returning('id')
     .executeTakeFirstOrThrow();
   return { token, id: row.id };
+}
+
+/** A free player's credential, as the auth hook builds it, for calling a service directly. */
+export function asPlayer(playerId: number): PlayerCredential {
+  const membership = { role: 'player', membership_plan: 'free', membership_status: 'none', membership_renews_at: null, membership_ends_at: null };
+  return { kind: 'player', playerId, tokenId: 0, role: 'player', membership, via: 'bearer' };
 }

@@ -1,7 +1,8 @@
 // Races: heartbeats, ends and starts fired at once credit each interval once and leave one active session per game.
 import { expect, it } from 'vitest';
 import { eachDialect } from '../helpers/harness.js';
-import { createGame, createPlayerWithToken } from '../helpers/factories.js';
+import { heartbeat } from '../../src/modules/play/play.service.js';
+import { asPlayer, createGame, createPlayerWithToken } from '../helpers/factories.js';
 import { gameStats, playApi, playing, sessionRow, usage } from './play-helpers.js';
 
 eachDialect('play: concurrent calls', (h) => {
@@ -18,6 +19,17 @@ eachDialect('play: concurrent calls', (h) => {
     expect((await usage(h, p.player.id, '2026-06-01')).seconds).toBe(30);
     expect((await gameStats(h, p.game.id)).playtime_seconds).toBe(30);
     expect((await api.entitlement(p.token)).body.data.used_seconds).toBe(30);
+  });
+
+  it('credits an interval once when 20 heartbeats of one session reach the database at once (no HTTP, no credential read between)', async () => {
+    h.clock.set('2026-06-01T11:00:00Z');
+    const p = await playing(h);
+    h.clock.advance(30);
+    const results = await Promise.all(Array.from({ length: 20 }, () => heartbeat(h.ctx, asPlayer(p.player.id), p.session)));
+    expect(results.every((r) => r.credited_seconds === 30)).toBe(true);
+    expect((await sessionRow(h, p.session)).credited_seconds).toBe(30);
+    expect((await usage(h, p.player.id, '2026-06-01')).seconds).toBe(30);
+    expect((await gameStats(h, p.game.id)).playtime_seconds).toBe(30);
   });
 
   it('credits an interval once when heartbeats and ends of one session race', async () => {

@@ -1,14 +1,12 @@
 // A purged account leaves every leaderboard: its keys come off the count trees (split ones too), ranks stay exact.
 import { expect, it } from 'vitest';
-import type { PlayerCredential } from '../../src/http/auth.js';
 import { purgeDeletedPlayers } from '../../src/modules/accounts/self-service.service.js';
 import { childrenRange, compareKeys, nodeBounds, type NodeRow } from '../../src/modules/scores/rank-tree.js';
 import { submitScore } from '../../src/modules/scores/scores.service.js';
-import { createGame, createPlayer } from '../helpers/factories.js';
+import { asPlayer, createGame, createPlayer } from '../helpers/factories.js';
 import { eachDialect, type Harness } from '../helpers/harness.js';
 
 const SLOW = 180_000;
-const asPlayer = (playerId: number): PlayerCredential => ({ kind: 'player', playerId, tokenId: 0, role: 'player', via: 'bearer' });
 
 /** Every expanded node's children add up to it; every other node counts exactly the bests within its bounds. */
 async function checkTree(h: Harness, boardId: number): Promise<number> {

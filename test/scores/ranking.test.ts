@@ -2,10 +2,9 @@
 // deep pages (found through the tree) and a change of the game's order.
 import { expect, it } from 'vitest';
 import type { AppContext } from '../../src/context.js';
-import type { PlayerCredential } from '../../src/http/auth.js';
 import { childrenRange, compareKeys, nodeBounds, type NodeRow } from '../../src/modules/scores/rank-tree.js';
 import { submitScore } from '../../src/modules/scores/scores.service.js';
-import { createGame, createPlayer, createToken } from '../helpers/factories.js';
+import { asPlayer, createGame, createPlayer, createToken } from '../helpers/factories.js';
 import { eachDialect, type Harness } from '../helpers/harness.js';
 
 type Game = Awaited<ReturnType<typeof createGame>>;
@@ -21,7 +20,6 @@ function random(seed: number) {
   };
 }
 
-const asPlayer = (playerId: number): PlayerCredential => ({ kind: 'player', playerId, tokenId: 0, role: 'player', via: 'bearer' });
 
 function submit(ctx: AppContext, game: Game, playerId: number, score: number) {
   return submitScore(ctx, { slug: game.slug, credential: asPlayer(playerId), body: { score, board: 'main' } });

@@ -1,7 +1,6 @@
 // The compiled count-tree and bests statements that take their rows as one JSON parameter (issue 14): one row and
 // many rows, both ends of the safe integers (the JSON must carry them exactly), and the merged entry/best update.
 import { expect, it } from 'vitest';
-import type { PlayerCredential } from '../../src/http/auth.js';
 import {
   addToNodes,
   countEntryAndSetBest,
@@ -13,10 +12,9 @@ import {
 } from '../../src/modules/scores/leaderboard.repository.js';
 import { rankWithTotal } from '../../src/modules/scores/ranking.js';
 import { submitScore } from '../../src/modules/scores/scores.service.js';
-import { createGame, createPlayer } from '../helpers/factories.js';
+import { asPlayer, createGame, createPlayer } from '../helpers/factories.js';
 import { eachDialect } from '../helpers/harness.js';
 
-const asPlayer = (playerId: number): PlayerCredential => ({ kind: 'player', playerId, tokenId: 0, role: 'player', via: 'bearer' });
 const BIG = Number.MAX_SAFE_INTEGER;
 
 eachDialect('scores: count-tree statements with JSON rows', (h) => {

@@ -3,11 +3,12 @@ import { sql, type Compilable } from 'kysely';
 import { isPostgres, type Db, type Executor } from '../../db/connect.js';
 import { prepared } from '../../db/prepared.js';
 import type { TokenKind } from '../../db/schema.js';
+import type { MembershipFields } from './membership.js';
 
-export interface ActiveTokenRow {
+/** The token and its player's role and membership (what decides the player's daily limit, read here at no extra cost). */
+export interface ActiveTokenRow extends MembershipFields {
   token_id: number;
   player_id: number;
-  role: string;
   last_used_at: number | null;
 }
 
@@ -21,7 +22,7 @@ function activeTokenQuery(db: Db, tokenHash: string, now: number) {
   return db
     .selectFrom('player_tokens as t')
     .innerJoin('players as p', 'p.id', 't.player_id')
-    .select(['t.id as token_id', 't.player_id', 'p.role', 't.last_used_at'])
+    .select(['t.id as token_id', 't.player_id', 't.last_used_at', 'p.role', 'p.membership_plan', 'p.membership_status', 'p.membership_renews_at', 'p.membership_ends_at'])
     .where('t.token_hash', '=', tokenHash)
     .where('t.revoked_at', 'is', null)
     .where('t.expires_at', '>', now)
@@ -53,7 +54,7 @@ function activeTokenTouchedQuery(db: Db, tokenHash: string, now: number, touchBe
   update player_tokens set last_used_at = cast(${now} as bigint)
   where id = (select token_id from t) and (last_used_at is null or last_used_at < cast(${touchBefore} as bigint))
 )
-select token_id, player_id, role, last_used_at from t`;
+select token_id, player_id, last_used_at, role, membership_plan, membership_status, membership_renews_at, membership_ends_at from t`;
   return { compile: () => query.compile(db) };
 }
 const activeTokenTouched = prepared(activeTokenTouchedQuery);

@@ -201,24 +201,24 @@ const playtime = prepared((db, seconds: number, gameId: number) =>
   db.updateTable('games').set({ playtime_seconds: sql<number>`playtime_seconds + ${seconds}` }).where('id', '=', gameId),
 );
 
-export interface OneStatementCredit {
-  id: number;
+export interface HeartbeatInput {
+  tokenHash: string;
+  /** the caller: another player's session is read, and neither written nor kept alive */
   playerId: number;
-  gameId: number;
-  /** credited_until as read: the compare of the compare-and-set */
-  expectedUntil: number;
-  until: number;
   now: number;
-  /** `YYYY-MM-DD` in reset_timezone of the one day segment: today */
+  /** max_heartbeat_gap, in ms */
+  gapMs: number;
+  /** a session whose last heartbeat is at or before this is idle: not written here */
+  idleCutoff: number;
+  /** today in reset_timezone: its first instant, and its `YYYY-MM-DD` */
+  dayStart: number;
   day: string;
-  /** 0: nothing to credit, the session is only kept alive (and closed if today is used up) */
-  seconds: number;
   /** the daily allowance of a free player; null: no cap and never closed for the limit */
   cap: number | null;
 }
 
-export interface OneStatementResult {
-  /** seconds the day counter took (≤ seconds; less when the cap cut it) */
+export interface HeartbeatCredit {
+  /** seconds the day counter took (less than the plan when the cap cut it) */
   credited: number;
   /** the session's credited_seconds afterwards */
   total: number;
@@ -228,106 +228,104 @@ export interface OneStatementResult {
   limit: boolean;
 }
 
+export interface HeartbeatOutcome {
+  /** the session with this token, as read (locked) before the write; undefined when no session has it */
+  session: SessionRow | undefined;
+  /** what was credited; undefined when nothing was written (see heartbeatInOneStatement) */
+  credit: HeartbeatCredit | undefined;
+}
+
 /**
- * PostgreSQL only: a heartbeat's whole credit of one day segment, or of nothing (no close asked), in one statement, so no
- * BEGIN and COMMIT round trips. The same row locks in the same order as the transaction path (session → day row → game):
- *   s:     SELECT … FOR UPDATE of the session with the compare-and-set's condition (status active, credited_until as
- *          read). The losing racer waits for the winner's lock, re-reads the row, no longer matches: no row, and nothing
- *          below runs (every later step reads from s), so the caller re-reads (Reread).
- *   u:     the capped daily_usage upsert of usage.repository (ON CONFLICT locks the day row; last_credit is what it took).
- *   upd:   one UPDATE of the session, charged what u took (claim and refund at once: a statement may not update a
- *          row twice), closed for the limit when a capped day reached the cap.
- *   games: playtime, only when something was credited; its hot row lock is the last one taken.
- * The steps chain by reading each other's rows, which orders them; s is MATERIALIZED so it is never inlined.
- * Named prepared statement (prepared.ts). Returns undefined when the claim lost.
+ * PostgreSQL only: a whole heartbeat in one statement, the session read included (one round trip after the credential).
+ * It reads the session by its token hash and locks it (FOR UPDATE: a concurrent heartbeat waits, then reads the row the
+ * first one left, so an interval is credited once). It writes only when the session is the caller's, active, not idle,
+ * and its credit falls in today: the credit rule of credit.ts (planCredit), with the seconds since credited_until, at
+ * most gapMs, whole seconds, and the whole interval at or after dayStart; or nothing to credit (under a second), when
+ * the session is only kept alive. Otherwise it writes nothing and returns the row: the caller answers 404 or 410,
+ * closes an idle session, or credits across midnight in a transaction.
+ * The writes, in the lock order of the transaction path (session, day row, game):
+ *   u:   the capped daily_usage upsert of usage.repository (ON CONFLICT locks the day row; last_credit is what it took);
+ *        skipped when there is nothing to credit (no day row is created), then today's counter is only read;
+ *   upd: the session, charged what u took, closed for the limit when a capped day reached the cap;
+ *   g:   the game's playtime, only when something was credited; its hot row lock is the last one taken.
+ * Named prepared statement (prepared.ts).
  */
-export async function creditInOneStatement(db: Executor, c: OneStatementCredit): Promise<OneStatementResult | undefined> {
-  const row = c.seconds === 0
-    ? c.cap === null
-      ? await keepAliveUnlimited.first(db, c.id, c.expectedUntil, c.playerId, c.day, c.now)
-      : await keepAliveCapped.first(db, c.id, c.expectedUntil, c.playerId, c.day, c.now, c.cap)
-    : c.cap === null
-    ? await creditUnlimited.first(db, c.id, c.expectedUntil, c.playerId, c.day, c.seconds, c.until, c.now, c.gameId)
-    : await creditCapped.first(db, c.id, c.expectedUntil, c.playerId, c.day, c.seconds, c.until, c.now, c.gameId, c.cap);
-  if (!row) return undefined;
-  return { credited: Number(row.credited), total: Number(row.total), usedToday: Number(row.used_today), limit: row.closed === 1 };
+export async function heartbeatInOneStatement(db: Executor, input: HeartbeatInput): Promise<HeartbeatOutcome> {
+  const { tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day, cap } = input;
+  const row = cap === null
+    ? await heartbeatUnlimited.first(db, tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day)
+    : await heartbeatCapped.first(db, tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day, cap);
+  if (!row) return { session: undefined, credit: undefined };
+  const { written, credited, total, used_today, closed, ...session } = row;
+  const credit = written ? { credited: Number(credited), total: Number(total), usedToday: Number(used_today), limit: closed } : undefined;
+  return { session, credit };
 }
 
-interface OneStatementRow {
-  credited: number;
-  total: number;
-  used_today: number;
-  closed: number;
+interface HeartbeatRow extends SessionRow {
+  written: boolean;
+  credited: number | null;
+  total: number | null;
+  used_today: number | null;
+  closed: boolean;
 }
 
-/** The statement of creditInOneStatement; `cap` absent: the unlimited variant (no cap, no limit close). */
-function oneStatementCredit(
-  db: Db, id: number, expectedUntil: number, playerId: number, day: string, seconds: number, until: number, now: number, gameId: number, cap?: number,
-): Compilable<OneStatementRow> {
-  const add = sql<number>`cast(${seconds} as integer)`;
-  const first = cap === undefined ? add : sql<number>`least(${add}, cast(${cap} as integer))`;
+function heartbeatStatement(
+  db: Db, tokenHash: string, playerId: number, now: number, gapMs: number, idleCutoff: number, dayStart: number, day: string, cap?: number,
+): Compilable<HeartbeatRow> {
+  const at = sql`cast(${now} as bigint)`;
+  const player = sql`cast(${playerId} as integer)`;
+  const today = sql`cast(${day} as text)`;
+  const limit = sql`cast(${cap} as integer)`;
+  // excluded.seconds is what the insert would take: the plan's seconds, capped (the same outcome as capping old + seconds)
+  const first = cap === undefined ? sql`c.seconds` : sql`least(c.seconds, ${limit})`;
   const old = sql`daily_usage.seconds`;
   const next = cap === undefined
-    ? sql`${old} + ${add}`
-    : sql`case when ${old} >= cast(${cap} as integer) then ${old} when ${old} + ${add} > cast(${cap} as integer) then cast(${cap} as integer) else ${old} + ${add} end`;
-  const closes = cap === undefined ? sql`false` : sql`u.seconds >= cast(${cap} as integer)`;
-  const query = sql<OneStatementRow>`with s as materialized (
-  select id from play_sessions where id = cast(${id} as integer) and status = 'active' and credited_until = cast(${expectedUntil} as bigint) for update
+    ? sql`${old} + excluded.seconds`
+    : sql`case when ${old} >= ${limit} then ${old} when ${old} + excluded.seconds > ${limit} then ${limit} else ${old} + excluded.seconds end`;
+  const closes = cap === undefined ? sql`false` : sql`t.used_today >= ${limit}`;
+  const query = sql<HeartbeatRow>`with r as materialized (
+  select s.id, s.player_id, s.game_id, g.slug as game_slug, s.status, s.started_at, s.last_heartbeat_at, s.credited_until,
+    s.credited_seconds, s.ended_at, s.end_reason,
+    p.role, p.membership_plan, p.membership_status, p.membership_renews_at, p.membership_ends_at
+  from play_sessions s join games g on g.id = s.game_id join players p on p.id = s.player_id
+  where s.token_hash = cast(${tokenHash} as text)
+  for update of s
+), f as materialized (
+  select id, credited_until, greatest(credited_until, ${at} - cast(${gapMs} as bigint)) as from_ms from r
+  where player_id = ${player} and status = 'active' and last_heartbeat_at > cast(${idleCutoff} as bigint)
+), c as materialized (
+  select id, seconds, case when seconds = 0 then credited_until else from_ms + seconds * 1000 end as until
+  from (select id, credited_until, from_ms, greatest(0, (${at} - from_ms) / 1000) as seconds from f) plan
+  where seconds = 0 or from_ms >= cast(${dayStart} as bigint)
 ), u as (
   insert into daily_usage (player_id, day, seconds, sessions, last_credit)
-  select cast(${playerId} as integer), cast(${day} as text), ${first}, 0, ${first} from s
+  select ${player}, ${today}, ${first}, 0, ${first} from c where c.seconds > 0
   on conflict (player_id, day) do update set seconds = ${next}, last_credit = (${next}) - ${old}
   returning seconds, last_credit
+), t as materialized (
+  select c.id, c.until, coalesce((select last_credit from u), 0) as credited,
+    coalesce((select seconds from u), (select seconds from daily_usage where player_id = ${player} and day = ${today}), 0) as used_today
+  from c
 ), upd as (
-  update play_sessions p set credited_until = cast(${until} as bigint), last_heartbeat_at = cast(${now} as bigint),
-    credited_seconds = p.credited_seconds + u.last_credit,
+  update play_sessions p set credited_until = t.until, last_heartbeat_at = ${at}, credited_seconds = p.credited_seconds + t.credited,
     status = case when ${closes} then 'closed' else p.status end,
-    ended_at = case when ${closes} then cast(${now} as bigint) else p.ended_at end,
+    ended_at = case when ${closes} then ${at} else p.ended_at end,
     end_reason = case when ${closes} then 'limit' else p.end_reason end
-  from u where p.id = cast(${id} as integer)
+  from t where p.id = t.id
   returning p.credited_seconds, p.status
 ), g as (
-  update games set playtime_seconds = playtime_seconds + u.last_credit from u where games.id = cast(${gameId} as integer) and u.last_credit > 0
+  update games set playtime_seconds = playtime_seconds + t.credited from t, r where games.id = r.game_id and t.credited > 0
 )
-select u.last_credit as credited, upd.credited_seconds as total, u.seconds as used_today, case when upd.status = 'closed' then 1 else 0 end as closed
-from upd cross join u`;
+select r.*, upd.status is not null as written, t.credited, upd.credited_seconds as total, t.used_today, coalesce(upd.status = 'closed', false) as closed
+from r left join t on true left join upd on true`;
   return { compile: () => query.compile(db) };
 }
 
-/**
- * The statement of creditInOneStatement when there is nothing to credit (under a second since credited_until, as when
- * a shell sends a heartbeat again at once): s as in oneStatementCredit; u only reads the day's counter (no day row is
- * written or created); upd keeps the session alive and closes it for the limit when another game used up the day.
- */
-function keepAliveStatement(db: Db, id: number, expectedUntil: number, playerId: number, day: string, now: number, cap?: number): Compilable<OneStatementRow> {
-  const closes = cap === undefined ? sql`false` : sql`u.seconds >= cast(${cap} as integer)`;
-  const query = sql<OneStatementRow>`with s as materialized (
-  select id from play_sessions where id = cast(${id} as integer) and status = 'active' and credited_until = cast(${expectedUntil} as bigint) for update
-), u as (
-  select coalesce((select seconds from daily_usage where player_id = cast(${playerId} as integer) and day = cast(${day} as text)), 0) as seconds from s
-), upd as (
-  update play_sessions p set last_heartbeat_at = cast(${now} as bigint),
-    status = case when ${closes} then 'closed' else p.status end,
-    ended_at = case when ${closes} then cast(${now} as bigint) else p.ended_at end,
-    end_reason = case when ${closes} then 'limit' else p.end_reason end
-  from u where p.id = cast(${id} as integer)
-  returning p.credited_seconds, p.status
-)
-select 0 as credited, upd.credited_seconds as total, u.seconds as used_today, case when upd.status = 'closed' then 1 else 0 end as closed
-from upd cross join u`;
-  return { compile: () => query.compile(db) };
-}
-
-const keepAliveUnlimited = prepared((db, id: number, expectedUntil: number, playerId: number, day: string, now: number) =>
-  keepAliveStatement(db, id, expectedUntil, playerId, day, now),
+const heartbeatUnlimited = prepared(
+  (db, tokenHash: string, playerId: number, now: number, gapMs: number, idleCutoff: number, dayStart: number, day: string) =>
+    heartbeatStatement(db, tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day),
 );
-const keepAliveCapped = prepared((db, id: number, expectedUntil: number, playerId: number, day: string, now: number, cap: number) =>
-  keepAliveStatement(db, id, expectedUntil, playerId, day, now, cap),
-);
-
-const creditUnlimited = prepared((db, id: number, expectedUntil: number, playerId: number, day: string, seconds: number, until: number, now: number, gameId: number) =>
-  oneStatementCredit(db, id, expectedUntil, playerId, day, seconds, until, now, gameId),
-);
-const creditCapped = prepared((db, id: number, expectedUntil: number, playerId: number, day: string, seconds: number, until: number, now: number, gameId: number, cap: number) =>
-  oneStatementCredit(db, id, expectedUntil, playerId, day, seconds, until, now, gameId, cap),
+const heartbeatCapped = prepared(
+  (db, tokenHash: string, playerId: number, now: number, gapMs: number, idleCutoff: number, dayStart: number, day: string, cap: number) =>
+    heartbeatStatement(db, tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day, cap),
 );

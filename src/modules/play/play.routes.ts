@@ -54,7 +54,7 @@ export async function playRoutes(fastify: FastifyInstance): Promise<void> {
       },
       config: { auth: 'player', errors: ['not_found', 'session_ended'] },
     },
-    async (request) => ok(await heartbeat(app.ctx, playerOf(request).playerId, request.body.session)),
+    async (request) => ok(await heartbeat(app.ctx, playerOf(request), request.body.session)),
   );
 
   app.post(

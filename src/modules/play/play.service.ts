@@ -4,13 +4,14 @@ import { isPostgres, type Executor } from '../../db/connect.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { newSecret, sha256 } from '../../lib/secrets.js';
 import { dayWindow, formatTimestamp } from '../../time.js';
-import { playsWithoutLimit } from '../accounts/membership.js';
+import type { PlayerCredential } from '../../http/auth.js';
+import { playsWithoutLimit, type MembershipFields } from '../accounts/membership.js';
 import { entitlementOf, getEntitlement, type Entitlement } from './entitlement.js';
 import { planCredit } from './credit.js';
 import type { EndReason } from './play.schemas.js';
 import {
-  addPlaytime, claimInterval, creditInOneStatement, closeIdleSessions, countActiveSessions as countActive, countPlay, findActiveSessions, findGameBySlug,
-  findPlayerMembership, findSessionByTokenHash, insertSession, lockPlayerStarts, settleClaim, type PlayableGame, type SessionRow,
+  addPlaytime, claimInterval, closeIdleSessions, countActiveSessions as countActive, countPlay, findActiveSessions, findGameBySlug,
+  findPlayerMembership, findSessionByTokenHash, heartbeatInOneStatement, insertSession, lockPlayerStarts, settleClaim, type PlayableGame, type SessionRow,
 } from './play.repository.js';
 import { addUsage, countSessionStart, usedSeconds } from './usage.repository.js';
 import { gameFileUrl } from '../games/game-origin.js';
@@ -106,26 +107,6 @@ async function creditSession(ctx: AppContext, trx: Executor, s: SessionRow, now:
   return { credited, total: claimed - refund, usedToday, closedAs: close ?? (limit ? 'limit' : null) };
 }
 
-/**
- * A heartbeat's credit (creditSession without `close`). PostgreSQL, when the credit falls in today (no midnight crossed)
- * or is nothing (under a second since the last): the same writes in one statement (creditInOneStatement), no
- * BEGIN/COMMIT round trips. Otherwise a transaction.
- */
-async function creditHeartbeat(ctx: AppContext, s: SessionRow, now: number): Promise<Credit> {
-  const { free_seconds_per_day: allowance, max_heartbeat_gap: gap, reset_timezone: zone } = ctx.config;
-  const plan = planCredit(s.credited_until, now, gap, zone);
-  const today = dayWindow(now, zone).day;
-  const inToday = plan.segments.length === 0 || (plan.segments.length === 1 && plan.segments[0]!.day === today);
-  if (!inToday || !isPostgres(ctx.db)) return ctx.db.transaction().execute((trx) => creditSession(ctx, trx, s, now));
-  const unlimited = playsWithoutLimit(s, now);
-  const result = await creditInOneStatement(ctx.db, {
-    id: s.id, playerId: s.player_id, gameId: s.game_id, expectedUntil: s.credited_until, until: plan.until, now,
-    day: today, seconds: plan.seconds, cap: unlimited ? null : allowance,
-  });
-  if (result === undefined) throw new Reread();
-  return { credited: result.credited, total: result.total, usedToday: result.usedToday, closedAs: result.limit ? 'limit' : null };
-}
-
 /** Sessions this process closed: counted, and GET /status counts again (players_online). */
 function countEnded(ctx: AppContext, reason: string, sessions: number): void {
   if (sessions > 0) {
@@ -204,7 +185,10 @@ export async function startPlay(ctx: AppContext, playerId: number, slug: string)
 
 /** The session behind `token` for this player: 404 when unknown or another player's (its existence is not revealed). */
 async function ownSession(ctx: AppContext, playerId: number, tokenHash: string): Promise<SessionRow> {
-  const s = await findSessionByTokenHash(ctx.db, tokenHash);
+  return own(await findSessionByTokenHash(ctx.db, tokenHash), playerId);
+}
+
+function own(s: SessionRow | undefined, playerId: number): SessionRow {
   if (!s || s.player_id !== playerId) throw noSession();
   return s;
 }
@@ -218,37 +202,60 @@ export interface HeartbeatResult {
 
 /**
  * POST /play/heartbeat, the hottest route (every player, every heartbeat_interval). After the credential lookup
- * (unique index player_tokens.token_hash), its whole cost is:
- *   read   play_sessions by token_hash (unique index) joined to games and players by primary key — 3 index probes;
- *   write transaction, no read inside it in the common case:
- *     UPDATE play_sessions … WHERE id = ? AND status = 'active' AND credited_until = ?   (primary key; the claim)
- *     INSERT INTO daily_usage … ON CONFLICT (player_id, day) DO UPDATE … RETURNING        (primary key; 2 at midnight)
- *     UPDATE games SET playtime_seconds = … WHERE id = ?                                (primary key; last, its row lock is the hottest)
- *   plus one more primary-key UPDATE of the session only when the cap cut the credit or the limit closes it.
- * On PostgreSQL, when the credit falls in today only (all but the heartbeat that crosses midnight), the writes are one
- * statement instead (creditInOneStatement): 3 round trips in all with the credential lookup, instead of 7.
- * The read runs outside the transaction: the claim's compare-and-set turns a stale read into a retry.
+ * (unique index player_tokens.token_hash, which also reads the player's membership):
+ *   PostgreSQL: one statement (heartbeatInOneStatement) reads the session by its token hash, locks it, and credits it
+ *     when the credit falls in today: 2 round trips in all. A heartbeat it does not write (an unknown, closed or idle
+ *     session, another player's, or a credit across midnight) goes on below with the row it read.
+ *   Otherwise: read play_sessions by token_hash (unique index) joined to games and players by primary key, then the
+ *     write transaction, no read inside it in the common case:
+ *       UPDATE play_sessions … WHERE id = ? AND status = 'active' AND credited_until = ?   (primary key; the claim)
+ *       INSERT INTO daily_usage … ON CONFLICT (player_id, day) DO UPDATE … RETURNING        (primary key; 2 at midnight)
+ *       UPDATE games SET playtime_seconds = … WHERE id = ?                                (primary key; last, its row lock is the hottest)
+ *     plus one more primary-key UPDATE of the session only when the cap cut the credit or the limit closes it.
+ *     The read runs outside the transaction: the claim's compare-and-set turns a stale read into a retry.
  */
-export async function heartbeat(ctx: AppContext, playerId: number, token: string): Promise<HeartbeatResult> {
+export async function heartbeat(ctx: AppContext, player: PlayerCredential, token: string): Promise<HeartbeatResult> {
   const tokenHash = sha256(token);
+  let attempt = 0;
   return retrying(async () => {
     const now = ctx.clock.now();
-    const s = await ownSession(ctx, playerId, tokenHash);
+    let s: SessionRow;
+    if (attempt++ === 0 && isPostgres(ctx.db)) {
+      const { session, credit } = await creditInOneStatement(ctx, player, tokenHash, now);
+      s = own(session, player.playerId);
+      if (credit) return heartbeatResult(ctx, s, player.membership, credit, now);
+    } else s = await ownSession(ctx, player.playerId, tokenHash);
     if (s.status !== 'active') throw sessionEnded(s.end_reason ?? 'quit');
     if (isIdle(ctx, s, now)) {
       countEnded(ctx, 'timeout', await closeIdleSessions(ctx.db, idleCutoff(ctx, now), s.id));
       throw sessionEnded('timeout');
     }
-    const credit = await creditHeartbeat(ctx, s, now);
-    countCredit(ctx, credit);
-    ctx.metrics.heartbeats.inc();
-    return {
-      credited_seconds: credit.total,
-      session_seconds: secondsBetween(s.started_at, now),
-      entitlement: entitlementOf(ctx, s, credit.usedToday, now),
-      limit_reached: credit.closedAs === 'limit',
-    };
+    const credit = await ctx.db.transaction().execute((trx) => creditSession(ctx, trx, s, now));
+    return heartbeatResult(ctx, s, s, credit, now);
   });
+}
+
+/** PostgreSQL: the heartbeat's statement, with the cap of the caller's membership as the credential read it. */
+async function creditInOneStatement(ctx: AppContext, player: PlayerCredential, tokenHash: string, now: number) {
+  const { free_seconds_per_day: allowance, max_heartbeat_gap: gap, reset_timezone: zone } = ctx.config;
+  const today = dayWindow(now, zone);
+  const { session, credit } = await heartbeatInOneStatement(ctx.db, {
+    tokenHash, playerId: player.playerId, now, gapMs: gap * 1000, idleCutoff: idleCutoff(ctx, now), dayStart: today.start, day: today.day,
+    cap: playsWithoutLimit(player.membership, now) ? null : allowance,
+  });
+  const asCredit = credit && { credited: credit.credited, total: credit.total, usedToday: credit.usedToday, closedAs: credit.limit ? 'limit' : null };
+  return { session, credit: asCredit };
+}
+
+function heartbeatResult(ctx: AppContext, s: SessionRow, membership: MembershipFields, credit: Credit, now: number): HeartbeatResult {
+  countCredit(ctx, credit);
+  ctx.metrics.heartbeats.inc();
+  return {
+    credited_seconds: credit.total,
+    session_seconds: secondsBetween(s.started_at, now),
+    entitlement: entitlementOf(ctx, membership, credit.usedToday, now),
+    limit_reached: credit.closedAs === 'limit',
+  };
 }
 
 export interface SessionSummary {
