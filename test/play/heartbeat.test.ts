@@ -43,15 +43,7 @@ eachDialect('play: POST /play/heartbeat', (h) => {
     expect((await api.heartbeat(p.token, p.session)).body.data.credited_seconds).toBe(61);
   });
 
-  it('credits nothing for a heartbeat right after another', async () => {
-    const p = await playing(h);
-    h.clock.advance(30);
-    await api.heartbeat(p.token, p.session);
-    const again = await api.heartbeat(p.token, p.session);
-    expect(again.body.data).toMatchObject({ credited_seconds: 30, entitlement: { used_seconds: 30 } });
-  });
-
-  it('keeps the session alive on a heartbeat that credits nothing (under a second since the last credit)', async () => {
+  it('credits nothing for a heartbeat right after another (under a second since the last credit), and keeps the session alive', async () => {
     h.clock.set('2026-06-01T10:00:00Z');
     const p = await playing(h);
     h.clock.advance(30);
