@@ -80,6 +80,10 @@ eachDialect('games: GET /games', (h) => {
     expect(body.meta).toEqual({ count: 2, categories: { [a]: 2, [b]: 1 } });
     expect((await list({ q: word, category: a.toUpperCase() })).meta.count).toBe(2);
     expect((await list({ q: word, category: 'no-such-category' })).meta).toEqual({ count: 0, categories: { [a]: 2, [b]: 1 } });
+    // Without the category filter: the same counts, from the games listed.
+    const unfiltered = await list({ q: word });
+    expect(unfiltered.data.games).toHaveLength(3);
+    expect(unfiltered.meta).toEqual({ count: 3, categories: { [a]: 2, [b]: 1 } });
   });
 
   it('lists everything listed without q, and treats a blank q as none', async () => {

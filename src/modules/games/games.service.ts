@@ -60,15 +60,29 @@ const ORDERS: Record<GameSort, (a: Row, b: Row) => number> = {
   name: byNameThenSlug,
 };
 
-/** GET /games: published and beta games in the asked order (most played first by default); categories counted before the category filter. */
+/**
+ * GET /games: published and beta games in the asked order (most played first by default); categories counted before the
+ * category filter. Without a category filter (the common call) the games listed are the ones counted: they are counted
+ * here, one statement instead of two (and one snapshot).
+ */
 export async function listGames(ctx: AppContext, query: { category?: string; q?: string; sort?: GameSort }): Promise<GameListing> {
   const q = query.q?.trim();
   const pattern = q ? containsPattern(q) : undefined;
   const category = query.category?.trim().toLowerCase() || undefined;
-  const [rows, counts] = await Promise.all([findListedGames(ctx.db, { pattern, category }), countListedByCategory(ctx.db, { pattern })]);
+  const [rows, counted] = await Promise.all([
+    findListedGames(ctx.db, { pattern, category }),
+    category === undefined ? undefined : countListedByCategory(ctx.db, { pattern }),
+  ]);
+  const counts = counted ?? countByCategory(rows);
   rows.sort(ORDERS[query.sort ?? 'popular']);
   const categories = Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : 1)));
   return { games: rows.map((row) => toGame(ctx, row)), meta: { count: rows.length, categories } };
+}
+
+function countByCategory(rows: readonly Pick<GameRecord, 'category'>[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(row.category, (counts.get(row.category) ?? 0) + 1);
+  return counts;
 }
 
 /** GET /games/{slug}: 404 unless published or beta; is_favorite only for a player. */
