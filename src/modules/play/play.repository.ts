@@ -283,14 +283,9 @@ function heartbeatStatement(
     ? sql`${old} + excluded.seconds`
     : sql`case when ${old} >= ${limit} then ${old} when ${old} + excluded.seconds > ${limit} then ${limit} else ${old} + excluded.seconds end`;
   const closes = cap === undefined ? sql`false` : sql`t.used_today >= ${limit}`;
-  const query = sql<HeartbeatRow>`with r as materialized (
-  select s.id, s.player_id, s.game_id, g.slug as game_slug, s.status, s.started_at, s.last_heartbeat_at, s.credited_until,
-    s.credited_seconds, s.ended_at, s.end_reason,
-    p.role, p.membership_plan, p.membership_status, p.membership_renews_at, p.membership_ends_at
-  from play_sessions s join games g on g.id = s.game_id join players p on p.id = s.player_id
-  where s.token_hash = cast(${tokenHash} as text)
-  for update of s
-), f as materialized (
+  // The session read of findSessionByTokenHash, locking the session row (not the game's or the player's).
+  const read = sessions(db).where('s.token_hash', '=', tokenHash).forUpdate('s');
+  const query = sql<HeartbeatRow>`with r as materialized (${read}), f as materialized (
   select id, credited_until, greatest(credited_until, ${at} - cast(${gapMs} as bigint)) as from_ms from r
   where player_id = ${player} and status = 'active' and last_heartbeat_at > cast(${idleCutoff} as bigint)
 ), c as materialized (
