@@ -28,6 +28,7 @@ import { sql } from 'kysely';
 import { benchDialects, scratchDatabase } from './lib.js';
 import { openDatabase, type DialectName, type Executor } from '../src/db/connect.js';
 import { newSecret, secretPrefix, sha256 } from '../src/lib/secrets.js';
+import { playtimeSeconds } from '../src/modules/games/playtime.repository.js';
 import { fillBestsFromScores, insertBoard } from '../src/modules/scores/leaderboard.repository.js';
 import { rebuildTree } from '../src/modules/scores/ranking.js';
 import { freePort } from '../test/helpers/ports.js';
@@ -224,7 +225,13 @@ async function insertPlayersBulk(db: Executor, dialect: DialectName, prefix: str
 }
 
 /** Players with a token each (SQL); ids in creation order. */
-async function insertPlayersWithTokens(db: Executor, dialect: DialectName, prefix: string, count: number, now: number): Promise<Array<{ id: number; token: string }>> {
+/**
+ * Players with one token each. `lastUsedAt`: null for players whose first call comes through the API (it writes the
+ * time), or the time of the call the seeded rows stand for (a session started with SQL was started with the token).
+ */
+async function insertPlayersWithTokens(
+  db: Executor, dialect: DialectName, prefix: string, count: number, now: number, lastUsedAt: number | null,
+): Promise<Array<{ id: number; token: string }>> {
   const before = await insertPlayersBulk(db, dialect, prefix, count, now);
   const rows = await db.selectFrom('players').select('id').where('id', '>', before).orderBy('id').execute();
   const players = rows.map((r) => ({ id: r.id, token: newSecret('agp_') }));
@@ -232,7 +239,7 @@ async function insertPlayersWithTokens(db: Executor, dialect: DialectName, prefi
     await db
       .insertInto('player_tokens')
       .values(players.slice(i, i + 1000).map((p) => ({
-        player_id: p.id, name: 'bench', token_hash: sha256(p.token), prefix: secretPrefix(p.token), created_at: now, last_used_at: null, expires_at: now + 86_400_000 * 90,
+        player_id: p.id, name: 'bench', token_hash: sha256(p.token), prefix: secretPrefix(p.token), created_at: now, last_used_at: lastUsedAt, expires_at: now + 86_400_000 * 90,
       })))
       .execute();
   }
@@ -296,7 +303,7 @@ async function benchDialect(dialect: DialectName, bareUrl: string): Promise<bool
     console.log(`\n${dialect} (service pid ${service.child.pid})`);
     const now = Date.now();
     const gameId = await insertGame(db, 'bench', now);
-    const seeded = await insertPlayersWithTokens(db, dialect, 'bp', PLAYERS, now);
+    const seeded = await insertPlayersWithTokens(db, dialect, 'bp', PLAYERS, now, null);
     const players: Player[] = [];
     await inBatches(seeded, 20, async (p) => {
       const start = await api(service.url, 'POST', '/v1/play/start', p.token, { game: 'bench' });
@@ -381,7 +388,8 @@ async function benchDialect(dialect: DialectName, bareUrl: string): Promise<bool
         if ((final.get(s.token_hash) ?? 0) !== s.credited_seconds) mismatched++;
       }
       const usage = await db.selectFrom('daily_usage').select((eb) => eb.fn.sum<number>('seconds').as('s')).executeTakeFirstOrThrow();
-      const playtime = await db.selectFrom('games').select((eb) => eb.fn.sum<number>('playtime_seconds').as('s')).executeTakeFirstOrThrow();
+      const playtime = await db.selectFrom('games').select(playtimeSeconds('games')).execute()
+        .then((rows) => ({ s: rows.reduce((n, r) => n + Number(r.playtime_seconds), 0) }));
       check('credited seconds', mismatched === 0 && reportedTotal === creditedTotal && Number(usage.s) === creditedTotal && Number(playtime.s) === creditedTotal,
         `${heartbeats} heartbeats answered 200; ${final.size} sessions report ${reportedTotal} s; sessions hold ${creditedTotal} s, daily usage ${Number(usage.s)} s, games' playtime ${Number(playtime.s)} s; ${mismatched} sessions differ`);
     };
@@ -392,9 +400,10 @@ async function benchDialect(dialect: DialectName, bareUrl: string): Promise<bool
       if (want('heartbeat')) {
         const t = performance.now();
         const crowdGame = await insertGame(db, 'crowd', now);
-        const crowd = await insertPlayersWithTokens(db, dialect, 'cp', CROWD, now);
-        crowdPlayers = crowd.map((p) => ({ ...p, session: newSecret('ps_') }));
+        // their sessions are seeded as started now, a call that would have used (and touched) their tokens
         const started = Date.now();
+        const crowd = await insertPlayersWithTokens(db, dialect, 'cp', CROWD, now, started);
+        crowdPlayers = crowd.map((p) => ({ ...p, session: newSecret('ps_') }));
         for (let i = 0; i < crowdPlayers.length; i += 1000) {
           await db.insertInto('play_sessions').values(crowdPlayers.slice(i, i + 1000).map((p) => ({
             token_hash: sha256(p.session), player_id: p.id, game_id: crowdGame, status: 'active', started_at: started, last_heartbeat_at: started,

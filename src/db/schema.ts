@@ -73,7 +73,10 @@ export interface GamesTable {
   files_dir: string;
   /** play sessions started (stats.plays) */
   plays: Generated<number>;
-  /** credited seconds over all sessions (stats.playtime_hours) */
+  /**
+   * credited seconds not in game_playtime: time credited before the shards existed (stats.playtime_hours is this plus
+   * the game's shards; games/playtime.repository.ts)
+   */
   playtime_seconds: Generated<number>;
   /** name, tagline, description, tags and author, case-folded (games/search.ts), for `q` */
   search_text: Generated<string>;
@@ -249,10 +252,19 @@ export interface LeaderboardNodesTable {
   expanded: Flag;
 }
 
+/** A game's credited playtime, in shards so that concurrent heartbeats of one game do not queue on one row. */
+export interface GamePlaytimeTable {
+  game_id: number;
+  /** the crediting session's id modulo PLAYTIME_SHARDS */
+  shard: number;
+  seconds: Generated<number>;
+}
+
 export interface Database {
   players: PlayersTable;
   player_tokens: PlayerTokensTable;
   games: GamesTable;
+  game_playtime: GamePlaytimeTable;
   developer_keys: DeveloperKeysTable;
   play_sessions: PlaySessionsTable;
   daily_usage: DailyUsageTable;

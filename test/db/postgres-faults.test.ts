@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
+import { gamePlaytime } from '../../src/modules/games/playtime.repository.js';
 import { startIdleSweep } from '../../src/modules/play/play.sweeper.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { enabledDialects } from '../helpers/dialects.js';
@@ -212,8 +213,7 @@ describe.skipIf(!onPostgres)('PostgreSQL faults [postgres]', () => {
       expect(Number(usage.seconds)).toBe(session.credited_seconds);
     }
     const sessions = await h.ctx.db.selectFrom('play_sessions').select((eb) => eb.fn.sum<number>('credited_seconds').as('seconds')).where('game_id', '=', game.id).executeTakeFirstOrThrow();
-    const playtime = await h.ctx.db.selectFrom('games').select('playtime_seconds').where('id', '=', game.id).executeTakeFirstOrThrow();
-    expect(playtime.playtime_seconds).toBe(Number(sessions.seconds));
+    expect(await gamePlaytime(h.ctx.db, game.id)).toBe(Number(sessions.seconds));
     // The sweep closed the idle sessions despite the faults.
     const stillActive = await h.ctx.db.selectFrom('play_sessions').select('id').where('game_id', '=', game.id).where('status', '=', 'active').execute();
     expect(stillActive.length).toBe(WORKERS);

@@ -1,5 +1,6 @@
 // Calls of the play routes and reads of the play tables, shared by the play tests.
 import { sha256 } from '../../src/lib/secrets.js';
+import { gamePlaytime } from '../../src/modules/games/playtime.repository.js';
 import type { Harness } from '../helpers/harness.js';
 import { createGame, createPlayerWithToken, type PlayerOptions } from '../helpers/factories.js';
 import type { NewGame } from '../../src/db/schema.js';
@@ -43,8 +44,8 @@ export async function setUsage(h: Harness, playerId: number, day: string, second
 }
 
 export async function gameStats(h: Harness, gameId: number) {
-  const row = await h.ctx.db.selectFrom('games').select(['plays', 'playtime_seconds']).where('id', '=', gameId).executeTakeFirstOrThrow();
-  return { plays: Number(row.plays), playtime_seconds: Number(row.playtime_seconds) };
+  const row = await h.ctx.db.selectFrom('games').select('plays').where('id', '=', gameId).executeTakeFirstOrThrow();
+  return { plays: Number(row.plays), playtime_seconds: await gamePlaytime(h.ctx.db, gameId) };
 }
 
 /** Epoch ms of an ISO time (give the offset). */

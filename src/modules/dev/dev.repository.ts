@@ -3,6 +3,7 @@
 import type { Executor } from '../../db/connect.js';
 import type { MembershipFields } from '../accounts/membership.js';
 import type { PublicPlayerFields } from '../accounts/player.view.js';
+import { playtimeSeconds } from '../games/playtime.repository.js';
 
 /** What a developer key may learn of a player: the public view's columns and the membership (for `unlimited`). */
 export type PlayerOfGameRow = PublicPlayerFields & MembershipFields;
@@ -42,7 +43,7 @@ export interface StatsGameRow {
 export function findGameBySlug(db: Executor, slug: string): Promise<StatsGameRow | undefined> {
   return db
     .selectFrom('games')
-    .select(['id', 'slug', 'status', 'save_slots', 'leaderboard_enabled', 'leaderboard_order', 'plays', 'playtime_seconds'])
+    .select(['id', 'slug', 'status', 'save_slots', 'leaderboard_enabled', 'leaderboard_order', 'plays', playtimeSeconds('games')])
     .where('slug', '=', slug)
     .executeTakeFirst();
 }

@@ -4,15 +4,19 @@ import { isPostgres, type Executor } from '../../db/connect.js';
 import { prepared } from '../../db/prepared.js';
 import type { GameRow, NewGame } from '../../db/schema.js';
 import { LISTED_STATUSES } from './manifest.js';
+import { playtimeSeconds } from './playtime.repository.js';
 
-/** The columns the API's Game object is made from. */
+/** The columns the API's Game object is made from, with the game's playtime (playtimeSeconds). */
 export const GAME_COLUMNS = [
   'id', 'slug', 'name', 'tagline', 'description', 'category', 'tags', 'version', 'orientation', 'players_min', 'players_max',
   'leaderboard_enabled', 'leaderboard_order', 'leaderboard_unit', 'save_slots', 'requires_premium', 'status', 'author',
-  'released_at', 'cover', 'entry', 'files_dir', 'plays', 'playtime_seconds', 'created_at',
+  'released_at', 'cover', 'entry', 'files_dir', 'plays', 'created_at',
 ] as const;
 
-export type GameRecord = Pick<GameRow, (typeof GAME_COLUMNS)[number]>;
+/** What a query over `games` selects for a Game: its columns and its playtime. */
+const GAME_SELECTION = [...GAME_COLUMNS, playtimeSeconds('games')];
+
+export type GameRecord = Pick<GameRow, (typeof GAME_COLUMNS)[number] | 'playtime_seconds'>;
 
 export interface CatalogueFilter {
   /** a LIKE pattern over search_text (search.ts containsPattern) */
@@ -30,12 +34,12 @@ function listed(db: Executor, filter: CatalogueFilter) {
 /** Listed games matching the filter. The catalogue is small; games_status_idx narrows it to published and beta. */
 export async function findListedGames(db: Executor, filter: CatalogueFilter): Promise<GameRecord[]> {
   if (!filter.pattern && filter.category === undefined) return (await wholeCatalogue.execute(db)).rows;
-  let query = listed(db, filter).select(GAME_COLUMNS);
+  let query = listed(db, filter).select(GAME_SELECTION);
   if (filter.category !== undefined) query = query.where('category', '=', filter.category);
   return query.orderBy('plays', 'desc').orderBy('id').execute();
 }
 // GET /v1/games without a filter, the common call: compiled once (db/prepared.ts)
-const wholeCatalogue = prepared((db) => listed(db, {}).select(GAME_COLUMNS).orderBy('plays', 'desc').orderBy('id'));
+const wholeCatalogue = prepared((db) => listed(db, {}).select(GAME_SELECTION).orderBy('plays', 'desc').orderBy('id'));
 
 /** Listed games matching the pattern, counted per category (no category filter: DESIGN §5). */
 export async function countListedByCategory(db: Executor, filter: CatalogueFilter): Promise<Map<string, number>> {
@@ -55,7 +59,7 @@ export function findListedGame(
 ): Promise<(GameRecord & Pick<GameRow, 'previous_files_dir' | 'previous_entry' | 'cross_origin_isolated'>) | undefined> {
   return db
     .selectFrom('games')
-    .select([...GAME_COLUMNS, 'previous_files_dir', 'previous_entry', 'cross_origin_isolated'])
+    .select([...GAME_SELECTION, 'previous_files_dir', 'previous_entry', 'cross_origin_isolated'])
     .where('slug', '=', slug)
     .where('status', 'in', [...LISTED_STATUSES])
     .executeTakeFirst();
@@ -63,7 +67,7 @@ export function findListedGame(
 
 /** Every game, any status, for the operator. */
 export function findAllGames(db: Executor): Promise<GameRecord[]> {
-  return db.selectFrom('games').select(GAME_COLUMNS).orderBy('slug').execute();
+  return db.selectFrom('games').select(GAME_SELECTION).orderBy('slug').execute();
 }
 
 export function findGameId(db: Executor, slug: string): Promise<{ id: number; slug: string } | undefined> {

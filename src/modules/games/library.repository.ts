@@ -3,8 +3,9 @@
 import type { Executor } from '../../db/connect.js';
 import { GAME_COLUMNS, type GameRecord } from './games.repository.js';
 import { LISTED_STATUSES } from './manifest.js';
+import { playtimeSeconds } from './playtime.repository.js';
 
-const QUALIFIED = GAME_COLUMNS.map((c) => `g.${c}` as const);
+const QUALIFIED = [...GAME_COLUMNS.map((c) => `g.${c}` as const), playtimeSeconds('g')];
 
 /** The player's favourite listed games, the most recently favourited first. Primary key (player_id, game_id) narrows it to the player. */
 export function findFavoriteGames(db: Executor, playerId: number): Promise<Array<GameRecord & { favorited_at: number }>> {

@@ -5,6 +5,7 @@ import { isPostgres, type Db, type Executor } from '../../db/connect.js';
 import { prepared } from '../../db/prepared.js';
 import type { MembershipFields } from '../accounts/membership.js';
 import { LISTED_STATUSES } from '../games/manifest.js';
+import { PLAYTIME_SHARDS } from '../games/playtime.repository.js';
 
 export interface PlayableGame {
   id: number;
@@ -190,17 +191,6 @@ export async function countPlay(db: Executor, gameId: number): Promise<void> {
   await db.updateTable('games').set({ plays: sql<number>`plays + 1` }).where('id', '=', gameId).execute();
 }
 
-/**
- * Adds credited seconds to the game's stats (playtime_hours). Primary-key update of one hot row (every player of the
- * game heartbeats): it is the last write of the heartbeat transaction, so its row lock is held only until the commit.
- */
-export async function addPlaytime(db: Executor, gameId: number, seconds: number): Promise<void> {
-  await playtime.execute(db, seconds, gameId);
-}
-const playtime = prepared((db, seconds: number, gameId: number) =>
-  db.updateTable('games').set({ playtime_seconds: sql<number>`playtime_seconds + ${seconds}` }).where('id', '=', gameId),
-);
-
 export interface HeartbeatInput {
   tokenHash: string;
   /** the caller: another player's session is read, and neither written nor kept alive */
@@ -247,7 +237,7 @@ export interface HeartbeatOutcome {
  *   u:   the capped daily_usage upsert of usage.repository (ON CONFLICT locks the day row; last_credit is what it took);
  *        skipped when there is nothing to credit (no day row is created), then today's counter is only read;
  *   upd: the session, charged what u took, closed for the limit when a capped day reached the cap;
- *   g:   the game's playtime, only when something was credited; its hot row lock is the last one taken.
+ *   g:   the game's playtime shard (games/playtime.repository.ts), only when something was credited; last.
  * Named prepared statement (prepared.ts).
  */
 export async function heartbeatInOneStatement(db: Executor, input: HeartbeatInput): Promise<HeartbeatOutcome> {
@@ -309,7 +299,8 @@ function heartbeatStatement(
   from t where p.id = t.id
   returning p.credited_seconds, p.status
 ), g as (
-  update games set playtime_seconds = playtime_seconds + t.credited from t, r where games.id = r.game_id and t.credited > 0
+  insert into game_playtime (game_id, shard, seconds) select r.game_id, r.id % ${sql.lit(PLAYTIME_SHARDS)}, t.credited from t, r where t.credited > 0
+  on conflict (game_id, shard) do update set seconds = game_playtime.seconds + excluded.seconds
 )
 select r.*, upd.status is not null as written, t.credited, upd.credited_seconds as total, t.used_today, coalesce(upd.status = 'closed', false) as closed
 from r left join t on true left join upd on true`;

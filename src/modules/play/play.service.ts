@@ -10,11 +10,12 @@ import { entitlementOf, getEntitlement, type Entitlement } from './entitlement.j
 import { planCredit } from './credit.js';
 import type { EndReason } from './play.schemas.js';
 import {
-  addPlaytime, claimInterval, closeIdleSessions, countActiveSessions as countActive, countPlay, findActiveSessions, findGameBySlug,
+  claimInterval, closeIdleSessions, countActiveSessions as countActive, countPlay, findActiveSessions, findGameBySlug,
   findPlayerMembership, findSessionByTokenHash, heartbeatInOneStatement, insertSession, lockPlayerStarts, settleClaim, type PlayableGame, type SessionRow,
 } from './play.repository.js';
 import { addUsage, countSessionStart, usedSeconds } from './usage.repository.js';
 import { gameFileUrl } from '../games/game-origin.js';
+import { addPlaytime, playtimeShard } from '../games/playtime.repository.js';
 import { isListed } from '../games/manifest.js';
 import { forgetStatusCounts } from '../status/status.counts.js';
 
@@ -103,7 +104,7 @@ async function creditSession(ctx: AppContext, trx: Executor, s: SessionRow, now:
   const limit = !close && !unlimited && usedToday >= allowance;
   const refund = plan.seconds - credited;
   if (refund > 0 || limit) await settleClaim(trx, s.id, refund, now, limit ? 'limit' : null);
-  if (credited > 0) await addPlaytime(trx, s.game_id, credited);
+  if (credited > 0) await addPlaytime(trx, s.game_id, playtimeShard(s.id), credited);
   return { credited, total: claimed - refund, usedToday, closedAs: close ?? (limit ? 'limit' : null) };
 }
 
@@ -210,7 +211,7 @@ export interface HeartbeatResult {
  *     write transaction, no read inside it in the common case:
  *       UPDATE play_sessions … WHERE id = ? AND status = 'active' AND credited_until = ?   (primary key; the claim)
  *       INSERT INTO daily_usage … ON CONFLICT (player_id, day) DO UPDATE … RETURNING        (primary key; 2 at midnight)
- *       UPDATE games SET playtime_seconds = … WHERE id = ?                                (primary key; last, its row lock is the hottest)
+ *       INSERT INTO game_playtime … ON CONFLICT (game_id, shard) DO UPDATE …             (primary key; last: the game's shard)
  *     plus one more primary-key UPDATE of the session only when the cap cut the credit or the limit closes it.
  *     The read runs outside the transaction: the claim's compare-and-set turns a stale read into a retry.
  */
