@@ -130,10 +130,13 @@ async function heapOf(url: string): Promise<string> {
   return `heap ${mb('nodejs_heap_size_total_bytes')} MB (${mb('nodejs_heap_size_used_bytes')} used), external ${mb('nodejs_external_memory_bytes')} MB`;
 }
 
-function rssMb(pid: number): { rss: number; peak: number } {
+function rssMb(pid: number): { rss: number; peak: number; anon: number; file: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  const kb = (text: string, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(text)?.[1] ?? 0);
+  return {
+    rss: kb(status, 'VmRSS') / 1024, peak: kb(status, 'VmHWM') / 1024,
+    anon: kb(status, 'RssAnon') / 1024, file: kb(status, 'RssFile') / 1024,
+  };
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -361,7 +364,7 @@ async function benchDialect(dialect: DialectName, bareUrl: string): Promise<bool
       await run(load(`GET …/states/0 (${(stateBytes / 1024).toFixed(0)} KB)`, 'GET', service.url, (i) => ({ method: 'GET', path: '/v1/games/bench/states/0', headers: bearer(pick(players, i)) })));
     }
     const afterRoutes = rssMb(service.child.pid!);
-    console.log(`  service RSS ${afterRoutes.rss.toFixed(0)} MB (peak ${afterRoutes.peak.toFixed(0)} MB); ${await heapOf(service.url)}`);
+    console.log(`  service RSS ${afterRoutes.rss.toFixed(0)} MB (peak ${afterRoutes.peak.toFixed(0)} MB; anon ${afterRoutes.anon.toFixed(0)}, file ${afterRoutes.file.toFixed(0)}); ${await heapOf(service.url)}`);
 
     // ---- totals of the heartbeats (before the sessions can go idle) ----
     const checkCredits = async () => {

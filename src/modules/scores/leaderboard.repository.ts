@@ -56,7 +56,10 @@ export function findGameBoard(db: Executor, slug: string, board: string, period:
 }
 // every leaderboard read starts here: compiled once (db/prepared.ts)
 const gameBoard = prepared((db, slug: string, board: string, period: string, periodKey: string, playerId: number) =>
-  db
+  gameBoardQuery(db, slug, board, period, periodKey, playerId),
+);
+function gameBoardQuery(db: Executor, slug: string, board: string, period: string, periodKey: string, playerId: number) {
+  return db
     .selectFrom('games as g')
     .leftJoin('leaderboards as l', (join) =>
       join
@@ -70,7 +73,49 @@ const gameBoard = prepared((db, slug: string, board: string, period: string, per
     .select(['g.id', 'g.slug', 'g.name', 'g.leaderboard_enabled', 'g.leaderboard_order', 'g.leaderboard_unit', 'l.id as board_id'])
     .select(['b.score as best_score', 'b.norm as best_norm', 'b.reached_at as best_reached_at', 'b.score_id as best_score_id', 'b.entries as best_entries'])
     .where('g.slug', '=', slug)
-    .where('g.status', 'in', [...LISTED_STATUSES]),
+    .where('g.status', 'in', [...LISTED_STATUSES]);
+}
+
+export interface GameBoardPage {
+  game: GameBoardRow;
+  /** the page at offset..offset+limit, and the board's player count; only when the board exists */
+  page: { rows: PageRow[]; total: number } | undefined;
+}
+
+/**
+ * PostgreSQL only: findGameBoard and, when the board exists, its page at a shallow offset (pageAtOffset) with the
+ * board's player count, in one statement (a round trip costs the service more than the page's reads). The page reads
+ * the board from the first part (materialized), so it is the same board findGameBoard would give.
+ */
+export async function findGameBoardPage(
+  db: Executor, slug: string, board: string, period: string, periodKey: string, playerId: number, offset: number, limit: number,
+): Promise<GameBoardPage | undefined> {
+  const rows = (await gameBoardPageQuery.execute(db, slug, board, period, periodKey, playerId, offset, limit)).rows;
+  if (!rows.length) return undefined;
+  const { board_total, page_score, entries, last_played, norm, reached_at, score_id, username, display_name, country, avatar_key, ...game } = rows[0]!;
+  if (game.board_id === null) return { game, page: undefined };
+  const page = page_score === null ? [] : rows.map((r): PageRow => ({
+    score: r.page_score!, entries: r.entries!, last_played: r.last_played!, norm: r.norm!, reached_at: r.reached_at!, score_id: r.score_id!,
+    username: r.username!, display_name: r.display_name!, country: r.country, avatar_key: r.avatar_key, total: board_total,
+  }));
+  return { game, page: { rows: page, total: Number(board_total ?? 0) } };
+}
+
+type Nullable<T> = { [K in keyof T]: T[K] | null };
+type GameBoardPageRow = GameBoardRow & Nullable<Omit<PageRow, 'score' | 'total'>> & { page_score: number | null; board_total: number | string | null };
+
+const gameBoardPageQuery = prepared(
+  (db, slug: string, board: string, period: string, periodKey: string, playerId: number, offset: number, limit: number) => {
+    const found = gameBoardQuery(db, slug, board, period, periodKey, playerId);
+    const boardId = sql<number>`(select board_id from gb)`;
+    const page = pageQuery(db, boardId, false).orderBy('b.norm').orderBy('b.reached_at').orderBy('b.score_id').limit(limit).offset(offset);
+    const query = sql<GameBoardPageRow>`with gb as materialized (${found}), page as materialized (${page})
+select gb.*, ${rootCount(boardId)} as board_total, page.score as page_score, page.entries, page.last_played, page.norm,
+  page.reached_at, page.score_id, page.username, page.display_name, page.country, page.avatar_key
+from gb left join page on true
+order by page.norm, page.reached_at, page.score_id`;
+    return compilable(db, query);
+  },
 );
 
 /**
@@ -260,11 +305,11 @@ export interface PageRow {
   total: number | string | null;
 }
 
-const rootCount = (boardId: number) =>
+const rootCount = (boardId: number | RawBuilder<number>) =>
   sql<number>`(select r.cnt from leaderboard_nodes r where r.leaderboard_id = ${boardId} and r.level = 0 and r.head = 0 and r.parent = 0 and r.prefix = 0)`;
 
 /** `mark`: end with PREPARED (not when db/prepared.ts adds the mark itself). */
-function pageQuery(db: Executor, boardId: number, mark = true) {
+function pageQuery(db: Executor, boardId: number | RawBuilder<number>, mark = true) {
   const query = db
     .selectFrom('leaderboard_bests as b')
     .innerJoin('players as p', 'p.id', 'b.player_id')

@@ -1,10 +1,11 @@
 // Reading leaderboards: pages, a player's standing, the bests on /me/scores and on public profiles.
 import type { AppContext } from '../../context.js';
+import { isPostgres } from '../../db/connect.js';
 import type { Credential } from '../../http/auth.js';
 import { AppError, notFound, validationFailed } from '../../http/errors.js';
 import { formatTimestamp, type Period } from '../../time.js';
 import { boardToRead } from './boards.js';
-import { countPlayers, findBest, findGameBoard, keyOfBest, listBoardNames, pageAtOffset, pageBefore, pageFrom, type BestRow, type PageRow } from './leaderboard.repository.js';
+import { countPlayers, findBest, findGameBoard, findGameBoardPage, keyOfBest, listBoardNames, pageAtOffset, pageBefore, pageFrom, type BestRow, type GameBoardRow, type PageRow } from './leaderboard.repository.js';
 import { periodKeyFor } from './periods.js';
 import { publicPlayer } from './player-view.js';
 import { normalise, type RankKey } from './rank-tree.js';
@@ -23,22 +24,35 @@ interface OpenBoard {
   boardId: number | undefined;
   /** the player's best there, when a player was named */
   best: Pick<BestRow, 'norm' | 'reached_at' | 'score_id' | 'entries'> | undefined;
+  /** the page asked for, when it was read with the board (PostgreSQL, shallow offsets) */
+  page?: { rows: PageRow[]; total: number };
 }
 
 /**
  * The game (404 not_found, 404 leaderboard_disabled), its board for the period and the player's best there: one
- * statement. A board that exists only under the game's former order is rebuilt for the new one first.
+ * statement. With `page` (a shallow offset) on PostgreSQL, the page is read in that statement too (a round trip
+ * costs more there than the page's reads). A board that exists only under the game's former order is rebuilt for the
+ * new one first.
  */
-async function openBoard(ctx: AppContext, slug: string, board: string, period: Period, at: string | undefined, playerId?: number): Promise<OpenBoard> {
+async function openBoard(
+  ctx: AppContext, slug: string, board: string, period: Period, at: string | undefined, playerId?: number, page?: { offset: number; limit: number },
+): Promise<OpenBoard> {
   const periodKey = periodKeyFor(period, ctx.clock.now(), ctx.config.reset_timezone, at);
-  const found = await findGameBoard(ctx.db, slug, board, period, periodKey ?? 'all', playerId);
+  const key = periodKey ?? 'all';
+  let found: GameBoardRow | undefined;
+  let rows: OpenBoard['page'];
+  if (page && page.offset <= SHALLOW_OFFSET && isPostgres(ctx.db)) {
+    const read = await findGameBoardPage(ctx.db, slug, board, period, key, playerId ?? 0, page.offset, page.limit);
+    found = read?.game;
+    rows = read?.page;
+  } else found = await findGameBoard(ctx.db, slug, board, period, key, playerId);
   if (!found) throw notFound('No such game');
   if (!found.leaderboard_enabled) throw new AppError('leaderboard_disabled', 'This game has no leaderboard');
   if (periodKey === null) throw validationFailed({ at: 'must be a real date YYYY-MM-DD' });
   const { board_id, best_score, best_norm, best_reached_at, best_score_id, best_entries, ...game } = found;
   if (board_id !== null) {
     const best = best_norm === null ? undefined : { norm: best_norm, reached_at: best_reached_at!, score_id: best_score_id!, entries: best_entries! };
-    return { game, boardId: board_id, best };
+    return { game, boardId: board_id, best, page: rows };
   }
   const boardId = await boardToRead(ctx, game, board, period, periodKey);
   const best = boardId !== undefined && playerId !== undefined ? await findBest(ctx.db, boardId, playerId) : undefined;
@@ -94,8 +108,8 @@ async function pageAround(ctx: AppContext, boardId: number, me: Standing, limit:
 
 /**
  * GET /games/{slug}/leaderboard. `credential` adds `me` when it is a player's. Statements: the game, board (and the
- * player's best), the page with its total; with a player, one rank statement; around=me reads the two keyset halves
- * instead of OFFSET.
+ * player's best), the page with its total (on PostgreSQL one statement for a shallow offset); with a player, one rank
+ * statement; around=me reads the two keyset halves instead of OFFSET.
  */
 export async function getLeaderboard(ctx: AppContext, slug: string, query: LeaderboardQuery, credential: Credential | null) {
   const player = credential?.kind === 'player' ? credential.playerId : undefined;
@@ -103,9 +117,9 @@ export async function getLeaderboard(ctx: AppContext, slug: string, query: Leade
     if (!credential) throw new AppError('unauthenticated', 'around=me needs a player token or a portal session');
     throw new AppError('forbidden', 'around=me needs a player credential, not a developer key');
   }
-  const opened = await openBoard(ctx, slug, query.board, query.period, query.at, player);
-  const { game, boardId } = opened;
   const { limit } = query;
+  const opened = await openBoard(ctx, slug, query.board, query.period, query.at, player, query.around === 'me' ? undefined : { offset: query.offset, limit });
+  const { game, boardId } = opened;
   let offset = query.offset;
   let rows: PageRow[] = [];
   let me: Standing | undefined;
@@ -116,10 +130,11 @@ export async function getLeaderboard(ctx: AppContext, slug: string, query: Leade
     if (boardId !== undefined && me.key) ({ offset, rows } = await pageAround(ctx, boardId, me, limit));
     else if (boardId !== undefined) ({ rows, total } = await pageAt(ctx, boardId, offset, limit));
   } else {
-    // The page and the player's standing are independent: on PostgreSQL they run on two connections at once.
+    // The page (unless read with the board) and the player's standing are independent: on PostgreSQL they run on two
+    // connections at once.
     const [standing, page] = await Promise.all([
       player === undefined ? undefined : standingOf(ctx, opened),
-      boardId === undefined ? undefined : pageAt(ctx, boardId, offset, limit),
+      opened.page ?? (boardId === undefined ? undefined : pageAt(ctx, boardId, offset, limit)),
     ]);
     me = standing;
     if (page) ({ rows, total } = page);
