@@ -1,8 +1,8 @@
 // Finding and creating the leaderboard rows a request reads or writes: one per game, board, period and order.
 import type { AppContext } from '../../context.js';
 import type { Period } from '../../time.js';
-import { boardExistsInAnyOrder, fillBestsFromScores, findBoardId, findBoardIds, insertBoard, type BoardRef } from './leaderboard.repository.js';
-import { periodKeysAt, windowOfKey } from './periods.js';
+import { boardExistsInAnyOrder, fillBestsFromScores, findBoardId, insertBoard, type BoardRef, type GameWithBoards } from './leaderboard.repository.js';
+import { windowOfKey } from './periods.js';
 import { rebuildTree } from './ranking.js';
 import type { ScoringGame } from './scores.repository.js';
 
@@ -38,10 +38,13 @@ export async function boardToRead(ctx: AppContext, game: ScoringGame, board: str
   return (await boardExistsInAnyOrder(ctx.db, ref)) ? createBoard(ctx, ref) : undefined;
 }
 
-/** The four boards (all, month, week, day) a score submitted at `now` counts on: one lookup, creating the missing in that order. */
-export async function boardsToWrite(ctx: AppContext, game: ScoringGame, board: string, now: number) {
-  const periods = periodKeysAt(now, ctx.config.reset_timezone);
-  const found = await findBoardIds(ctx.db, game.id, board, game.leaderboard_order, periods);
+/**
+ * The four boards (all, month, week, day) a score counts on, in that order: those findGameWithBoards found for the
+ * periods of the submission's time (periodKeysAt), the missing ones created.
+ */
+export async function boardsToWrite(
+  ctx: AppContext, { game, boards: found }: GameWithBoards, board: string, periods: Array<{ period: Period; key: string }>,
+) {
   const boards: Array<{ period: Period; id: number }> = [];
   for (const { period, key } of periods) {
     const id = found.find((f) => f.period === period && f.period_key === key)?.id;

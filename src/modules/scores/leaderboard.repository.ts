@@ -5,6 +5,7 @@ import { prepared } from '../../db/prepared.js';
 import type { LeaderboardBestsTable } from '../../db/schema.js';
 import type { NodeId, NodeRange, NodeRow, RankKey } from './rank-tree.js';
 import { LISTED_STATUSES } from '../games/manifest.js';
+import type { ScoringGame } from './scores.repository.js';
 
 export interface BoardRef {
   gameId: number;
@@ -135,31 +136,48 @@ export async function listBoardNames(db: Executor, gameId: number, limit: number
   return rows.map((r) => r.board);
 }
 
-/**
- * The boards of the four periods (all, month, week, day) of one game board under one order (leaderboards_key: one
- * lookup per period), in one compiled statement: every submission starts here.
- */
-export async function findBoardIds(db: Executor, gameId: number, board: string, order: string, periods: Array<{ period: string; key: string }>) {
-  if (periods.length !== 4) throw new Error('findBoardIds reads exactly four periods');
-  const [a, b, c, d] = periods as [(typeof periods)[0], (typeof periods)[0], (typeof periods)[0], (typeof periods)[0]];
-  return (await boardIdsQuery.execute(db, gameId, board, order, a.period, a.key, b.period, b.key, c.period, c.key, d.period, d.key)).rows;
+export interface GameWithBoards {
+  game: ScoringGame;
+  /** the game's boards of the four periods that exist, under its current order */
+  boards: Array<{ id: number; period: string; period_key: string }>;
 }
-const boardIdsQuery = prepared(
-  (db, gameId: number, board: string, order: string, p0: string, k0: string, p1: string, k1: string, p2: string, k2: string, p3: string, k3: string) =>
+
+/**
+ * A listed game (as findListedGame reads it) and its boards of the four periods (all, month, week, day) of one board
+ * name under the game's current order, in one compiled statement: every submission starts here. Unique index on
+ * games.slug, then leaderboards_key: one lookup per period.
+ */
+export async function findGameWithBoards(db: Executor, slug: string, board: string, periods: Array<{ period: string; key: string }>): Promise<GameWithBoards | undefined> {
+  if (periods.length !== 4) throw new Error('findGameWithBoards reads exactly four periods');
+  const [a, b, c, d] = periods as [(typeof periods)[0], (typeof periods)[0], (typeof periods)[0], (typeof periods)[0]];
+  const rows = (await gameWithBoardsQuery.execute(db, slug, board, a.period, a.key, b.period, b.key, c.period, c.key, d.period, d.key)).rows;
+  if (!rows.length) return undefined;
+  const { board_id, period, period_key, ...game } = rows[0]!;
+  const boards = rows.filter((r) => r.board_id !== null).map((r) => ({ id: r.board_id!, period: r.period!, period_key: r.period_key! }));
+  return { game, boards };
+}
+const gameWithBoardsQuery = prepared(
+  (db, slug: string, board: string, p0: string, k0: string, p1: string, k1: string, p2: string, k2: string, p3: string, k3: string) =>
     db
-      .selectFrom('leaderboards')
-      .select(['id', 'period', 'period_key'])
-      .where('game_id', '=', gameId)
-      .where('board', '=', board)
-      .where('sort_order', '=', order)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('period', '=', p0), eb('period_key', '=', k0)]),
-          eb.and([eb('period', '=', p1), eb('period_key', '=', k1)]),
-          eb.and([eb('period', '=', p2), eb('period_key', '=', k2)]),
-          eb.and([eb('period', '=', p3), eb('period_key', '=', k3)]),
-        ]),
-      ),
+      .selectFrom('games as g')
+      .leftJoin('leaderboards as l', (join) =>
+        join
+          .onRef('l.game_id', '=', 'g.id')
+          .on('l.board', '=', board)
+          .onRef('l.sort_order', '=', 'g.leaderboard_order')
+          .on((eb) =>
+            eb.or([
+              eb.and([eb('l.period', '=', p0), eb('l.period_key', '=', k0)]),
+              eb.and([eb('l.period', '=', p1), eb('l.period_key', '=', k1)]),
+              eb.and([eb('l.period', '=', p2), eb('l.period_key', '=', k2)]),
+              eb.and([eb('l.period', '=', p3), eb('l.period_key', '=', k3)]),
+            ]),
+          ),
+      )
+      .select(['g.id', 'g.slug', 'g.name', 'g.leaderboard_enabled', 'g.leaderboard_order', 'g.leaderboard_unit'])
+      .select(['l.id as board_id', 'l.period', 'l.period_key'])
+      .where('g.slug', '=', slug)
+      .where('g.status', 'in', [...LISTED_STATUSES]),
 );
 
 /** Whether the board exists in this period under another order (the game's order changed since). */

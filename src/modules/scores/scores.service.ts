@@ -7,7 +7,8 @@ import { sha256 } from '../../lib/secrets.js';
 import { formatTimestamp } from '../../time.js';
 import { boardsToWrite } from './boards.js';
 import { IDEMPOTENCY_TTL_MS, callerOf, requestFingerprint } from './idempotency.js';
-import { countEntryAndSetBest, insertBests, keyOfBest, lockBests, type BestRow } from './leaderboard.repository.js';
+import { countEntryAndSetBest, findGameWithBoards, insertBests, keyOfBest, lockBests, type BestRow } from './leaderboard.repository.js';
+import { periodKeysAt } from './periods.js';
 import { clampReachedAt, normalise, type RankKey } from './rank-tree.js';
 import { applyKeyChanges, rankOf, type KeyChange } from './ranking.js';
 import { META_MAX_CHARS, type SubmitBody, type SubmitResult } from './scores.schemas.js';
@@ -123,16 +124,24 @@ async function retryOnDeadlock<T>(fn: () => Promise<T>): Promise<T> {
 
 interface CheckedSubmission {
   game: ScoringGame;
+  /** the four boards the score counts on */
+  boardIds: number[];
   playerId: number;
   board: string;
   meta: string | null;
   playSessionId: number | null;
 }
 
-/** The checks of DESIGN §8 in the order the README gives; nothing is written. */
-async function checkSubmission(ctx: AppContext, { slug, credential, body }: SubmitInput): Promise<CheckedSubmission> {
-  const game = await findListedGame(ctx.db, slug);
-  if (!game) throw notFound('No such game');
+/**
+ * The checks of DESIGN §8 in the order the README gives, and the boards of the periods of `now` (read with the game;
+ * the missing ones are created once the checks pass).
+ */
+async function checkSubmission(ctx: AppContext, { slug, credential, body }: SubmitInput, now: number): Promise<CheckedSubmission> {
+  const board = body.board ?? 'main';
+  const periods = periodKeysAt(now, ctx.config.reset_timezone);
+  const found = await findGameWithBoards(ctx.db, slug, board, periods);
+  if (!found) throw notFound('No such game');
+  const { game } = found;
   if (credential.kind === 'key' && credential.gameId !== game.id) throw new AppError('forbidden', 'This developer key belongs to another game');
   if (!game.leaderboard_enabled) throw new AppError('leaderboard_disabled', 'This game has no leaderboard');
   const playerId = await playerFor(ctx, game, credential, body.player_id);
@@ -142,7 +151,8 @@ async function checkSubmission(ctx: AppContext, { slug, credential, body }: Subm
     playSessionId = (await findOwnPlaySession(ctx.db, sha256(body.play_session), playerId, game.id)) ?? null;
     if (playSessionId === null) throw new AppError('invalid_play_session', 'play_session is not a session of this player for this game');
   }
-  return { game, playerId, board: body.board ?? 'main', meta, playSessionId };
+  const boardIds = (await boardsToWrite(ctx, found, board, periods)).map((b) => b.id);
+  return { game, boardIds, playerId, board, meta, playSessionId };
 }
 
 interface RequestKey {
@@ -166,10 +176,9 @@ async function claimOrReplay(db: Executor, request: RequestKey, now: number): Pr
 
 /** POST /games/{slug}/scores: stores the submission and updates its four boards in one transaction. */
 export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<SubmitOutcome> {
-  const { game, playerId, board, meta, playSessionId } = await checkSubmission(ctx, input);
-  const { score } = input.body;
   const now = ctx.clock.now();
-  const boardIds = (await boardsToWrite(ctx, game, board, now)).map((b) => b.id);
+  const { game, boardIds, playerId, board, meta, playSessionId } = await checkSubmission(ctx, input, now);
+  const { score } = input.body;
   const request: RequestKey | undefined = input.idempotencyKey === undefined ? undefined : {
     caller: callerOf(input.credential),
     key: input.idempotencyKey,
