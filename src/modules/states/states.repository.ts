@@ -47,6 +47,29 @@ const listedGame = prepared((db, slug: string) =>
   db.selectFrom('games').select(['id', 'slug', 'save_slots']).where('slug', '=', slug).where('status', 'in', [...LISTED_STATUSES]),
 );
 
+/**
+ * findListedGame and the state the player stored in a slot of it (findStoredState), in one statement: the unique index
+ * on slug, then the primary key of save_states. `state` is undefined when the slot is empty.
+ */
+export async function findListedGameWithState(
+  db: Executor, slug: string, playerId: number, slot: number,
+): Promise<{ game: ListedGameRow; state: Required<StoredStateRow> | undefined } | undefined> {
+  const row = await listedGameWithState.first(db, slug, playerId, slot);
+  if (!row) return undefined;
+  const { id, slug: gameSlug, save_slots, ...state } = row;
+  return { game: { id, slug: gameSlug, save_slots }, state: state.state === null ? undefined : (state as Required<StoredStateRow>) };
+}
+const listedGameWithState = prepared((db, slug: string, playerId: number, slot: number) =>
+  db
+    .selectFrom('games as g')
+    .leftJoin('save_states as s', (join) =>
+      join.onRef('s.game_id', '=', 'g.id').on('s.player_id', '=', playerId).on('s.slot', '=', slot).on('s.state', 'is not', null),
+    )
+    .select(['g.id', 'g.slug', 'g.save_slots', ...SUMMARY.map((c) => `s.${c}` as const), 's.state'])
+    .where('g.slug', '=', slug)
+    .where('g.status', 'in', [...LISTED_STATUSES]),
+);
+
 /** An active player who has started at least one play session of the game (play_sessions_player_idx). */
 export async function isActivePlayerOfGame(db: Executor, playerId: number, gameId: number): Promise<boolean> {
   const row = await db

@@ -2,12 +2,13 @@
 import type { AppContext } from '../../context.js';
 import type { Credential } from '../../http/auth.js';
 import type { JsonParserOptions } from '../../http/content.js';
-import { AppError, validationFailed } from '../../http/errors.js';
+import { AppError, notFound, validationFailed } from '../../http/errors.js';
 import { formatTimestamp } from '../../time.js';
 import { JsonText, hasNonFiniteNumber, stringifyJson, utf8Length } from './json-text.js';
 import { actingPlayer, requireListedGame } from './states.access.js';
 import {
   emptySlot,
+  findListedGameWithState,
   findStoredState,
   insertFirstState,
   listStoredStates,
@@ -93,8 +94,14 @@ export async function listStates(
 
 /** The state in a slot, its payload as the JSON text it was saved as (see JsonText); 404 not_found when the slot is empty. */
 export async function getState(ctx: AppContext, credential: Credential, target: SlotTarget): Promise<State> {
-  const key = await resolveSlot(ctx, credential, target);
-  const row = await findStoredState(ctx.db, key);
+  let row: Required<StoredStateRow> | undefined;
+  if (credential.kind === 'player' && (target.playerId ?? credential.playerId) === credential.playerId) {
+    // A player's own slot, the common call: the game and the slot in one statement, checked in resolveSlot's order.
+    const found = await findListedGameWithState(ctx.db, target.gameSlug, credential.playerId, target.slot);
+    if (!found) throw notFound('No such game');
+    assertSlot(found.game, target.slot);
+    row = found.state;
+  } else row = await findStoredState(ctx.db, await resolveSlot(ctx, credential, target));
   if (!row) throw new AppError('not_found', `Slot ${target.slot} is empty`);
   return toState(row, new JsonText(row.state));
 }
