@@ -228,6 +228,33 @@ eachDialect('states: rules', (h) => {
       await h.ctx.db.updateTable('games').set({ save_slots: 3 }).where('id', '=', w.game.id).execute();
       expect((await h.http.get(w.slot(2), { token: w.token })).body.data.state.state).toBe('kept');
     });
+
+    it('writes nothing over a filled slot of a slot the game no longer has, or of a game no longer listed', async () => {
+      const w = await gameAndPlayer(h, { save_slots: 3 });
+      await h.http.put(w.slot(2), { token: w.token, body: { state: 'kept' } });
+      const before = await storedRow(h, w.player.id, w.game.id, 2);
+      await h.ctx.db.updateTable('games').set({ save_slots: 2 }).where('id', '=', w.game.id).execute();
+      const shrunk = await h.http.put(w.slot(2), { token: w.token, body: { state: 'over' } });
+      expect([shrunk.status, shrunk.body.error.code]).toEqual([422, 'validation_failed']);
+      expect(shrunk.body.error.fields).toHaveProperty('slot');
+      await h.ctx.db.updateTable('games').set({ save_slots: 3, status: 'retired' }).where('id', '=', w.game.id).execute();
+      const retired = await h.http.put(w.slot(2), { token: w.token, body: { state: 'over', expected_version: 1 } });
+      expect([retired.status, retired.body.error.code]).toEqual([404, 'not_found']);
+      expect(await storedRow(h, w.player.id, w.game.id, 2)).toEqual(before);
+    });
+
+    it('checks the game and the slot before the state: 404, then 422 for the slot, then 413', async () => {
+      const w = await gameAndPlayer(h, { save_slots: 3 });
+      await h.http.put(w.slot(0), { token: w.token, body: { state: 'small' } });
+      const huge = 'x'.repeat(300_000);
+      const unknown = await h.http.put(slotUrl('no-such-game', 0), { token: w.token, body: { state: huge } });
+      expect([unknown.status, unknown.body.error.code]).toEqual([404, 'not_found']);
+      const badSlot = await h.http.put(w.slot(3), { token: w.token, body: { state: huge } });
+      expect([badSlot.status, badSlot.body.error.code]).toEqual([422, 'validation_failed']);
+      const tooLarge = await h.http.put(w.slot(0), { token: w.token, body: { state: huge } });
+      expect([tooLarge.status, tooLarge.body.error.code]).toEqual([413, 'state_too_large']);
+      expect((await h.http.get(w.slot(0), { token: w.token })).body.data.state).toMatchObject({ version: 1, state: 'small' });
+    });
   });
 
   describe('states: GET', () => {

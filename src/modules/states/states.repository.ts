@@ -163,6 +163,38 @@ const replaceVersion = prepared((db, playerId: number, gameId: number, slot: num
   replaceQuery(db, playerId, gameId, slot, text, sizeBytes, now).where('version', '=', expected),
 );
 
+/**
+ * replaceStoredState keeping the label, for a player's slot of the game with this slug, in one statement: the game must
+ * be listed and have the slot (save_slots > slot), read in a subquery (unique index on slug), then the primary key.
+ * Undefined when anything does not hold (no such game or slot, an empty slot, another version): the caller then goes
+ * the long way, which tells which.
+ */
+export async function replaceInListedGame(
+  db: Executor, slug: string, playerId: number, slot: number, write: Omit<StateWrite, 'label'>, expectedVersion?: number,
+): Promise<number | undefined> {
+  const args = [slug, playerId, slot, write.text, write.sizeBytes, write.now] as const;
+  const row = expectedVersion === undefined ? await replaceBySlug.first(db, ...args) : await replaceVersionBySlug.first(db, ...args, expectedVersion);
+  return row ? Number(row.version) : undefined;
+}
+const replaceBySlugQuery = (db: Executor, slug: string, playerId: number, slot: number, text: string, sizeBytes: number, now: number) =>
+  db
+    .updateTable('save_states')
+    .set((eb) => ({ state: text, size_bytes: sizeBytes, version: eb('version', '+', 1), updated_at: now }))
+    .where('player_id', '=', playerId)
+    .where('game_id', '=', (eb) =>
+      eb.selectFrom('games').select('id').where('slug', '=', slug).where('status', 'in', [...LISTED_STATUSES]).where('save_slots', '>', slot),
+    )
+    .where('slot', '=', slot)
+    .where('state', 'is not', null)
+    .returning('version');
+const replaceBySlug = prepared((db, slug: string, playerId: number, slot: number, text: string, sizeBytes: number, now: number) =>
+  replaceBySlugQuery(db, slug, playerId, slot, text, sizeBytes, now),
+);
+const replaceVersionBySlug = prepared(
+  (db, slug: string, playerId: number, slot: number, text: string, sizeBytes: number, now: number, expected: number) =>
+    replaceBySlugQuery(db, slug, playerId, slot, text, sizeBytes, now).where('version', '=', expected),
+);
+
 /** Saves into a slot emptied earlier, continuing its version. Undefined when there is no such empty row. */
 export async function refillEmptiedSlot(db: Executor, key: SlotKey, write: StateWrite): Promise<number | undefined> {
   const row = await db

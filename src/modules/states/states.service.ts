@@ -9,6 +9,7 @@ import { actingPlayer, requireListedGame } from './states.access.js';
 import {
   emptySlot,
   findListedGameWithState,
+  replaceInListedGame,
   findStoredState,
   insertFirstState,
   listStoredStates,
@@ -92,10 +93,14 @@ export async function listStates(
   return { states, saveSlots: game.save_slots };
 }
 
+/** A player credential acting for its own player (naming no other): the slot routes' common call. */
+const ownSlot = (credential: Credential, target: SlotTarget): credential is Credential & { kind: 'player' } =>
+  credential.kind === 'player' && (target.playerId ?? credential.playerId) === credential.playerId;
+
 /** The state in a slot, its payload as the JSON text it was saved as (see JsonText); 404 not_found when the slot is empty. */
 export async function getState(ctx: AppContext, credential: Credential, target: SlotTarget): Promise<State> {
   let row: Required<StoredStateRow> | undefined;
-  if (credential.kind === 'player' && (target.playerId ?? credential.playerId) === credential.playerId) {
+  if (ownSlot(credential, target)) {
     // A player's own slot, the common call: the game and the slot in one statement, checked in resolveSlot's order.
     const found = await findListedGameWithState(ctx.db, target.gameSlug, credential.playerId, target.slot);
     if (!found) throw notFound('No such game');
@@ -143,6 +148,15 @@ function encodeState(state: unknown): { text: string; sizeBytes: number } {
   return { text, sizeBytes };
 }
 
+/** encodeState, or undefined where it would refuse the state. */
+function encodeOrUndefined(state: unknown): { text: string; sizeBytes: number } | undefined {
+  try {
+    return encodeState(state);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Writes into a slot under the version rule; returns the new version and whether the slot was empty.
  * Every write is one conditional statement (UPDATE … WHERE version = n, or an INSERT that the primary key lets only
@@ -186,8 +200,20 @@ async function countConflicts<T>(ctx: AppContext, write: Promise<T>): Promise<T>
  * empty slot (else 409 version_conflict with current_version). Nothing is written on any error.
  */
 export async function putState(ctx: AppContext, credential: Credential, input: PutStateInput): Promise<PutStateResult> {
+  let encoded: { text: string; sizeBytes: number } | undefined;
+  if (ownSlot(credential, input) && input.label === undefined && input.expectedVersion !== 0) {
+    // The common save, a player overwriting an own filled slot and keeping its label: one statement when it succeeds.
+    // Anything else (a bad state, no such game or slot, an empty slot, another version) goes the long way below,
+    // which answers in the documented order.
+    encoded = encodeOrUndefined(input.state);
+    const version = encoded && (await replaceInListedGame(ctx.db, input.gameSlug, credential.playerId, input.slot, { ...encoded, now: ctx.clock.now() }, input.expectedVersion));
+    if (version !== undefined) {
+      ctx.metrics.stateSaves.inc();
+      return { slot: input.slot, version, size_bytes: encoded!.sizeBytes, created: false };
+    }
+  }
   const key = await resolveSlot(ctx, credential, input);
-  const { text, sizeBytes } = encodeState(input.state);
+  const { text, sizeBytes } = encoded ?? encodeState(input.state);
   const write: StateWrite = { text, sizeBytes, label: input.label, now: ctx.clock.now() };
   const { version, created } = await countConflicts(ctx, writeSlot(ctx, key, write, input.expectedVersion));
   ctx.metrics.stateSaves.inc();
