@@ -28,6 +28,7 @@ import { sql } from 'kysely';
 import { benchDialects, scratchDatabase } from './lib.js';
 import { openDatabase, type DialectName, type Executor } from '../src/db/connect.js';
 import { newSecret, secretPrefix, sha256 } from '../src/lib/secrets.js';
+import { dayWindow } from '../src/time.js';
 import { playtimeSeconds } from '../src/modules/games/playtime.repository.js';
 import { fillBestsFromScores, insertBoard } from '../src/modules/scores/leaderboard.repository.js';
 import { rebuildTree } from '../src/modules/scores/ranking.js';
@@ -42,6 +43,8 @@ const BIG_BOARD = Number(env.BENCH_BIG_BOARD ?? 1_000_000);
 const SMALL_BOARD = 1_000;
 const ONLY = env.BENCH_ROUTES ? new Set(env.BENCH_ROUTES.split(',')) : null;
 const SCALING = env.BENCH_SCALING !== '0';
+/** The service's reset_timezone (its default, set explicitly so that the seeded day rows are the service's days). */
+const RESET_ZONE = 'Europe/Berlin';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const STATE_16K = { level: 7, grid: Array.from({ length: 200 }, (_, i) => ({ x: i, y: i * 2, tile: 'abcdefghijklmnopqrstuvwxyz0123456789abcdefghij'.slice(i % 7) })) };
 
@@ -102,6 +105,7 @@ async function startService(databaseUrl: string, dataDir: string): Promise<{ url
       // enough allowance that no session reaches the limit (the cap is still evaluated on every credit)
       GP_FREE_SECONDS_PER_DAY: '86400',
       GP_RATE_LIMITS_DEFAULT_MAX: '1000000000',
+      GP_RESET_TIMEZONE: RESET_ZONE,
     },
   });
   const url = `http://127.0.0.1:${port}`;
@@ -403,7 +407,9 @@ async function benchDialect(dialect: DialectName, bareUrl: string): Promise<bool
       if (want('heartbeat')) {
         const t = performance.now();
         const crowdGame = await insertGame(db, 'crowd', now);
-        // their sessions are seeded as started now, a call that would have used (and touched) their tokens
+        // Their sessions are seeded as started now, as POST /play/start would have: with their tokens (so touched
+        // then), and each counted on the player's day row (so the heartbeats credit an existing row, as in a day
+        // of play, not each one's first of the day).
         const started = Date.now();
         const crowd = await insertPlayersWithTokens(db, dialect, 'cp', CROWD, now, started);
         crowdPlayers = crowd.map((p) => ({ ...p, session: newSecret('ps_') }));
@@ -411,6 +417,9 @@ async function benchDialect(dialect: DialectName, bareUrl: string): Promise<bool
           await db.insertInto('play_sessions').values(crowdPlayers.slice(i, i + 1000).map((p) => ({
             token_hash: sha256(p.session), player_id: p.id, game_id: crowdGame, status: 'active', started_at: started, last_heartbeat_at: started,
             credited_until: started, credited_seconds: 0, continues_play: 0,
+          }))).execute();
+          await db.insertInto('daily_usage').values(crowdPlayers.slice(i, i + 1000).map((p) => ({
+            player_id: p.id, day: dayWindow(started, RESET_ZONE).day, seconds: 0, sessions: 1, last_credit: 0,
           }))).execute();
         }
         console.log(`  (seeded ${CROWD} running sessions in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
