@@ -214,14 +214,20 @@ const BEST_COLUMNS = ['leaderboard_id', 'player_id', 'score', 'norm', 'reached_a
  */
 export async function lockBests(db: Executor, boardIds: number[], playerId: number): Promise<BestRow[]> {
   if (!boardIds.length) return [];
-  return (await lockBestsQuery.execute(db, JSON.stringify(boardIds.map((id) => [id])), playerId)).rows;
+  return (await lockBestsQuery.execute(db, boardsJson(boardIds), playerId)).rows;
 }
-const lockBestsQuery = prepared((db, boards: string, playerId: number) =>
-  compilable(db, sql<BestRow>`
+
+/** Board ids as lockBests' JSON parameter. */
+export const boardsJson = (boardIds: number[]) => JSON.stringify(boardIds.map((id) => [id]));
+const lockBestsQuery = prepared((db, boards: string, playerId: number) => compilable(db, lockBestsSql(db, boards, playerId)));
+
+/** lockBests' statement: `boards` is the JSON text of the board ids, each in an array of one. */
+export function lockBestsSql(db: Executor, boards: string, playerId: number): RawBuilder<BestRow> {
+  return sql<BestRow>`
     select ${sql.raw(BEST_COLUMNS.join(', '))} from leaderboard_bests
     where player_id = ${playerId} and leaderboard_id in (select q.id from (${jsonRows(db, boards, ['id'])}) q)
-    order by leaderboard_id${sql.raw(isPostgres(db) ? ' for update' : '')}`),
-);
+    order by leaderboard_id${sql.raw(isPostgres(db) ? ' for update' : '')}`;
+}
 
 /** Inserts first bests; returns the boards where this request inserted (a concurrent request may have won others). */
 export async function insertBests(db: Executor, rows: BestRow[]): Promise<number[]> {

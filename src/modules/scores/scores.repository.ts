@@ -1,8 +1,10 @@
 // Queries on scores and score_requests, and the few reads of games, players and play sessions that scoring needs.
-import type { Insertable } from 'kysely';
-import type { Executor } from '../../db/connect.js';
+import { sql, type Insertable } from 'kysely';
+import { isPostgres, type Executor } from '../../db/connect.js';
+import { prepared } from '../../db/prepared.js';
 import type { ScoresTable } from '../../db/schema.js';
 import { LISTED_STATUSES } from '../games/manifest.js';
+import { boardsJson, lockBests, lockBestsSql, type BestRow } from './leaderboard.repository.js';
 
 export interface ScoringGame {
   id: number;
@@ -52,6 +54,31 @@ export async function insertScore(db: Executor, score: NewScore): Promise<number
   const row = await db.insertInto('scores').values(score).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
+
+/**
+ * insertScore, then lockBests of the score's player on these boards (at least one): on PostgreSQL in one statement
+ * (the insert in a CTE, the bests locked in board order in a subquery: a round trip less for every submission), on
+ * SQLite in two.
+ */
+export async function insertScoreLockingBests(db: Executor, score: NewScore & { meta: string | null; play_session_id: number | null }, boardIds: number[]) {
+  if (!isPostgres(db)) return { scoreId: await insertScore(db, score), bests: await lockBests(db, boardIds, score.player_id) };
+  const { game_id, player_id, board, score: value, meta, play_session_id, created_at } = score;
+  const rows = (await insertAndLock.execute(db, game_id, player_id, board, value, meta, play_session_id, created_at, boardsJson(boardIds))).rows;
+  const bests = rows.filter((r) => r.leaderboard_id !== null).map(({ new_score_id, ...best }) => best as BestRow);
+  return { scoreId: Number(rows[0]!.new_score_id), bests };
+}
+type InsertedAndLocked = { new_score_id: number } & { [K in keyof BestRow]: BestRow[K] | null };
+const insertAndLock = prepared(
+  (db, gameId: number, playerId: number, board: string, score: number, meta: string | null, playSessionId: number | null, createdAt: number, boards: string) => {
+    const insert = db
+      .insertInto('scores')
+      .values({ game_id: gameId, player_id: playerId, board, score, meta, play_session_id: playSessionId, created_at: createdAt })
+      .returning('id');
+    const query = sql<InsertedAndLocked>`with s as (${insert})
+select s.id as new_score_id, b.* from s left join (${lockBestsSql(db, boards, playerId)}) b on true order by b.leaderboard_id`;
+    return { compile: () => query.compile(db) };
+  },
+);
 
 export interface HistoryRow {
   id: number;

@@ -19,7 +19,7 @@ import {
   findOwnPlaySession,
   findRequestKey,
   hasPlayed,
-  insertScore,
+  insertScoreLockingBests,
   isActivePlayer,
   recentScoresForGame,
   saveRequestResponse,
@@ -58,14 +58,15 @@ const beats = (a: RankKey, b: RankKey) => a.norm < b.norm;
 
 /**
  * Files the new score on each board (all, month, week, day): counts the entry, and when it beats the player's best
- * there, moves the player's key in the count tree. Bests rows are locked first, in board order (PostgreSQL).
+ * there, moves the player's key in the count tree. `locked`: the player's bests rows on those boards, locked in board
+ * order (PostgreSQL) with the score's insert.
  * Returns the player's best before this score on the all-time board.
  */
-async function fileOnBoards(db: Executor, boardIds: number[], playerId: number, score: number, key: RankKey, now: number) {
+async function fileOnBoards(db: Executor, boardIds: number[], playerId: number, score: number, key: RankKey, now: number, locked: BestRow[]) {
   const newRow = (boardId: number): BestRow => ({
     leaderboard_id: boardId, player_id: playerId, score, norm: key.norm, reached_at: key.reachedAt, score_id: key.scoreId, entries: 1, last_played: now,
   });
-  let existing = await lockBests(db, boardIds, playerId);
+  let existing = locked;
   const missing = boardIds.filter((id) => !existing.some((r) => r.leaderboard_id === id));
   const inserted = await insertBests(db, missing.map(newRow));
   const raced = missing.filter((id) => !inserted.includes(id));
@@ -189,9 +190,10 @@ export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<
   const outcome = await retryOnDeadlock(() => ctx.db.transaction().execute(async (trx): Promise<SubmitOutcome> => {
     const replay = request && (await claimOrReplay(trx, request, now));
     if (replay) return { result: replay, replayed: true };
-    const scoreId = await insertScore(trx, { game_id: game.id, player_id: playerId, board, score, meta, play_session_id: playSessionId, created_at: now });
+    const row = { game_id: game.id, player_id: playerId, board, score, meta, play_session_id: playSessionId, created_at: now };
+    const { scoreId, bests } = await insertScoreLockingBests(trx, row, boardIds);
     const key: RankKey = { norm: normalise(score, game.leaderboard_order), reachedAt: clampReachedAt(now), scoreId };
-    const before = await fileOnBoards(trx, boardIds, playerId, score, key, now);
+    const before = await fileOnBoards(trx, boardIds, playerId, score, key, now, bests);
     const personalBest = !before || beats(key, before);
     const bestKey = personalBest ? key : before!;
     const result: SubmitResult = {
