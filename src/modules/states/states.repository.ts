@@ -1,6 +1,6 @@
 // Every query on save_states, and the two lookups the state routes need (listed game, player of a game).
 // Each write is one conditional statement: the version check and the write cannot be split by another request.
-import type { ExpressionBuilder } from 'kysely';
+import type { Expression, ExpressionBuilder } from 'kysely';
 import type { Executor } from '../../db/connect.js';
 import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
@@ -149,11 +149,11 @@ export async function replaceStoredState(db: Executor, key: SlotKey, write: Stat
 }
 
 /** replaceStoredState keeping the label, without and with the expected version: compiled once (db/prepared.ts). */
-const replaceQuery = (db: Executor, playerId: number, gameId: number, slot: number, text: string, sizeBytes: number, now: number) =>
+const replaceQuery = (db: Executor, playerId: number, gameId: number | Expression<number>, slot: number, text: string, sizeBytes: number, now: number) =>
   db
     .updateTable('save_states')
     .set((eb) => ({ state: text, size_bytes: sizeBytes, version: eb('version', '+', 1), updated_at: now }))
-    .where(atSlot({ playerId, gameId, slot }))
+    .where((eb) => eb.and([eb('player_id', '=', playerId), eb('game_id', '=', gameId), eb('slot', '=', slot)]))
     .where('state', 'is not', null)
     .returning('version');
 const replace = prepared((db, playerId: number, gameId: number, slot: number, text: string, sizeBytes: number, now: number) =>
@@ -176,17 +176,11 @@ export async function replaceInListedGame(
   const row = expectedVersion === undefined ? await replaceBySlug.first(db, ...args) : await replaceVersionBySlug.first(db, ...args, expectedVersion);
   return row ? Number(row.version) : undefined;
 }
-const replaceBySlugQuery = (db: Executor, slug: string, playerId: number, slot: number, text: string, sizeBytes: number, now: number) =>
-  db
-    .updateTable('save_states')
-    .set((eb) => ({ state: text, size_bytes: sizeBytes, version: eb('version', '+', 1), updated_at: now }))
-    .where('player_id', '=', playerId)
-    .where('game_id', '=', (eb) =>
-      eb.selectFrom('games').select('id').where('slug', '=', slug).where('status', 'in', [...LISTED_STATUSES]).where('save_slots', '>', slot),
-    )
-    .where('slot', '=', slot)
-    .where('state', 'is not', null)
-    .returning('version');
+/** replaceQuery with the game read by slug in a subquery: listed, and with the slot (save_slots > slot). */
+const replaceBySlugQuery = (db: Executor, slug: string, playerId: number, slot: number, text: string, sizeBytes: number, now: number) => {
+  const gameId = db.selectFrom('games').select('id').where('slug', '=', slug).where('status', 'in', [...LISTED_STATUSES]).where('save_slots', '>', slot);
+  return replaceQuery(db, playerId, gameId as Expression<number>, slot, text, sizeBytes, now);
+};
 const replaceBySlug = prepared((db, slug: string, playerId: number, slot: number, text: string, sizeBytes: number, now: number) =>
   replaceBySlugQuery(db, slug, playerId, slot, text, sizeBytes, now),
 );
