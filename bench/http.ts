@@ -1,13 +1,14 @@
 // The hot routes over real HTTP, against a bare Fastify route measured in the same run (issue 14).
 //
 // Two processes besides this one: the bare route (bench/http-bare.ts) and the service as it is deployed (`npm run
-// build`, then `node dist/src/cli.js serve` with GP_* settings, default log_level info, logs to /dev/null) over a
-// scratch database: a temporary SQLite file, and a new PostgreSQL database when TEST_DATABASE_URL (or
-// BENCH_DATABASE_URL) is set. autocannon drives each route over loopback; every line gives req/s, p50, p99, the
-// non-2xx count and the ratio to the bare route of the same method. Then how throughput holds as the work grows
-// (heartbeats with 300 and with 20,000 running sessions; score submissions on a board of 1,000 and of 1,000,000
-// players), the service's RSS, and the totals (credited seconds as the sessions reported them; one winner per
-// racing save; every save counted once in the slot's version).
+// build`, then `node dist/src/cli.js serve` with the node flags of `npm start`, GP_* settings, default log_level info,
+// logs to /dev/null) over a scratch database: a temporary SQLite file, and a new PostgreSQL database when
+// TEST_DATABASE_URL (or BENCH_DATABASE_URL) is set. autocannon drives each route over loopback; every line gives
+// req/s, p50, p99, the non-2xx count, the ratio to the bare route of the same method, the CPU time per request and,
+// of it, the time in V8's garbage collector (from the service's /metrics). Then how throughput holds as the work
+// grows (heartbeats with 300 and with 20,000 running sessions; score submissions on a board of 1,000 and of
+// 1,000,000 players), the service's RSS, and the totals (credited seconds as the sessions reported them; one winner
+// per racing save; every save counted once in the slot's version).
 //
 // Players and their tokens, and the big tables of the scaling runs, are written with SQL (fast); sessions, scores
 // and states of the 300 players go through the API.
@@ -17,7 +18,7 @@
 // BENCH_CROWD (20000 sessions), BENCH_BIG_BOARD (1000000 players), BENCH_ROUTES (comma list of route names to run),
 // BENCH_NO_BUILD=1 (use dist/ as built), BENCH_SCALING=0 (skip the scaling runs), BENCH_DIALECTS (e.g. postgres: only these),
 // BENCH_PROFILE=<dir> (the service writes a CPU profile there, node --cpu-prof; read it with bench/profile-top.ts),
-// BENCH_NODE_FLAGS (flags for the service's node, e.g. --max-semi-space-size=4).
+// BENCH_NODE_FLAGS (more flags for the service's node, after those of `npm start`, e.g. --max-semi-space-size=8).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -64,6 +65,8 @@ interface Result {
   errors: number;
   /** CPU time (user + system) the answering process spent per request, in µs: robust to a busy machine, unlike req/s */
   cpuUs: number;
+  /** Of that, time in V8's garbage collector per request, in µs (the service's /metrics; the bare route has none) */
+  gcUs?: number;
 }
 
 // ---- processes -----------------------------------------------------------------------------------------------
@@ -87,11 +90,19 @@ async function startBare(): Promise<{ url: string; child: ChildProcess }> {
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
+/** The flags `npm start` gives node (package.json's start script: `node <flags> dist/src/cli.js serve`). */
+function startFlags(): string[] {
+  const start: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
+  const words = start.split(/\s+/);
+  if (words[0] !== 'node' || !words.includes('dist/src/cli.js')) throw new Error(`package.json's start script is not "node … dist/src/cli.js serve": ${start}`);
+  return words.slice(1, words.indexOf('dist/src/cli.js'));
+}
+
 async function startService(databaseUrl: string, dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   // BENCH_PROFILE=<dir>: the service writes a CPU profile there when it stops (node --cpu-prof)
   const profile = env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(env.BENCH_PROFILE)] : [];
-  const child = spawn(process.execPath, [...profile, ...(env.BENCH_NODE_FLAGS ? env.BENCH_NODE_FLAGS.split(' ') : []), path.join(ROOT, 'dist/src/cli.js'), 'serve'], {
+  const child = spawn(process.execPath, [...profile, ...startFlags(), ...(env.BENCH_NODE_FLAGS ? env.BENCH_NODE_FLAGS.split(' ') : []), path.join(ROOT, 'dist/src/cli.js'), 'serve'], {
     cwd: dataDir,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
@@ -125,6 +136,14 @@ async function startService(databaseUrl: string, dataDir: string): Promise<{ url
 function cpuUs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** Seconds the process spent collecting garbage so far, all kinds (its /metrics), or undefined without /metrics. */
+async function gcSeconds(url: string): Promise<number | undefined> {
+  const response = await fetch(`${url}/metrics`).catch(() => undefined);
+  if (!response?.ok) return undefined;
+  const sums = [...(await response.text()).matchAll(/^nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)$/gm)];
+  return sums.reduce((total, [, value]) => total + Number(value), 0);
 }
 
 /** The V8 heap (total and used) and external memory the service reports on /metrics, in MB: where its RSS goes. */
@@ -166,6 +185,7 @@ async function load(
 ): Promise<Result> {
   let i = 0;
   const pid = pids.get(url)!;
+  const gcBefore = await gcSeconds(url);
   const cpuBefore = cpuUs(pid);
   const result = await autocannon({
     url,
@@ -184,6 +204,9 @@ async function load(
       },
     ],
   });
+  const cpuAfter = cpuUs(pid);
+  const gcAfter = gcBefore === undefined ? undefined : await gcSeconds(url);
+  const requests = Math.max(1, result.requests.total);
   return {
     name,
     method,
@@ -192,7 +215,8 @@ async function load(
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
-    cpuUs: (cpuUs(pid) - cpuBefore) / Math.max(1, result.requests.total),
+    cpuUs: (cpuAfter - cpuBefore) / requests,
+    ...(gcAfter === undefined ? {} : { gcUs: ((gcAfter - gcBefore!) * 1e6) / requests }),
   };
 }
 
@@ -290,7 +314,8 @@ function line(r: Result, bare: Record<string, number>): string {
   const ratio = base ? `${((100 * r.rps) / base).toFixed(1).padStart(5)} %` : '';
   const cpuBase = r.method === 'GET' ? bare.cpuGET! : bare.cpuPOST!;
   const cpuRatio = cpuBase ? ` CPU ${fmt(r.cpuUs, 5)} µs/req (bare/this ${((100 * cpuBase) / r.cpuUs).toFixed(1).padStart(5)} %)` : '';
-  return `  ${r.name.padEnd(34)} ${fmt(r.rps, 7)} req/s  p50 ${fmt(r.p50, 3)} ms  p99 ${fmt(r.p99, 4)} ms  non-2xx ${fmt(r.non2xx, 5)}  err ${fmt(r.errors, 3)}  ${ratio}${cpuRatio}`;
+  const gc = r.gcUs === undefined ? '' : `, GC ${r.gcUs.toFixed(1).padStart(5)} µs`;
+  return `  ${r.name.padEnd(34)} ${fmt(r.rps, 7)} req/s  p50 ${fmt(r.p50, 3)} ms  p99 ${fmt(r.p99, 4)} ms  non-2xx ${fmt(r.non2xx, 5)}  err ${fmt(r.errors, 3)}  ${ratio}${cpuRatio}${gc}`;
 }
 
 const want = (name: string) => !ONLY || ONLY.has(name);

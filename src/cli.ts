@@ -14,6 +14,7 @@ import { displayDatabaseUrl, unreachableMessage } from './db/reachability.js';
 import { AppError } from './http/errors.js';
 import { CliRefusal } from './lib/refusal.js';
 import { loggerOptions } from './http/logging.js';
+import { tuneHeapForServing } from './lib/heap.js';
 import { serviceVersion } from './lib/version.js';
 import { registerPlayerCommands } from './modules/accounts/accounts.cli.js';
 import { registerGameCommands } from './modules/games/games.cli.js';
@@ -107,6 +108,7 @@ export function buildProgram(): Command {
     .command('serve')
     .description('serve the API, the portal and the game files')
     .action(async () => {
+      tuneHeapForServing();
       // Loaded only here: the other commands start without the whole web stack.
       const { startServer } = await import('./server.js');
       const config = loadConfig();
