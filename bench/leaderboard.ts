@@ -149,7 +149,7 @@ async function runOne(dialect: DialectName, n: number): Promise<Row[]> {
     console.error(`  ${dialect} ${n.toLocaleString('en')} players: filled in ${fillSeconds.toFixed(1)} s, ${Number(nodes.n).toLocaleString('en')} tree nodes`);
     const clock = new ManualClock(NOW);
     const log = pino({ level: 'silent' });
-    const ctx: AppContext = { config, db: handle.db, dialect: handle.dialect, clock, log, mailer: createMailer({ config, db: handle.db, clock, log }), metrics: createMetrics(), storage: openStore(config) };
+    const ctx: AppContext = { config, db: handle.db, dialect: handle.dialect, clock, log, mailer: createMailer({ config, db: handle.db, clock, log }), metrics: createMetrics(), storage: await openStore(config) };
     const ids = randomIds(n, samples + 200, 12345);
     const keys = await Promise.all(ids.slice(0, 300).map(async (id) => keyOfBest((await findBest(handle.db, boardId, id))!)));
     const query = { board: 'main', period: 'all' as const, limit: 10, offset: 0 };

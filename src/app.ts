@@ -147,7 +147,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const clock = options.clock ?? systemClock;
   const metrics = createMetrics();
   const mailer = createMailer({ config, db: database.db, clock, log: app.log, metrics });
-  const storage = options.storage ?? openStore(config);
+  const storage = options.storage ?? (await openStore(config));
   // A missing bucket or refused credentials stop the start here, not as a 500 on the first upload.
   await storage.check();
   const ctx: AppContext = { config, db: database.db, dialect: database.dialect, clock, log: app.log, mailer, metrics, storage };

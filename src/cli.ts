@@ -79,7 +79,7 @@ export async function withContext<T>(fn: (ctx: AppContext) => Promise<T>, option
   return withDatabase(async (config, database) => {
     const log = pino(loggerOptions(config.log_level), pino.destination(2));
     const mailer = createMailer({ config, db: database.db, clock: systemClock, log });
-    const storage = openStore(config);
+    const storage = await openStore(config);
     try {
       await storage.check();
       return await fn({ config, db: database.db, dialect: database.dialect, clock: systemClock, log, mailer, metrics: createMetrics(), storage });

@@ -2,7 +2,7 @@
 // Redis keys read <redis_prefix>rate:undefinedundefined-<limit>:<key>: the plugin names limiters made with createRateLimit so.
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { AppContext } from '../context.js';
 import { sha256 } from '../lib/secrets.js';
 import { sessionCookieName } from './auth.js';
@@ -24,8 +24,10 @@ const reconnectDelay = (attempt: number) => Math.min(100 * 2 ** Math.min(attempt
  * One connection for the counters. Fail fast while Redis is away: no offline queue, one retry, and the plugin's
  * skipOnError serves the request uncounted rather than holding it. ioredis reconnects by itself; the log says once
  * that Redis is gone and once that it is back, however many requests and reconnect attempts come in between.
+ * ioredis is loaded only here: a process without redis_url never loads it.
  */
-function connectRedis(url: string, log: FastifyBaseLogger): { redis: Redis; close(): Promise<void> } {
+async function connectRedis(url: string, log: FastifyBaseLogger): Promise<{ redis: Redis; close(): Promise<void> }> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, { connectTimeout: 2000, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: reconnectDelay });
   let reachable = true;
   let closing = false;
@@ -72,7 +74,7 @@ export interface RateLimits {
 
 export async function registerRateLimits(app: FastifyInstance, ctx: AppContext): Promise<RateLimits> {
   const { config } = ctx;
-  const connection = config.redis_url ? connectRedis(config.redis_url, app.log) : undefined;
+  const connection = config.redis_url ? await connectRedis(config.redis_url, app.log) : undefined;
   const redis = connection?.redis;
   if (connection) {
     await firstConnection(connection.redis);

@@ -42,8 +42,8 @@ async function text(store: ObjectStore, key: string, range?: { start: number; en
 
 describe('storage: the S3 store', () => {
   let store: ObjectStore;
-  beforeAll(() => {
-    store = storeFor(s3.settings());
+  beforeAll(async () => {
+    store = await storeFor(s3.settings());
   });
   afterAll(() => store.close());
 
@@ -87,14 +87,14 @@ describe('storage: the S3 store', () => {
   });
 
   it('keeps two prefixes of one bucket apart', async () => {
-    const other = storeFor(s3.settings(TEST_BUCKET, 'another-deployment'));
+    const other = await storeFor(s3.settings(TEST_BUCKET, 'another-deployment'));
     await store.put('avatars/1-x.webp', Buffer.from('mine'));
     expect(await other.head('avatars/1-x.webp')).toBeNull();
     other.close();
   });
 
   it('refuses to start on a missing bucket, naming the setting and the bucket', async () => {
-    const missing = storeFor(s3.settings('no-such-bucket'));
+    const missing = await storeFor(s3.settings('no-such-bucket'));
     await expect(missing.check()).rejects.toThrow(StorageError);
     await expect(missing.check()).rejects.toThrow(/storage_url \(GP_STORAGE_URL\).*the bucket no-such-bucket does not exist/);
     missing.close();
@@ -102,13 +102,13 @@ describe('storage: the S3 store', () => {
 
   // s3rver knows its access keys but does not verify SigV4 signatures: a wrong secret with a known key is not testable here.
   it('refuses to start with credentials the store refuses', async () => {
-    const refused = storeFor({ ...s3.settings(), s3_access_key_id: 'NOT-A-KEY', s3_secret_access_key: 'S3RVER' });
+    const refused = await storeFor({ ...s3.settings(), s3_access_key_id: 'NOT-A-KEY', s3_secret_access_key: 'S3RVER' });
     await expect(refused.check()).rejects.toThrow(/refused the credentials \(HTTP 403\).*s3_access_key_id and s3_secret_access_key/);
     refused.close();
   });
 
   it('refuses to start when the store cannot be reached', async () => {
-    const nowhere = storeFor({ ...s3.settings(), s3_endpoint: 'http://127.0.0.1:9' });
+    const nowhere = await storeFor({ ...s3.settings(), s3_endpoint: 'http://127.0.0.1:9' });
     await expect(nowhere.check()).rejects.toThrow(/cannot be reached/);
     nowhere.close();
   });
@@ -142,7 +142,7 @@ describe('storage: gameplatform storage copy', () => {
     writeFileSync(path.join(root, 'gameplatform.sqlite'), 'db');
     mkdirSync(path.join(root, 'games/orbit/.staging-x'), { recursive: true });
     writeFileSync(path.join(root, 'games/orbit/.staging-x/a.js'), 'x');
-    const target = storeFor(s3.settings());
+    const target = await storeFor(s3.settings());
     const lines: string[] = [];
     const first = await copyStore(new LocalStore(root), target, root, (line) => lines.push(line));
     expect(first).toEqual({ copied: 4, skipped: 0, bytes: Object.values(files).join('').length });

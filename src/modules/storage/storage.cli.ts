@@ -59,7 +59,7 @@ export function registerStorageCommands(program: Command, load: () => Config = (
       const config = load();
       if (!config.storage_url) throw new StorageError('storage_url (GP_STORAGE_URL) is not set: there is no object store to copy into');
       const root = path.resolve(options.from ?? config.data_dir);
-      const target = openStore(config);
+      const target = await openStore(config);
       try {
         await target.check();
         const tty = process.stderr.isTTY;
