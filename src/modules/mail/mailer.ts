@@ -1,7 +1,7 @@
 // The platform's outgoing mail. With smtp_url set, every mail is written to the outbox table first and leaves it only once
 // the SMTP server took it: a server that is down or refuses for now gets it again later, with backoff; nothing is lost.
 // Without smtp_url the mail is kept in the outbox and written to the log (development).
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
@@ -63,14 +63,19 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 
 type Deliver = (m: MailMessage) => Promise<void>;
 
+/** nodemailer is loaded with the first message: a process that sends none never loads it. */
 function smtpTransport(config: Config): { deliver: Deliver; close: () => void } {
-  // Short timeouts: a server that does not answer is a failed attempt, tried again later, not a held connection.
-  const transport = nodemailer.createTransport({ url: config.smtp_url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 60_000 });
+  let transport: Promise<Transporter> | undefined;
+  const open = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      // Short timeouts: a server that does not answer is a failed attempt, tried again later, not a held connection.
+      nodemailer.createTransport({ url: config.smtp_url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 60_000 }),
+    ));
   return {
     deliver: async (m) => {
-      await transport.sendMail({ from: config.mail_from, to: m.to, subject: m.subject, text: m.text, ...(m.html ? { html: m.html } : {}) });
+      await (await open()).sendMail({ from: config.mail_from, to: m.to, subject: m.subject, text: m.text, ...(m.html ? { html: m.html } : {}) });
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((t) => t.close()),
   };
 }
 
