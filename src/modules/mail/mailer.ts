@@ -67,15 +67,21 @@ type Deliver = (m: MailMessage) => Promise<void>;
 function smtpTransport(config: Config): { deliver: Deliver; close: () => void } {
   let transport: Promise<Transporter> | undefined;
   const open = () =>
-    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
-      // Short timeouts: a server that does not answer is a failed attempt, tried again later, not a held connection.
-      nodemailer.createTransport({ url: config.smtp_url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 60_000 }),
+    (transport ??= import('nodemailer').then(
+      ({ default: nodemailer }) =>
+        // Short timeouts: a server that does not answer is a failed attempt, tried again later, not a held connection.
+        nodemailer.createTransport({ url: config.smtp_url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 60_000 }),
+      (error: unknown) => {
+        transport = undefined; // the next attempt loads it again (the mail stays in the outbox meanwhile)
+        throw error;
+      },
     ));
   return {
     deliver: async (m) => {
       await (await open()).sendMail({ from: config.mail_from, to: m.to, subject: m.subject, text: m.text, ...(m.html ? { html: m.html } : {}) });
     },
-    close: () => void transport?.then((t) => t.close()),
+    // A transport that never loaded has nothing to close (and its rejection must not go unhandled).
+    close: () => void transport?.then((t) => t.close(), () => undefined),
   };
 }
 

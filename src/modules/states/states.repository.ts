@@ -87,7 +87,8 @@ export async function isActivePlayerOfGame(db: Executor, playerId: number, gameI
 const SUMMARY = ['slot', 'label', 'version', 'size_bytes', 'created_at', 'updated_at'] as const;
 
 /** `player_id = ? AND game_id = ? AND slot = ?`: the primary key. */
-const atSlot = (key: SlotKey) => (eb: ExpressionBuilder<Database, 'save_states'>) =>
+/** The slot's row; the game may be given as an expression (a subquery reading the game). */
+const atSlot = (key: Omit<SlotKey, 'gameId'> & { gameId: number | Expression<number> }) => (eb: ExpressionBuilder<Database, 'save_states'>) =>
   eb.and([eb('player_id', '=', key.playerId), eb('game_id', '=', key.gameId), eb('slot', '=', key.slot)]);
 
 /** The stored states of a player in slots below `slotCount`, by slot; the payload only when asked (primary key prefix). */
@@ -153,7 +154,7 @@ const replaceQuery = (db: Executor, playerId: number, gameId: number | Expressio
   db
     .updateTable('save_states')
     .set((eb) => ({ state: text, size_bytes: sizeBytes, version: eb('version', '+', 1), updated_at: now }))
-    .where((eb) => eb.and([eb('player_id', '=', playerId), eb('game_id', '=', gameId), eb('slot', '=', slot)]))
+    .where(atSlot({ playerId, gameId, slot }))
     .where('state', 'is not', null)
     .returning('version');
 const replace = prepared((db, playerId: number, gameId: number, slot: number, text: string, sizeBytes: number, now: number) =>
