@@ -12,7 +12,7 @@ import { registerAuth } from './http/auth.js';
 import { clientErrorHandler, registerExpectationHandler } from './http/client-errors.js';
 import { DEFAULT_BODY_LIMIT, registerBodyEncodingCheck, registerJsonParser } from './http/content.js';
 import { errorHandler } from './http/error-handler.js';
-import { AccessLog, loggerOptions } from './http/logging.js';
+import { AccessLog, lazyChildLogger, loggerOptions } from './http/logging.js';
 import { registerNotFound } from './http/not-found.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimits } from './http/rate-limit.js';
@@ -118,6 +118,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     ...transportOptions(config),
     // One access line per request, at the response (logging.ts), rather than Fastify's two.
     logController: new AccessLog(),
+    // A request's logger is made when it is first written to (most requests never write with it).
+    childLoggerFactory: lazyChildLogger,
     genReqId: requestIdGenerator(config.trust_proxy),
     requestIdHeader: false,
     bodyLimit: DEFAULT_BODY_LIMIT,

@@ -84,7 +84,9 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
 
   const cookieName = sessionCookieName(ctx);
   // request.ip is undefined once the client has reset its connection (the socket has no remote address left)
-  const ip = (request: FastifyRequest) => (request.ip ? normalizeIP(request.ip) : 'gone');
+  // normalizeIP groups an IPv6 address by its /64 and lowercases anything else: without a ':' (IPv4), the same
+  // without its IPv6 test (a long regexp, about 1 % of a cheap request's CPU).
+  const ip = (request: FastifyRequest) => (request.ip ? (request.ip.includes(':') ? normalizeIP(request.ip) : request.ip.toLowerCase()) : 'gone');
   /** Whether the request sends a credential at all (validated or not). */
   const sendsCredential = (request: FastifyRequest) => Boolean(request.headers.authorization || request.cookies?.[cookieName]);
   const limiter = (name: string, setting: { max: number; window_seconds: number }, key: (request: FastifyRequest) => string): Check => ({

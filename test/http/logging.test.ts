@@ -3,7 +3,8 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { loggerOptions, redactUrl } from '../../src/http/logging.js';
+import type { FastifyBaseLogger } from 'fastify';
+import { lazyChildLogger, loggerOptions, redactUrl, scrubSecrets } from '../../src/http/logging.js';
 import { createGame, createPlayerWithPassword } from '../helpers/factories.js';
 import { eachDialect } from '../helpers/harness.js';
 
@@ -96,6 +97,44 @@ describe('http: logger options', () => {
     }
     expect(text).toContain('mt_[redacted]');
     expect(text).toContain('agk_[redacted]');
+  });
+
+  it("makes a request's logger when it is first written to: its lines carry the request id, through the redaction", () => {
+    const out = capture();
+    const root = pino(loggerOptions('info'), out.stream);
+    let children = 0;
+    const child = root.child.bind(root);
+    const counted = Object.assign(Object.create(root) as typeof root, {
+      child: (...args: Parameters<typeof root.child>) => {
+        children++;
+        return child(...args);
+      },
+    });
+    const log = lazyChildLogger(counted as unknown as FastifyBaseLogger, { reqId: 'req-1' }, {});
+    // Reading the level, or whether a level is on, makes nothing.
+    expect(log.level).toBe('info');
+    expect((log as unknown as { isLevelEnabled(level: string): boolean }).isLevelEnabled('info')).toBe(true);
+    expect((log as unknown as { isLevelEnabled(level: string): boolean }).isLevelEnabled('debug')).toBe(false);
+    expect(children).toBe(0);
+    log.debug('not written');
+    log.error({ headers: { authorization: 'Bearer secret-a' } }, 'failed');
+    log.warn('again');
+    expect(children).toBe(1);
+    const lines = out.lines.map((l) => JSON.parse(l));
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 50, reqId: 'req-1', msg: 'failed', headers: { authorization: '[redacted]' } }),
+      expect.objectContaining({ level: 40, reqId: 'req-1', msg: 'again' }),
+    ]);
+    // A route with a level of its own (the probes, /metrics) gets its pino child at once, at that level.
+    const quiet = lazyChildLogger(counted as unknown as FastifyBaseLogger, { reqId: 'req-2' }, { level: 'warn' });
+    expect(children).toBe(2);
+    expect(quiet.level).toBe('warn');
+  });
+
+  it('scrubs issued secrets from any line, and leaves a line without them as it is', () => {
+    expect(scrubSecrets('{"msg":"request completed","url":"/v1/status"}')).toBe('{"msg":"request completed","url":"/v1/status"}');
+    expect(scrubSecrets('a snake_case line with no secret')).toBe('a snake_case line with no secret');
+    expect(scrubSecrets(`ps_${'a'.repeat(20)} and agp_${'B'.repeat(20)}`)).toBe('ps_[redacted] and agp_[redacted]');
   });
 
   it('masks the values of secret query parameters, and nothing else', () => {
