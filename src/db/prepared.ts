@@ -7,7 +7,7 @@
 // same on every call, so better-sqlite3's statement cache (connect.ts) reuses its compiled statement, and on
 // PostgreSQL the text is marked PREPARED: a named prepared statement, planned once per connection.
 //
-// On SQLite (3.54 as better-sqlite3 13 builds it), a statement that joins (tables, or a table and json_each) and
+// On SQLite (3.54 as better-sqlite3 13 builds it), a statement that joins (tables, or a table and jsonb_each) and
 // takes bound parameters is compiled again on every run: binding a value the planner looked at expires it, and
 // sqlite3_step re-prepares it. A rank cost 270 µs instead of 40, a page of a leaderboard 45 instead of 6. Such a
 // statement reads its parameters from a one-row MATERIALIZED CTE instead (paramsFromOneRow): the planner then sees
@@ -56,8 +56,8 @@ export function prepared<A extends Args, R>(build: (db: Db, ...args: A) => Compi
   };
 }
 
-/** A read that joins or reads json_each: the SQLite statements that re-prepare when their parameters are bound. */
-const JOINS = /^\s*(with|select)\b[\s\S]*\b(join|json_each)\b/i;
+/** A read that joins or reads json_each or jsonb_each: the SQLite statements that re-prepare when their parameters are bound. */
+const JOINS = /^\s*(with|select)\b[\s\S]*\b(join|jsonb?_each)\b/i;
 
 /**
  * The statement with each `?` replaced by a column of `prepared_args`, a one-row MATERIALIZED CTE that takes the
