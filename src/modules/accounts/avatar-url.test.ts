@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { avatarUrl, hueColour, hueOf, initialsOf, initialsSvg, validInitials } from './avatar-url.js';
 
@@ -20,6 +21,8 @@ describe('initials avatar', () => {
 
   it('derives the same hue from a username in any case, different ones for different names', () => {
     expect(hueOf('Ada_L')).toBe(hueOf('ada_l'));
+    // The first two bytes of the SHA-256 of the lower-cased name, modulo 360: avatar URLs already handed out keep it.
+    expect(hueOf('Ada_L')).toBe(createHash('sha256').update('ada_l').digest().readUInt16BE(0) % 360);
     const hues = new Set(['ada', 'bob', 'cyd', 'dee', 'eve', 'fay'].map(hueOf));
     expect(hues.size).toBeGreaterThan(3);
     for (const h of hues) expect(h).toBeGreaterThanOrEqual(0);

@@ -1,5 +1,5 @@
 // Where a player's avatar lives: the uploaded file, or the generated initials SVG whose colour comes from the username.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Config } from '../../config.js';
 
 export interface AvatarFields {
@@ -35,9 +35,13 @@ export function initialsOf(displayName: string, username: string): string {
   return chosen.map((ch) => [...ch.toUpperCase()][0]!).join('');
 }
 
-/** A hue from 0 to 359, the same for a username in any letter case. */
+/**
+ * A hue from 0 to 359, the same for a username in any letter case. One-shot hash: every row of a leaderboard page
+ * without an uploaded avatar computes one (a Hash object took 1.7 µs a row, issue 14).
+ */
 export function hueOf(username: string): number {
-  return createHash('sha256').update(username.toLowerCase()).digest().readUInt16BE(0) % 360;
+  // The first two bytes, big-endian (hex text is quicker to get than a Buffer: 0.55 against 1.1 µs).
+  return parseInt(hash('sha256', username.toLowerCase(), 'hex').slice(0, 4), 16) % 360;
 }
 
 /** `#rrggbb` for the hue at 55 % saturation and 42 % lightness: white initials stay readable on every hue. */
