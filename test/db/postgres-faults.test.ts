@@ -4,6 +4,7 @@
 // transaction that did not commit left nothing. PostgreSQL only.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -225,7 +226,10 @@ describe.skipIf(!onPostgres)('PostgreSQL faults [postgres]', () => {
     const name = new URL(scratch.url).pathname.slice(1);
     await admin.query(`alter database ${name} allow_connections false`);
     const port = await freePort();
-    const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/cli.ts'), 'serve'], {
+    // node itself with tsx's loader, not the tsx command: the command relays SIGTERM to its child, and kills it (exit
+    // 143) when the child does not confirm within 30 ms, which a loaded machine can miss. The stop must be the service's.
+    const tsxLoader = pathToFileURL(path.join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+    const child = spawn(process.execPath, ['--import', tsxLoader, path.join(root, 'src/cli.ts'), 'serve'], {
       cwd: scratch.dataDir,
       env: {
         PATH: process.env.PATH ?? '',
