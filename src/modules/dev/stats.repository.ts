@@ -21,9 +21,10 @@ export async function countPlayersEver(db: Executor, gameId: number): Promise<nu
 
 /**
  * Active sessions of the game heard from after `since` (sessions the idle sweep has not closed yet do not count).
- * Index play_sessions_game_active_idx (game_id, last_heartbeat_at) WHERE status = 'active': it holds open sessions
- * only, so this is an index-only range scan of the game's live sessions, however long its history. `status` is
- * written as a literal: SQLite uses a partial index only when the query repeats its condition literally.
+ * Index play_sessions_game_live_idx (game_id) WHERE status = 'active': it holds open sessions only, so this reads the
+ * game's open sessions, however long its history, and checks each one's last heartbeat in its row (the index leaves
+ * last_heartbeat_at out so that a heartbeat changes no index: migration 2026_11_27_1900). `status` is written as a
+ * literal: SQLite uses a partial index only when the query repeats its condition literally.
  */
 export async function countLiveSessions(db: Executor, gameId: number, since: number): Promise<number> {
   const row = await db

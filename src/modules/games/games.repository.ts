@@ -186,12 +186,15 @@ export function findGameFileSets(db: Executor, slug: string): Promise<{ id: numb
   return db.selectFrom('games').select(['id', 'files_dir', 'previous_files_dir']).where('slug', '=', slug).executeTakeFirst();
 }
 
-/** Whether any play session of the game is still active (heard from since `activeSince`); index play_sessions_sweep_idx. */
+/**
+ * Whether any play session of the game is still active (heard from since `activeSince`): the game's open sessions
+ * from play_sessions_game_live_idx (`status` as a literal so that SQLite uses that partial index).
+ */
 export async function hasActiveSession(db: Executor, gameId: number, activeSince: number): Promise<boolean> {
   const row = await db
     .selectFrom('play_sessions')
     .select('id')
-    .where('status', '=', 'active')
+    .where('status', '=', sql.lit('active'))
     .where('last_heartbeat_at', '>', activeSince)
     .where('game_id', '=', gameId)
     .limit(1)

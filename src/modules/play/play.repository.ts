@@ -73,9 +73,12 @@ export function findActiveSessions(db: Executor, playerId: number, gameId: numbe
   return sessions(db).where('s.player_id', '=', playerId).where('s.status', '=', 'active').where('s.game_id', '=', gameId).execute();
 }
 
-/** Play sessions open now (GET /metrics, on each scrape). Counted from play_sessions_sweep_idx (status, last_heartbeat_at). */
+/**
+ * Play sessions open now (GET /metrics, on each scrape). Counted from play_sessions_one_active_idx, which holds the
+ * open sessions only (`status` as a literal, so SQLite uses that partial index).
+ */
 export async function countActiveSessions(db: Executor): Promise<number> {
-  const row = await db.selectFrom('play_sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'active').executeTakeFirstOrThrow();
+  const row = await db.selectFrom('play_sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', sql.lit('active')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -172,14 +175,16 @@ export async function settleClaim(db: Executor, id: number, refund: number, now:
  * Closes idle sessions (no heartbeat since `cutoff`) with reason timeout; ended_at is the last time the session was
  * heard from, and nothing is credited for the silence. One statement: a session that a concurrent heartbeat refreshed,
  * or a concurrent sweep closed, no longer matches when its row lock is granted, so each session closes once.
- * `id` narrows it to one session (a heartbeat or end that finds it idle). Index play_sessions_sweep_idx (status, last_heartbeat_at):
- * a range scan over the idle active sessions only.
+ * `id` narrows it to one session (a heartbeat or end that finds it idle). Without it, the open sessions from
+ * play_sessions_one_active_idx (a partial index of those only; `status` as a literal so that SQLite uses it), each
+ * one's last heartbeat checked in its row: no index holds last_heartbeat_at, so a heartbeat changes no index
+ * (migration 2026_11_27_1900).
  */
 export async function closeIdleSessions(db: Executor, cutoff: number, id?: number): Promise<number> {
   const result = await db
     .updateTable('play_sessions')
     .set({ status: 'closed', ended_at: sql<number>`last_heartbeat_at`, end_reason: 'timeout' })
-    .where('status', '=', 'active')
+    .where('status', '=', sql.lit('active'))
     .where('last_heartbeat_at', '<=', cutoff)
     .$if(id !== undefined, (qb) => qb.where('id', '=', id!))
     .executeTakeFirst();

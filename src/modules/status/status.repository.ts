@@ -1,4 +1,5 @@
 // Counts shown by GET /status.
+import { sql } from 'kysely';
 import type { Executor } from '../../db/connect.js';
 import { prepared } from '../../db/prepared.js';
 import { LISTED_STATUSES } from '../games/manifest.js';
@@ -11,7 +12,8 @@ const listedGames = prepared((db) => db.selectFrom('games').select((eb) => eb.fn
 
 /**
  * Distinct players with an active play session heard from after `since` (an idle session the sweep has not closed
- * yet does not count). Index play_sessions_sweep_idx (status, last_heartbeat_at): a range scan over the live sessions.
+ * yet does not count). The open sessions from play_sessions_one_active_idx (partial: open sessions only; `status`
+ * as a literal so that SQLite uses it), each one's last heartbeat checked in its row.
  */
 export async function countPlayersOnline(db: Executor, since: number): Promise<number> {
   return Number((await playersOnline.first(db, since))!.n);
@@ -20,6 +22,6 @@ const playersOnline = prepared((db, since: number) =>
   db
     .selectFrom('play_sessions')
     .select((eb) => eb.fn.count<number>('player_id').distinct().as('n'))
-    .where('status', '=', 'active')
+    .where('status', '=', sql.lit('active'))
     .where('last_heartbeat_at', '>', since),
 );
