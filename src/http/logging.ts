@@ -152,18 +152,20 @@ type Writer = Record<'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace', (.
  */
 class LazyChildLogger {
   #child: FastifyBaseLogger | undefined;
+  readonly #parent: FastifyBaseLogger;
+  readonly #bindings: Record<string, unknown>;
 
-  constructor(
-    readonly parent: FastifyBaseLogger,
-    readonly ownBindings: Record<string, unknown>,
-  ) {}
+  constructor(parent: FastifyBaseLogger, bindings: Record<string, unknown>) {
+    this.#parent = parent;
+    this.#bindings = bindings;
+  }
 
   #real(): FastifyBaseLogger {
-    return (this.#child ??= this.parent.child(this.ownBindings));
+    return (this.#child ??= this.#parent.child(this.#bindings));
   }
 
   get level(): string {
-    return (this.#child ?? this.parent).level;
+    return (this.#child ?? this.#parent).level;
   }
 
   set level(level: string) {
@@ -171,12 +173,13 @@ class LazyChildLogger {
   }
 
   isLevelEnabled(level: string): boolean {
-    const log = (this.#child ?? this.parent) as { isLevelEnabled?(level: string): boolean };
+    const log = (this.#child ?? this.#parent) as { isLevelEnabled?(level: string): boolean };
     return log.isLevelEnabled ? log.isLevelEnabled(level) : true;
   }
 
   bindings(): Record<string, unknown> {
-    return this.#child ? (this.#child as unknown as { bindings(): Record<string, unknown> }).bindings() : { ...(this.parent as unknown as { bindings?(): object }).bindings?.(), ...this.ownBindings };
+    if (this.#child) return (this.#child as unknown as { bindings(): Record<string, unknown> }).bindings();
+    return { ...(this.#parent as unknown as { bindings?(): object }).bindings?.(), ...this.#bindings };
   }
 
   child(bindings: Record<string, unknown>, options?: ChildLoggerOptions): FastifyBaseLogger {

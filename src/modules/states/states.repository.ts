@@ -86,8 +86,7 @@ export async function isActivePlayerOfGame(db: Executor, playerId: number, gameI
 
 const SUMMARY = ['slot', 'label', 'version', 'size_bytes', 'created_at', 'updated_at'] as const;
 
-/** `player_id = ? AND game_id = ? AND slot = ?`: the primary key. */
-/** The slot's row; the game may be given as an expression (a subquery reading the game). */
+/** `player_id = ? AND game_id = ? AND slot = ?`: the primary key. The game may be an expression (a subquery reading it). */
 const atSlot = (key: Omit<SlotKey, 'gameId'> & { gameId: number | Expression<number> }) => (eb: ExpressionBuilder<Database, 'save_states'>) =>
   eb.and([eb('player_id', '=', key.playerId), eb('game_id', '=', key.gameId), eb('slot', '=', key.slot)]);
 
