@@ -23,6 +23,7 @@ import { registerSecurity } from './http/security.js';
 import { validatorCompiler } from './http/validation.js';
 import { loadPortalAssets, notFoundPage, portalRoutes, registerPageSecurity } from './modules/portal/portal.routes.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { startCredentialCache } from './modules/accounts/credential-cache.js';
 import { devRoutes } from './modules/dev/dev.routes.js';
 import { createMailer } from './modules/mail/mailer.js';
 import { createMetrics } from './modules/metrics/metrics.js';
@@ -152,10 +153,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const storage = options.storage ?? (await openStore(config));
   // A missing bucket or refused credentials stop the start here, not as a 500 on the first upload.
   await storage.check();
-  const ctx: AppContext = { config, db: database.db, dialect: database.dialect, clock, log: app.log, mailer, metrics, storage };
+  const credentials = await startCredentialCache(config, database, app.log);
+  const ctx: AppContext = { config, db: database.db, dialect: database.dialect, clock, log: app.log, mailer, metrics, storage, credentials };
   metrics.setSources({ activeSessions: () => countActiveSessions(ctx), waitingMail: () => mailer.waiting(), pool: database.poolStats });
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => storage.close());
+  app.addHook('onClose', async () => credentials?.close());
   registerHttpMetrics(app, metrics);
   // Mail still being delivered finishes before the database closes (the caller destroys it after app.close()).
   app.addHook('onClose', async () => mailer.close());

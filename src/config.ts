@@ -45,6 +45,11 @@ export const SettingsSchema = Type.Object(
       default: 60,
       description: 'at start, how long to keep retrying (with backoff) a database that cannot be reached before giving up; 0: give up at once',
     }),
+    credential_cache: Type.Boolean({
+      default: true,
+      description:
+        'PostgreSQL: keep player tokens in memory, each use confirmed through LISTEN/NOTIFY so that a revoked token or a suspended player is refused by every instance at once; turn off behind a pooler in transaction mode (PgBouncer), where LISTEN does not work',
+    }),
     storage_url: Type.String({
       default: '',
       description: 'unset: avatars and game files under data_dir; s3://<bucket>/<prefix>: in an S3-compatible object store (needed to run several instances)',

@@ -15,6 +15,7 @@ import {
   type SqliteDialectConfig,
   type Transaction,
 } from 'kysely';
+import { NotificationListener, type ListenerEvents } from './listener.js';
 import type { Database } from './schema.js';
 import { Sqlite } from './sqlite-driver.js';
 import { DatabaseUnavailableError } from './unavailable.js';
@@ -36,6 +37,8 @@ export interface DatabaseHandle {
   dialect: DialectName;
   /** Connections open, checked out and waited for (GET /metrics). SQLite has its one connection and no queue. */
   poolStats(): PoolStats;
+  /** PostgreSQL: a connection of its own that LISTENs on `channels` (not connected until started). */
+  listen?(channels: readonly string[], events: ListenerEvents): NotificationListener;
   destroy(): Promise<void>;
 }
 
@@ -173,7 +176,8 @@ function openPostgres(url: string, options: OpenOptions): DatabaseHandle {
   const pool = resilientPool(url, options);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const poolStats = () => ({ size: pool.totalCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount });
-  return { db, dialect: 'postgres', poolStats, destroy: () => db.destroy() };
+  const listen = (channels: readonly string[], events: ListenerEvents) => new NotificationListener(url, channels, events);
+  return { db, dialect: 'postgres', poolStats, listen, destroy: () => db.destroy() };
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {

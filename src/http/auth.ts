@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { sha256 } from '../lib/secrets.js';
 import type { MembershipFields } from '../modules/accounts/membership.js';
-import { findAndTouchActiveToken } from '../modules/accounts/tokens.repository.js';
+import { findAndTouchActiveToken, type ActiveTokenRow } from '../modules/accounts/tokens.repository.js';
 import { findActiveKey, touchKey } from '../modules/games/keys.repository.js';
 import { AppError } from './errors.js';
 
@@ -51,13 +51,35 @@ export function sessionCookieName(ctx: AppContext): string {
 
 const unauthenticated = (message: string) => new AppError('unauthenticated', message);
 
-async function playerFromToken(ctx: AppContext, token: string, via: PlayerCredential['via']): Promise<PlayerCredential | null> {
-  const now = ctx.clock.now();
-  const row = await findAndTouchActiveToken(ctx.db, sha256(token), now, now - TOUCH_INTERVAL_MS);
-  if (!row) return null;
+function playerCredential(row: ActiveTokenRow, via: PlayerCredential['via']): PlayerCredential {
   const { role, membership_plan, membership_status, membership_renews_at, membership_ends_at } = row;
   const membership = { role, membership_plan, membership_status, membership_renews_at, membership_ends_at };
   return { kind: 'player', playerId: row.player_id, tokenId: row.token_id, role, membership, via };
+}
+
+/**
+ * The player token's credential: from the credential cache (PostgreSQL) when it holds the token and its last use was
+ * written less than TOUCH_INTERVAL_MS ago, else from the database (which writes the last use when due).
+ */
+async function playerFromToken(ctx: AppContext, token: string, via: PlayerCredential['via']): Promise<PlayerCredential | null> {
+  const now = ctx.clock.now();
+  const tokenHash = sha256(token);
+  const touchBefore = now - TOUCH_INTERVAL_MS;
+  const cache = ctx.credentials;
+  if (cache) {
+    const cached = await cache.get(tokenHash, now);
+    if (cached && cached.last_used_at !== null && cached.last_used_at >= touchBefore) {
+      ctx.metrics.credentialLookups.inc({ result: 'hit' });
+      return playerCredential(cached, via);
+    }
+    ctx.metrics.credentialLookups.inc({ result: 'miss' });
+  }
+  const generation = cache?.generation();
+  const row = await findAndTouchActiveToken(ctx.db, tokenHash, now, touchBefore);
+  if (!row) return null;
+  const touched = row.last_used_at === null || row.last_used_at < touchBefore;
+  cache?.set(tokenHash, touched ? { ...row, last_used_at: now } : row, generation);
+  return playerCredential(row, via);
 }
 
 async function keyFromSecret(ctx: AppContext, secret: string): Promise<KeyCredential | null> {

@@ -16,6 +16,7 @@ import * as tokenKinds from './2026_11_23_1810_token_kinds.js';
 import * as accountSelfService from './2026_11_23_2310_account_self_service.js';
 import * as gamePlaytimeShards from './2026_11_27_1200_game_playtime_shards.js';
 import * as heartbeatWritesNoIndex from './2026_11_27_1900_heartbeat_writes_no_index.js';
+import * as credentialNotifications from './2026_11_27_2100_credential_notifications.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_2310_account_self_service': accountSelfService,
   '2026_11_27_1200_game_playtime_shards': gamePlaytimeShards,
   '2026_11_27_1900_heartbeat_writes_no_index': heartbeatWritesNoIndex,
+  '2026_11_27_2100_credential_notifications': credentialNotifications,
 };

@@ -10,6 +10,7 @@ export interface ActiveTokenRow extends MembershipFields {
   token_id: number;
   player_id: number;
   last_used_at: number | null;
+  expires_at: number;
 }
 
 /** The unrevoked, unexpired token with this hash, of an active player. Uses the unique index on token_hash. */
@@ -22,7 +23,7 @@ function activeTokenQuery(db: Db, tokenHash: string, now: number) {
   return db
     .selectFrom('player_tokens as t')
     .innerJoin('players as p', 'p.id', 't.player_id')
-    .select(['t.id as token_id', 't.player_id', 't.last_used_at', 'p.role', 'p.membership_plan', 'p.membership_status', 'p.membership_renews_at', 'p.membership_ends_at'])
+    .select(['t.id as token_id', 't.player_id', 't.last_used_at', 't.expires_at', 'p.role', 'p.membership_plan', 'p.membership_status', 'p.membership_renews_at', 'p.membership_ends_at'])
     .where('t.token_hash', '=', tokenHash)
     .where('t.revoked_at', 'is', null)
     .where('t.expires_at', '>', now)
@@ -54,7 +55,7 @@ function activeTokenTouchedQuery(db: Db, tokenHash: string, now: number, touchBe
   update player_tokens set last_used_at = cast(${now} as bigint)
   where id = (select token_id from t) and (last_used_at is null or last_used_at < cast(${touchBefore} as bigint))
 )
-select token_id, player_id, last_used_at, role, membership_plan, membership_status, membership_renews_at, membership_ends_at from t`;
+select token_id, player_id, last_used_at, expires_at, role, membership_plan, membership_status, membership_renews_at, membership_ends_at from t`;
   return { compile: () => query.compile(db) };
 }
 const activeTokenTouched = prepared(activeTokenTouchedQuery);

@@ -63,6 +63,12 @@ export function createMetrics(sources?: MetricSources) {
       labelNames: ['outcome'] as const,
       registers,
     }),
+    credentialLookups: new Counter({
+      name: `${PREFIX}credential_cache_lookups_total`,
+      help: 'PostgreSQL: player tokens read from the credential cache (hit) or from the database (miss)',
+      labelNames: ['result'] as const,
+      registers,
+    }),
     stateSaves: new Counter({ name: `${PREFIX}state_saves_total`, help: 'Save states written', registers }),
     stateConflicts: new Counter({ name: `${PREFIX}state_version_conflicts_total`, help: 'Saves refused with 409 version_conflict', registers }),
     rateLimited: new Counter({

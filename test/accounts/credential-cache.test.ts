@@ -1,0 +1,184 @@
+// The credential cache (PostgreSQL): two instances on one database; a token revoked, a player suspended, a membership
+// changed or a token expired is refused or seen by the other instance at once, whoever wrote the change; with its
+// listener cut, each instance reads the database until it listens again.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp, type App } from '../../src/app.js';
+import { openDatabase, type DatabaseHandle } from '../../src/db/connect.js';
+import { LISTENER_APPLICATION_NAME, NotificationListener } from '../../src/db/listener.js';
+import { createHarness, type Harness } from '../helpers/app.js';
+import { enabledDialects } from '../helpers/dialects.js';
+import { createPlayerWithToken } from '../helpers/factories.js';
+import { requester, type Requester } from '../helpers/request.js';
+
+const onPostgres = enabledDialects().includes('postgres');
+
+/** The credential lookups of one instance so far, by result. */
+async function lookups(app: App): Promise<{ hit: number; miss: number }> {
+  const { values } = await app.ctx.metrics.credentialLookups.get();
+  const count = (result: string) => values.find((v) => v.labels.result === result)?.value ?? 0;
+  return { hit: count('hit'), miss: count('miss') };
+}
+
+describe.skipIf(!onPostgres)('credential cache [postgres]', () => {
+  let h: Harness & { close(): Promise<void> };
+  let second: { app: App; database: DatabaseHandle; http: Requester };
+  let admin: pg.Client;
+
+  beforeAll(async () => {
+    h = await createHarness('postgres');
+    const database = openDatabase(h.config.database_url, { poolSize: 5 });
+    const app = await buildApp({ config: h.config, database, clock: h.clock });
+    await app.ready();
+    second = { app, database, http: requester(app) };
+    // an operator's own connection, outside both instances
+    admin = new pg.Client({ connectionString: h.config.database_url });
+    await admin.connect();
+  });
+
+  afterAll(async () => {
+    await admin?.end();
+    await second?.app.close();
+    await second?.database.destroy();
+    await h?.close();
+  });
+
+  /** A player whose token both instances have read once (so each holds it). */
+  async function cachedEverywhere() {
+    const made = await createPlayerWithToken(h.ctx);
+    for (const http of [h.http, second.http]) expect((await http.get('/v1/me', { token: made.token })).status).toBe(200);
+    return made;
+  }
+
+  it('serves a token from memory once read, on each instance', async () => {
+    const { token } = await cachedEverywhere();
+    const before = await lookups(second.app);
+    for (let i = 0; i < 5; i++) expect((await second.http.get('/v1/me', { token })).status).toBe(200);
+    const after = await lookups(second.app);
+    expect(after.hit - before.hit).toBe(5);
+    expect(after.miss).toBe(before.miss);
+  });
+
+  it('refuses a token revoked through one instance on the other at once, every time', async () => {
+    for (let i = 0; i < 15; i++) {
+      const { token, tokenId } = await cachedEverywhere();
+      const hits = (await lookups(second.app)).hit;
+      expect((await second.http.get('/v1/me', { token })).status).toBe(200);
+      expect((await lookups(second.app)).hit).toBe(hits + 1);
+      expect((await h.http.delete(`/v1/me/tokens/${tokenId}`, { token })).status).toBe(200);
+      const res = await second.http.get('/v1/me', { token });
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('unauthenticated');
+    }
+  });
+
+  it('refuses the tokens of a player suspended by an operator in SQL, on both instances at once', async () => {
+    const { token, player } = await cachedEverywhere();
+    await admin.query(`update players set status = 'suspended' where id = $1`, [player.id]);
+    expect((await second.http.get('/v1/me', { token })).status).toBe(401);
+    expect((await h.http.get('/v1/me', { token })).status).toBe(401);
+  });
+
+  it('refuses a token revoked in SQL, and one whose player is deleted', async () => {
+    const a = await cachedEverywhere();
+    await admin.query('update player_tokens set revoked_at = 1 where id = $1', [a.tokenId]);
+    expect((await second.http.get('/v1/me', { token: a.token })).status).toBe(401);
+    const b = await cachedEverywhere();
+    await admin.query('delete from players where id = $1', [b.player.id]);
+    expect((await second.http.get('/v1/me', { token: b.token })).status).toBe(401);
+  });
+
+  it('reads the player again after a membership change, so the credential carries the new membership', async () => {
+    const { token, player } = await cachedEverywhere();
+    const misses = (await lookups(second.app)).miss;
+    await admin.query(`update players set membership_plan = 'unlimited', membership_status = 'active' where id = $1`, [player.id]);
+    const res = await second.http.get('/v1/me', { token });
+    expect(res.status).toBe(200);
+    expect(res.body.data.membership.unlimited).toBe(true);
+    expect((await lookups(second.app)).miss).toBe(misses + 1);
+  });
+
+  it('refuses a cached token once the clock passes its expiry', async () => {
+    const { token } = await cachedEverywhere();
+    const start = h.clock.now();
+    try {
+      h.clock.set(start + 91 * 86_400_000);
+      expect((await second.http.get('/v1/me', { token })).status).toBe(401);
+    } finally {
+      h.clock.set(start);
+    }
+  });
+
+  it('reads the database while its listener is cut, refuses a token revoked meanwhile, and listens again', async () => {
+    const a = await cachedEverywhere();
+    const b = await cachedEverywhere();
+    const { rows } = await admin.query<{ n: number }>(
+      `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where application_name = $1 and datname = current_database()`,
+      [LISTENER_APPLICATION_NAME],
+    );
+    expect(rows[0]!.n).toBe(2);
+    // both instances lost their listeners: the revocation reaches neither by notification
+    expect((await h.http.delete(`/v1/me/tokens/${a.tokenId}`, { token: a.token })).status).toBe(200);
+    expect((await second.http.get('/v1/me', { token: a.token })).status).toBe(401);
+    expect((await second.http.get('/v1/me', { token: b.token })).status).toBe(200);
+    // listening again (it reconnects on its own), the cache serves again
+    await vi.waitFor(async () => {
+      const hits = (await lookups(second.app)).hit;
+      expect((await second.http.get('/v1/me', { token: b.token })).status).toBe(200);
+      expect((await lookups(second.app)).hit).toBe(hits + 1);
+    }, { timeout: 10_000, interval: 50 });
+    expect((await h.http.delete(`/v1/me/tokens/${b.tokenId}`, { token: b.token })).status).toBe(200);
+    expect((await second.http.get('/v1/me', { token: b.token })).status).toBe(401);
+  });
+});
+
+describe.skipIf(!onPostgres)('notification listener [postgres]', () => {
+  let h: Harness & { close(): Promise<void> };
+  beforeAll(async () => {
+    h = await createHarness('postgres', { settings: { credential_cache: false } });
+  });
+  afterAll(async () => h?.close());
+
+  it('is off with credential_cache false', () => {
+    expect(h.ctx.credentials).toBeUndefined();
+  });
+
+  it('has received every notification committed before caughtUp() was called when it resolves', async () => {
+    const received: string[] = [];
+    const listener = new NotificationListener(h.config.database_url, ['gp_test_channel'], {
+      onNotification: (_channel, payload) => received.push(payload),
+      onReset: () => undefined,
+    });
+    const sender = new pg.Client({ connectionString: h.config.database_url });
+    await sender.connect();
+    try {
+      await listener.start();
+      expect(listener.up).toBe(true);
+      for (let i = 0; i < 200; i++) {
+        await sender.query(`select pg_notify('gp_test_channel', $1)`, [String(i)]);
+        expect(await listener.caughtUp()).toBe(true);
+        expect(received.at(-1)).toBe(String(i));
+      }
+      // many callers at once share echoes
+      await sender.query(`select pg_notify('gp_test_channel', 'last')`);
+      expect(await Promise.all(Array.from({ length: 100 }, () => listener.caughtUp()))).toEqual(Array(100).fill(true));
+      expect(received.at(-1)).toBe('last');
+    } finally {
+      await sender.end();
+      await listener.close();
+    }
+    expect(listener.up).toBe(false);
+    expect(await listener.caughtUp()).toBe(false);
+  });
+});
+
+describe('credential cache [sqlite]', () => {
+  it('is not used on SQLite', async () => {
+    const h = await createHarness('sqlite');
+    try {
+      expect(h.ctx.credentials).toBeUndefined();
+    } finally {
+      await h.close();
+    }
+  });
+});
