@@ -5,7 +5,8 @@
 // logs to /dev/null) over a scratch database: a temporary SQLite file, and a new PostgreSQL database when
 // TEST_DATABASE_URL (or BENCH_DATABASE_URL) is set. autocannon drives each route over loopback; every line gives
 // req/s, p50, p99, the non-2xx count, the ratio to the bare route of the same method, the CPU time per request and,
-// of it, the time in V8's garbage collector (from the service's /metrics). Then how throughput holds as the work
+// of it, the time in V8's garbage collector (from the service's /metrics), and on PostgreSQL the share of player
+// tokens the credential cache served (the rest were read from the database). Then how throughput holds as the work
 // grows (heartbeats with 300 and with 20,000 running sessions; score submissions on a board of 1,000 and of
 // 1,000,000 players), the service's RSS, and the totals (credited seconds as the sessions reported them; one winner
 // per racing save; every save counted once in the slot's version).
@@ -18,7 +19,8 @@
 // BENCH_CROWD (20000 sessions), BENCH_BIG_BOARD (1000000 players), BENCH_ROUTES (comma list of route names to run),
 // BENCH_NO_BUILD=1 (use dist/ as built), BENCH_SCALING=0 (skip the scaling runs), BENCH_DIALECTS (e.g. postgres: only these),
 // BENCH_PROFILE=<dir> (the service writes a CPU profile there, node --cpu-prof; read it with bench/profile-top.ts),
-// BENCH_NODE_FLAGS (more flags for the service's node, after those of `npm start`, e.g. --max-semi-space-size=8).
+// BENCH_NODE_FLAGS (more flags for the service's node, after those of `npm start`, e.g. --max-semi-space-size=8),
+// BENCH_CREDENTIAL_CACHE=false (the service's credential_cache setting: every token read from the database).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -67,6 +69,8 @@ interface Result {
   cpuUs: number;
   /** Of that, time in V8's garbage collector per request, in µs (the service's /metrics; the bare route has none) */
   gcUs?: number;
+  /** PostgreSQL: the share of the player tokens read from the credential cache, not the database (its /metrics) */
+  cacheHits?: number;
 }
 
 // ---- processes -----------------------------------------------------------------------------------------------
@@ -117,6 +121,8 @@ async function startService(databaseUrl: string, dataDir: string): Promise<{ url
       GP_FREE_SECONDS_PER_DAY: '86400',
       GP_RATE_LIMITS_DEFAULT_MAX: '1000000000',
       GP_RESET_TIMEZONE: RESET_ZONE,
+      // BENCH_CREDENTIAL_CACHE=false: every request reads its token from the database (PostgreSQL)
+      ...(env.BENCH_CREDENTIAL_CACHE ? { GP_CREDENTIAL_CACHE: env.BENCH_CREDENTIAL_CACHE } : {}),
     },
   });
   const url = `http://127.0.0.1:${port}`;
@@ -144,6 +150,16 @@ async function gcSeconds(url: string): Promise<number | undefined> {
   if (!response?.ok) return undefined;
   const sums = [...(await response.text()).matchAll(/^nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)$/gm)];
   return sums.reduce((total, [, value]) => total + Number(value), 0);
+}
+
+/** The credential cache's hits and misses so far (its /metrics), or undefined when the service keeps no cache. */
+async function credentialLookups(url: string): Promise<{ hit: number; miss: number } | undefined> {
+  const response = await fetch(`${url}/metrics`).catch(() => undefined);
+  if (!response?.ok) return undefined;
+  const text = await response.text();
+  const count = (result: string) => new RegExp(`^gameplatform_credential_cache_lookups_total\\{result="${result}"\\} (\\S+)$`, 'm').exec(text)?.[1];
+  const [hit, miss] = [count('hit'), count('miss')];
+  return hit === undefined && miss === undefined ? undefined : { hit: Number(hit ?? 0), miss: Number(miss ?? 0) };
 }
 
 /** The V8 heap (total and used) and external memory the service reports on /metrics, in MB: where its RSS goes. */
@@ -186,6 +202,7 @@ async function load(
   let i = 0;
   const pid = pids.get(url)!;
   const gcBefore = await gcSeconds(url);
+  const lookupsBefore = await credentialLookups(url);
   const cpuBefore = cpuUs(pid);
   const result = await autocannon({
     url,
@@ -206,7 +223,10 @@ async function load(
   });
   const cpuAfter = cpuUs(pid);
   const gcAfter = gcBefore === undefined ? undefined : await gcSeconds(url);
+  const lookupsAfter = await credentialLookups(url);
   const requests = Math.max(1, result.requests.total);
+  const hits = (lookupsAfter?.hit ?? 0) - (lookupsBefore?.hit ?? 0);
+  const lookups = hits + (lookupsAfter?.miss ?? 0) - (lookupsBefore?.miss ?? 0);
   return {
     name,
     method,
@@ -217,6 +237,7 @@ async function load(
     errors: result.errors + result.timeouts,
     cpuUs: (cpuAfter - cpuBefore) / requests,
     ...(gcAfter === undefined ? {} : { gcUs: ((gcAfter - gcBefore!) * 1e6) / requests }),
+    ...(lookups > 0 ? { cacheHits: hits / lookups } : {}),
   };
 }
 
@@ -315,7 +336,8 @@ function line(r: Result, bare: Record<string, number>): string {
   const cpuBase = r.method === 'GET' ? bare.cpuGET! : bare.cpuPOST!;
   const cpuRatio = cpuBase ? ` CPU ${fmt(r.cpuUs, 5)} µs/req (bare/this ${((100 * cpuBase) / r.cpuUs).toFixed(1).padStart(5)} %)` : '';
   const gc = r.gcUs === undefined ? '' : `, GC ${r.gcUs.toFixed(1).padStart(5)} µs`;
-  return `  ${r.name.padEnd(34)} ${fmt(r.rps, 7)} req/s  p50 ${fmt(r.p50, 3)} ms  p99 ${fmt(r.p99, 4)} ms  non-2xx ${fmt(r.non2xx, 5)}  err ${fmt(r.errors, 3)}  ${ratio}${cpuRatio}${gc}`;
+  const cache = r.cacheHits === undefined ? '' : `, credential cache hits ${(100 * r.cacheHits).toFixed(0)} %`;
+  return `  ${r.name.padEnd(34)} ${fmt(r.rps, 7)} req/s  p50 ${fmt(r.p50, 3)} ms  p99 ${fmt(r.p99, 4)} ms  non-2xx ${fmt(r.non2xx, 5)}  err ${fmt(r.errors, 3)}  ${ratio}${cpuRatio}${gc}${cache}`;
 }
 
 const want = (name: string) => !ONLY || ONLY.has(name);
