@@ -90,15 +90,29 @@ export class NotificationListener {
     this.#client = client;
     client.on('error', (error) => this.#lost(client, 'connection lost', error));
     client.on('end', () => this.#lost(client, 'connection ended'));
+    let probed: (() => void) | undefined;
     client.on('notification', ({ channel, payload = '' }) => {
       if (this.#client !== client) return;
-      if (channel === this.#echoChannel) this.#echoed(Number(payload));
-      else this.#events.onNotification(channel, payload);
+      if (channel !== this.#echoChannel) this.#events.onNotification(channel, payload);
+      else if (payload === 'probe') probed?.();
+      else this.#echoed(Number(payload));
     });
     try {
       await client.connect();
       const listens = [...this.#channels, this.#echoChannel].map((channel) => `listen ${client.escapeIdentifier(channel)};`).join(' ');
       await client.query(`set synchronous_commit = off; ${listens}`);
+      // Behind a pooler in transaction mode the NOTIFY may run on another server connection than the LISTEN, and
+      // no echo would ever come back: then never go up, rather than make requests wait for echoes.
+      let timer: NodeJS.Timeout | undefined;
+      const echoed = await Promise.race([
+        new Promise<boolean>((resolve) => {
+          probed = () => resolve(true);
+          void client.query(`notify ${this.#echoChannel}, 'probe'`).catch(() => resolve(false));
+        }),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ECHO_TIMEOUT_MS))),
+      ]);
+      clearTimeout(timer);
+      if (!echoed) throw new Error(`no echo of a NOTIFY within ${ECHO_TIMEOUT_MS} ms: behind a pooler in transaction mode LISTEN does not work`);
     } catch (error) {
       this.#lost(client, 'cannot listen', error);
       return;

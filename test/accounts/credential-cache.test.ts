@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { openDatabase, type DatabaseHandle } from '../../src/db/connect.js';
 import { LISTENER_APPLICATION_NAME, NotificationListener } from '../../src/db/listener.js';
+import { CredentialCache } from '../../src/modules/accounts/credential-cache.js';
+import type { ActiveTokenRow } from '../../src/modules/accounts/tokens.repository.js';
 import { createHarness, type Harness } from '../helpers/app.js';
 import { enabledDialects } from '../helpers/dialects.js';
 import { createPlayerWithToken } from '../helpers/factories.js';
@@ -169,6 +171,57 @@ describe.skipIf(!onPostgres)('notification listener [postgres]', () => {
     }
     expect(listener.up).toBe(false);
     expect(await listener.caughtUp()).toBe(false);
+  });
+});
+
+describe.skipIf(!onPostgres)('credential cache, its bookkeeping [postgres]', () => {
+  let h: Harness & { close(): Promise<void> };
+  let cache: CredentialCache;
+  let listener: NotificationListener;
+  beforeAll(async () => {
+    h = await createHarness('postgres', { settings: { credential_cache: false } });
+    cache = new CredentialCache(3);
+    listener = new NotificationListener(h.config.database_url, ['gp_credentials'], {
+      onNotification: (_channel, payload) => cache.notified(payload),
+      onReset: () => cache.clear(),
+    });
+    cache.attach(listener);
+    await listener.start();
+  });
+  afterAll(async () => {
+    await cache?.close();
+    await h?.close();
+  });
+
+  const row = (player_id: number, token_id: number): ActiveTokenRow => ({
+    token_id, player_id, last_used_at: 0, expires_at: 1000, role: 'player',
+    membership_plan: 'free', membership_status: 'none', membership_renews_at: null, membership_ends_at: null,
+  });
+  const store = (hash: string, r: ActiveTokenRow) => cache.set(hash, r, cache.generation());
+
+  it('drops the oldest token past its size, a player\'s tokens on their notification, all of them on a reset', async () => {
+    store('a', row(1, 1));
+    store('b', row(1, 2));
+    store('c', row(2, 3));
+    store('d', row(3, 4));
+    expect(await cache.get('a', 0)).toBeUndefined();
+    expect((await cache.get('b', 0))?.token_id).toBe(2);
+    expect(await cache.get('d', 999)).toBeDefined();
+    expect(await cache.get('d', 1000)).toBeUndefined(); // expired
+    cache.notified('1');
+    expect(await cache.get('b', 0)).toBeUndefined();
+    expect(await cache.get('c', 0)).toBeDefined();
+    cache.notified('*');
+    expect(await cache.get('c', 0)).toBeUndefined();
+  });
+
+  it('does not store a read that a notification overtook', async () => {
+    const generation = cache.generation();
+    cache.notified('9');
+    cache.set('e', row(5, 5), generation);
+    expect(await cache.get('e', 0)).toBeUndefined();
+    cache.set('e', row(5, 5), cache.generation());
+    expect(await cache.get('e', 0)).toBeDefined();
   });
 });
 

@@ -16,14 +16,18 @@ import type { ActiveTokenRow } from './tokens.repository.js';
 
 export const CREDENTIALS_CHANNEL = 'gp_credentials';
 
-const MAX_ENTRIES = 50_000;
-
 export class CredentialCache {
+  /** the most tokens kept; the oldest kept is dropped first */
+  readonly #max: number;
   readonly #entries = new Map<string, ActiveTokenRow>();
   readonly #byPlayer = new Map<number, Set<string>>();
   /** moved by every notification and every reset: a read that began under another generation is not stored */
   #generation = 0;
   #listener: NotificationListener | undefined;
+
+  constructor(max = 50_000) {
+    this.#max = max;
+  }
 
   attach(listener: NotificationListener): void {
     this.#listener = listener;
@@ -32,10 +36,6 @@ export class CredentialCache {
   async close(): Promise<void> {
     await this.#listener?.close();
     this.clear();
-  }
-
-  get size(): number {
-    return this.#entries.size;
   }
 
   /** A notification on CREDENTIALS_CHANNEL: a player's id, or '*' for every player. */
@@ -70,7 +70,7 @@ export class CredentialCache {
   /** Stores what a read begun at `generation` returned, unless a notification or a reset came in meanwhile. */
   set(tokenHash: string, row: ActiveTokenRow, generation: number | undefined): void {
     if (generation === undefined || generation !== this.#generation || !this.#listener?.up) return;
-    if (!this.#entries.has(tokenHash) && this.#entries.size >= MAX_ENTRIES) this.#evictOldest();
+    if (!this.#entries.has(tokenHash) && this.#entries.size >= this.#max) this.#evictOldest();
     this.#entries.set(tokenHash, row);
     let hashes = this.#byPlayer.get(row.player_id);
     if (!hashes) this.#byPlayer.set(row.player_id, (hashes = new Set()));
