@@ -67,8 +67,8 @@ async function playerFromToken(ctx: AppContext, token: string, via: PlayerCreden
   const touchBefore = now - TOUCH_INTERVAL_MS;
   const cache = ctx.credentials;
   if (cache) {
-    const cached = await cache.get(tokenHash, now);
-    if (cached && cached.last_used_at !== null && cached.last_used_at >= touchBefore) {
+    const cached = await cache.get(tokenHash, now, touchBefore);
+    if (cached) {
       ctx.metrics.credentialLookups.inc({ result: 'hit' });
       return playerCredential(cached, via);
     }

@@ -204,24 +204,25 @@ describe.skipIf(!onPostgres)('credential cache, its bookkeeping [postgres]', () 
     store('b', row(1, 2));
     store('c', row(2, 3));
     store('d', row(3, 4));
-    expect(await cache.get('a', 0)).toBeUndefined();
-    expect((await cache.get('b', 0))?.token_id).toBe(2);
-    expect(await cache.get('d', 999)).toBeDefined();
-    expect(await cache.get('d', 1000)).toBeUndefined(); // expired
+    expect(await cache.get('a', 0, 0)).toBeUndefined();
+    expect((await cache.get('b', 0, 0))?.token_id).toBe(2);
+    expect(await cache.get('d', 999, 0)).toBeDefined();
+    expect(await cache.get('d', 1000, 0)).toBeUndefined(); // expired
+    expect(await cache.get('d', 999, 1)).toBeUndefined(); // its last use due to be written: read the database
     cache.notified('1');
-    expect(await cache.get('b', 0)).toBeUndefined();
-    expect(await cache.get('c', 0)).toBeDefined();
+    expect(await cache.get('b', 0, 0)).toBeUndefined();
+    expect(await cache.get('c', 0, 0)).toBeDefined();
     cache.notified('*');
-    expect(await cache.get('c', 0)).toBeUndefined();
+    expect(await cache.get('c', 0, 0)).toBeUndefined();
   });
 
   it('does not store a read that a notification overtook', async () => {
     const generation = cache.generation();
     cache.notified('9');
     cache.set('e', row(5, 5), generation);
-    expect(await cache.get('e', 0)).toBeUndefined();
+    expect(await cache.get('e', 0, 0)).toBeUndefined();
     cache.set('e', row(5, 5), cache.generation());
-    expect(await cache.get('e', 0)).toBeDefined();
+    expect(await cache.get('e', 0, 0)).toBeDefined();
   });
 });
 

@@ -52,14 +52,16 @@ export class CredentialCache {
   }
 
   /**
-   * The token with this hash, unexpired at `now`, once every change committed before this call is known; undefined
-   * when it is not cached or that cannot be known (then read the database).
+   * The token with this hash, unexpired at `now` and last used at `usedSince` or later, once every change committed
+   * before this call is known; undefined when it is not cached as such or that cannot be known (then read the
+   * database). A token that will be read from the database anyway does not wait for the listener.
    */
-  async get(tokenHash: string, now: number): Promise<ActiveTokenRow | undefined> {
-    if (!this.#entries.has(tokenHash) || !this.#listener) return undefined;
+  async get(tokenHash: string, now: number, usedSince: number): Promise<ActiveTokenRow | undefined> {
+    const usable = (row: ActiveTokenRow | undefined) => row && row.expires_at > now && row.last_used_at !== null && row.last_used_at >= usedSince;
+    if (!this.#listener || !usable(this.#entries.get(tokenHash))) return undefined;
     if (!(await this.#listener.caughtUp())) return undefined;
     const row = this.#entries.get(tokenHash);
-    return row && row.expires_at > now ? row : undefined;
+    return usable(row) ? row : undefined;
   }
 
   /** Call before reading the database; pass the result to set(). undefined: the listener is down, store nothing. */
