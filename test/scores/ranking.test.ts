@@ -107,8 +107,11 @@ eachDialect('scores: ranking', (h) => {
         // A third tie on one score (the tree splits by time there), the rest spread over both signs and few values.
         const score = roll < 0.33 ? 1000 : roll < 0.66 ? Math.floor(next() * 40) * 25 - 200 : Math.floor((next() - 0.5) * 2 ** 40);
         if (next() < 0.7) h.clock.advance(Math.floor(next() * 3));
-        await submit(h.ctx, game, p.id, score);
+        const { result } = await submit(h.ctx, game, p.id, score);
         subs.push({ player: p.username, score, at: h.ctx.clock.now(), seq: n });
+        // The rank the submission answers is the player's place on the board with this score counted.
+        const now = naiveRanking(subs, order);
+        if (result.rank.rank !== now.indexOf(p.username) + 1) expect({ n, rank: result.rank.rank }).toEqual({ n, rank: now.indexOf(p.username) + 1 });
       }
       const expected = naiveRanking(subs, order);
       const { names, total } = await wholeBoard(h, game);
