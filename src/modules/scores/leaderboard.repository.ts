@@ -255,14 +255,18 @@ export async function countEntryAndSetBest(
   best: Pick<BestRow, 'score' | 'norm' | 'reached_at' | 'score_id'>,
 ): Promise<void> {
   if (!counted.length) return;
-  const ids = (list: number[]) => JSON.stringify(list.map((id) => [id]));
-  await updateBestsQuery.execute(db, ids(counted), ids(improved), playerId, now, best.score, best.norm, best.reached_at, best.score_id);
+  await updateBestsQuery.execute(db, idsJson(counted), idsJson(improved), playerId, now, best.score, best.norm, best.reached_at, best.score_id);
 }
+const idsJson = (list: number[]) => JSON.stringify(list.map((id) => [id]));
 const updateBestsQuery = prepared(
-  (db, counted: string, improved: string, playerId: number, now: number, score: number, norm: number, reachedAt: number, scoreId: number) => {
-    const isImproved = sql`leaderboard_id in (select q.id from (${jsonRows(db, improved, ['id'])}) q)`;
-    const ifImproved = (value: number, column: string) => sql`case when ${isImproved} then ${int(db, value)} else ${sql.ref(column)} end`;
-    return compilable(db, sql`
+  (db, counted: string, improved: string, playerId: number, now: number, score: number, norm: number, reachedAt: number, scoreId: number) =>
+    compilable(db, updateBestsSql(db, counted, improved, playerId, now, score, norm, reachedAt, scoreId)),
+);
+
+function updateBestsSql(db: Executor, counted: string, improved: string, playerId: number, now: number, score: number, norm: number, reachedAt: number, scoreId: number) {
+  const isImproved = sql`leaderboard_id in (select q.id from (${jsonRows(db, improved, ['id'])}) q)`;
+  const ifImproved = (value: number, column: string) => sql`case when ${isImproved} then ${int(db, value)} else ${sql.ref(column)} end`;
+  return sql`
       update leaderboard_bests set
         entries = entries + 1,
         last_played = case when last_played > ${int(db, now)} then last_played else ${int(db, now)} end,
@@ -270,8 +274,37 @@ const updateBestsQuery = prepared(
         norm = ${ifImproved(norm, 'norm')},
         reached_at = ${ifImproved(reachedAt, 'reached_at')},
         score_id = ${ifImproved(scoreId, 'score_id')}
-      where player_id = ${playerId} and leaderboard_id in (select q.id from (${jsonRows(db, counted, ['id'])}) q)`);
-  },
+      where player_id = ${playerId} and leaderboard_id in (select q.id from (${jsonRows(db, counted, ['id'])}) q)`;
+}
+
+/**
+ * countEntryAndSetBest, then rankAndTotal on one board, in one statement on PostgreSQL (a round trip less for every
+ * score submission), in two on SQLite. The rank's reads see the bests as they were before the update (a statement's
+ * data-modifying CTE is not visible to its other parts), and that gives the same rank: the update changes only the
+ * submitting player's own rows, and a player's own key, old or new, is never ahead of the key ranked (their best
+ * after the submission).
+ */
+export async function countEntrySetBestAndRank(
+  db: Executor,
+  entry: { counted: number[]; improved: number[]; playerId: number; now: number; best: Pick<BestRow, 'score' | 'norm' | 'reached_at' | 'score_id'> },
+  rank: { boardId: number; levels: PathLevel[]; key: RankKey },
+): Promise<{ rank: number; total: number }> {
+  const { counted, improved, playerId, now, best } = entry;
+  if (!isPostgres(db) || !counted.length) {
+    await countEntryAndSetBest(db, counted, improved, playerId, now, best);
+    return rankAndTotal(db, rank.boardId, rank.levels, rank.key);
+  }
+  const { key } = rank;
+  const row = (await updateBestsAndRankQuery.execute(
+    db, idsJson(counted), idsJson(improved), playerId, now, best.score, best.norm, best.reached_at, best.score_id,
+    rank.boardId, levelsJson(rank.levels), key.norm, key.reachedAt, key.scoreId,
+  )).rows[0]!;
+  return rankOfRow(row);
+}
+const updateBestsAndRankQuery = prepared(
+  (db, counted: string, improved: string, playerId: number, now: number, score: number, norm: number, reachedAt: number, scoreId: number,
+    boardId: number, levels: string, keyNorm: number, keyReachedAt: number, keyScoreId: number) =>
+    compilable(db, rankSql(db, boardId, levels, keyNorm, keyReachedAt, keyScoreId, updateBestsSql(db, counted, improved, playerId, now, score, norm, reachedAt, scoreId))),
 );
 
 /** Primary key lookup. */
@@ -465,14 +498,19 @@ export interface PathLevel extends NodeRange {
  * board of a million players); PostgreSQL plans them as any inner join.
  */
 export async function rankAndTotal(db: Executor, boardId: number, levels: PathLevel[], key: RankKey): Promise<{ rank: number; total: number }> {
-  const json = JSON.stringify(levels.map((l) => [l.level, l.head, l.parent, l.lo, l.hi, l.from.norm, l.from.reachedAt]));
-  const row = (await rankQuery.execute(db, boardId, json, key.norm, key.reachedAt, key.scoreId)).rows[0]!;
-  return { rank: 1 + Number(row.ahead ?? 0) + Number(row.inside), total: Number(row.total ?? 0) };
+  return rankOfRow((await rankQuery.execute(db, boardId, levelsJson(levels), key.norm, key.reachedAt, key.scoreId)).rows[0]!);
 }
-const rankQuery = prepared((db, boardId: number, json: string, norm: number, reachedAt: number, scoreId: number) => {
+const levelsJson = (levels: PathLevel[]) => JSON.stringify(levels.map((l) => [l.level, l.head, l.parent, l.lo, l.hi, l.from.norm, l.from.reachedAt]));
+const rankOfRow = (row: RankRow) => ({ rank: 1 + Number(row.ahead ?? 0) + Number(row.inside), total: Number(row.total ?? 0) });
+type RankRow = { ahead: number | string | null; inside: number | string; total: number | string | null };
+const rankQuery = prepared((db, boardId: number, json: string, norm: number, reachedAt: number, scoreId: number) =>
+  compilable(db, rankSql(db, boardId, json, norm, reachedAt, scoreId)));
+
+/** rankAndTotal's statement; `before`: a data-modifying statement to run first, in a CTE (PostgreSQL). */
+function rankSql(db: Executor, boardId: number, json: string, norm: number, reachedAt: number, scoreId: number, before?: RawBuilder<unknown>) {
   const board = int(db, boardId);
-  return compilable(db, sql<{ ahead: number | string | null; inside: number | string; total: number | string | null }>`
-    with q as (${jsonRows(db, json, ['lvl', 'head', 'parent', 'lo', 'own', 'from_norm', 'from_reached'])}),
+  return sql<RankRow>`
+    with ${before ? sql`u as (${before}), ` : sql``}q as (${jsonRows(db, json, ['lvl', 'head', 'parent', 'lo', 'own', 'from_norm', 'from_reached'])}),
     stop as (
       select q.ord, q.from_norm, q.from_reached, n.prefix as found
       from q left join leaderboard_nodes n
@@ -490,8 +528,8 @@ const rankQuery = prepared((db, boardId: number, json: string, norm: number, rea
           and (b.norm, b.reached_at, b.score_id) >= (s.from_norm, s.from_reached, 0)
           and (b.norm, b.reached_at, b.score_id) < (${int(db, norm)}, ${int(db, reachedAt)}, ${int(db, scoreId)})
       ) as inside,
-      ${rootCount(boardId)} as total`);
-});
+      ${rootCount(boardId)} as total`;
+}
 
 /**
  * Adds `delta` to each node (creating missing ones, not expanded) and returns the nodes as they are now. The rows

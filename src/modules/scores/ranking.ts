@@ -2,6 +2,7 @@
 import type { Executor } from '../../db/connect.js';
 import {
   addToNodes,
+  countEntrySetBestAndRank,
   deleteTree,
   insertNodes,
   keyAtOffsetFrom,
@@ -40,6 +41,14 @@ function pathLevels(key: RankKey): PathLevel[] {
  */
 export function rankWithTotal(db: Executor, boardId: number, key: RankKey): Promise<{ rank: number; total: number }> {
   return rankAndTotal(db, boardId, pathLevels(key), key);
+}
+
+/**
+ * A score submission's update of the player's bests rows (countEntryAndSetBest) and the rank of their best `key` on
+ * `boardId` afterwards: one statement on PostgreSQL (countEntrySetBestAndRank).
+ */
+export function setBestsAndRank(db: Executor, entry: Parameters<typeof countEntrySetBestAndRank>[1], boardId: number, key: RankKey) {
+  return countEntrySetBestAndRank(db, entry, { boardId, levels: pathLevels(key), key });
 }
 
 export async function rankOf(db: Executor, boardId: number, key: RankKey): Promise<number> {

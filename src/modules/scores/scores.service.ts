@@ -7,10 +7,10 @@ import { sha256 } from '../../lib/secrets.js';
 import { formatTimestamp } from '../../time.js';
 import { boardsToWrite } from './boards.js';
 import { IDEMPOTENCY_TTL_MS, callerOf, requestFingerprint } from './idempotency.js';
-import { countEntryAndSetBest, findGameWithBoards, insertBests, keyOfBest, lockBests, type BestRow } from './leaderboard.repository.js';
+import { findGameWithBoards, insertBests, keyOfBest, lockBests, type BestRow } from './leaderboard.repository.js';
 import { periodKeysAt } from './periods.js';
 import { clampReachedAt, normalise, type RankKey } from './rank-tree.js';
-import { applyKeyChanges, rankOf, type KeyChange } from './ranking.js';
+import { applyKeyChanges, setBestsAndRank, type KeyChange } from './ranking.js';
 import { META_MAX_CHARS, type SubmitBody, type SubmitResult } from './scores.schemas.js';
 import {
   claimRequestKey,
@@ -57,12 +57,12 @@ function metaText(meta: Record<string, unknown> | undefined): string | null {
 const beats = (a: RankKey, b: RankKey) => a.norm < b.norm;
 
 /**
- * Files the new score on each board (all, month, week, day): counts the entry, and when it beats the player's best
- * there, moves the player's key in the count tree. `locked`: the player's bests rows on those boards, locked in board
- * order (PostgreSQL) with the score's insert.
- * Returns the player's best before this score on the all-time board.
+ * The new score's bests rows on each board (all, month, week, day): inserts the player's first ones, and tells which
+ * rows it counts on (`counted`, to update) and improves. `locked`: the player's bests rows on those boards, locked in
+ * board order (PostgreSQL) with the score's insert. Also returns the player's best before this score on the all-time
+ * board, and the moves of the player's key that the count trees need (applyKeyChanges), in board order.
  */
-async function fileOnBoards(db: Executor, boardIds: number[], playerId: number, score: number, key: RankKey, now: number, locked: BestRow[]) {
+async function fileBests(db: Executor, boardIds: number[], playerId: number, score: number, key: RankKey, now: number, locked: BestRow[]) {
   const newRow = (boardId: number): BestRow => ({
     leaderboard_id: boardId, player_id: playerId, score, norm: key.norm, reached_at: key.reachedAt, score_id: key.scoreId, entries: 1, last_played: now,
   });
@@ -74,12 +74,14 @@ async function fileOnBoards(db: Executor, boardIds: number[], playerId: number, 
 
   const changes: KeyChange[] = inserted.map((boardId) => ({ boardId, to: key }));
   const improved = existing.filter((row) => beats(key, keyOfBest(row)));
-  const best = { score, norm: key.norm, reached_at: key.reachedAt, score_id: key.scoreId };
-  await countEntryAndSetBest(db, existing.map((r) => r.leaderboard_id), improved.map((r) => r.leaderboard_id), playerId, now, best);
   for (const row of improved) changes.push({ boardId: row.leaderboard_id, from: keyOfBest(row), to: key });
-  await applyKeyChanges(db, changes.sort((a, b) => a.boardId - b.boardId));
   const before = existing.find((r) => r.leaderboard_id === boardIds[0]);
-  return before ? keyOfBest(before) : undefined;
+  return {
+    before: before ? keyOfBest(before) : undefined,
+    counted: existing.map((r) => r.leaderboard_id),
+    improved: improved.map((r) => r.leaderboard_id),
+    changes: changes.sort((a, b) => a.boardId - b.boardId),
+  };
 }
 
 const lastCleanup = new WeakMap<AppContext, number>();
@@ -175,7 +177,15 @@ async function claimOrReplay(db: Executor, request: RequestKey, now: number): Pr
   return JSON.parse(first.response) as SubmitResult;
 }
 
-/** POST /games/{slug}/scores: stores the submission and updates its four boards in one transaction. */
+/**
+ * POST /games/{slug}/scores: stores the submission and updates its four boards in one transaction. On PostgreSQL its
+ * statements are: the score's insert with the player's bests rows locked; their update with the rank (one statement:
+ * setBestsAndRank); the count trees' nodes, read, then upserted when the player's key moves; the commit.
+ * The count trees are moved last, after the rank is read: their upper nodes are rows every writer of the board
+ * locks, so each submission holds them for the fewest round trips (that upsert and the commit). The rank is the same
+ * either way: it counts the keys ahead of the player's best (from the tree's nodes and, inside the stop, from the
+ * bests rows), and the player's own key, old or new, is never ahead of that best.
+ */
 export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<SubmitOutcome> {
   const now = ctx.clock.now();
   const { game, boardIds, playerId, board, meta, playSessionId } = await checkSubmission(ctx, input, now);
@@ -193,17 +203,15 @@ export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<
     const row = { game_id: game.id, player_id: playerId, board, score, meta, play_session_id: playSessionId, created_at: now };
     const { scoreId, bests } = await insertScoreLockingBests(trx, row, boardIds);
     const key: RankKey = { norm: normalise(score, game.leaderboard_order), reachedAt: clampReachedAt(now), scoreId };
-    const before = await fileOnBoards(trx, boardIds, playerId, score, key, now, bests);
+    const { before, counted, improved, changes } = await fileBests(trx, boardIds, playerId, score, key, now, bests);
     const personalBest = !before || beats(key, before);
     const bestKey = personalBest ? key : before!;
-    const result: SubmitResult = {
-      accepted: true,
-      score,
-      board,
-      rank: { rank: await rankOf(trx, boardIds[0]!, bestKey), best: normalise(bestKey.norm, game.leaderboard_order) },
-      personal_best: personalBest,
-    };
+    const best = { score, norm: key.norm, reached_at: key.reachedAt, score_id: key.scoreId };
+    const { rank } = await setBestsAndRank(trx, { counted, improved, playerId, now, best }, boardIds[0]!, bestKey);
+    const result: SubmitResult = { accepted: true, score, board, rank: { rank, best: normalise(bestKey.norm, game.leaderboard_order) }, personal_best: personalBest };
     if (request) await saveRequestResponse(trx, request.caller, request.key, JSON.stringify(result));
+    // Last: see above.
+    await applyKeyChanges(trx, changes);
     return { result, replayed: false };
   }));
   ctx.metrics.scoreSubmissions.inc({ outcome: outcome.replayed ? 'replayed' : 'stored' });
