@@ -1,9 +1,8 @@
 // A fresh, empty database per test file: a temporary SQLite file, or a new PostgreSQL database dropped afterwards.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { DialectName } from '../../src/db/connect.js';
+import { removeTempDir, tempDir } from './temp.js';
 
 export interface TestDatabase {
   url: string;
@@ -17,9 +16,9 @@ export async function createTestDatabase(dialect: DialectName, adminConnection =
     if (!adminConnection) throw new Error('PostgreSQL needs an admin connection: set TEST_DATABASE_URL');
     return adminConnection;
   };
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'gp-test-'));
+  const dataDir = tempDir('gp-test-');
   if (dialect === 'sqlite') {
-    return { url: path.join(dataDir, 'test.sqlite'), dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+    return { url: path.join(dataDir, 'test.sqlite'), dataDir, drop: async () => removeTempDir(dataDir) };
   }
   const name = `gp_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: adminUrl() });
@@ -42,7 +41,7 @@ export async function createTestDatabase(dialect: DialectName, adminConnection =
       } finally {
         await client.end();
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      removeTempDir(dataDir);
     },
   };
 }

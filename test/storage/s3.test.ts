@@ -1,6 +1,6 @@
 // The object store against a real S3-compatible server (s3rver on loopback): the store itself, the service on it
 // (game files and avatars served from the bucket, a publish that fails half-way), the checks at start, storage copy.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -18,6 +18,7 @@ import { multipartBody } from '../helpers/multipart.js';
 import { runCli } from '../helpers/cli.js';
 import { startS3, TEST_BUCKET, type S3Server } from '../helpers/s3.js';
 import { enabledDialects } from '../helpers/dialects.js';
+import { tempDir } from '../helpers/temp.js';
 
 let s3: S3Server;
 /** Filled once the server runs: the harnesses are built after this hook. */
@@ -72,7 +73,7 @@ describe('storage: the S3 store', () => {
   });
 
   it('uploads a local file, lists, names the folders and deletes a folder', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'gp-s3-file-'));
+    const dir = tempDir('gp-s3-file-');
     writeFileSync(path.join(dir, 'big.bin'), Buffer.alloc(300_000, 7));
     await store.put('games/y/s1/big.bin', { file: path.join(dir, 'big.bin') });
     await store.put('games/y/s1/sub/b.js', Buffer.from('b'));
@@ -127,7 +128,7 @@ describe('storage: the service does not start on a bucket it cannot use', () => 
 
 describe('storage: gameplatform storage copy', () => {
   it('copies avatars and every file set into the bucket, and copies nothing the second time', async () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'gp-copy-'));
+    const root = tempDir('gp-copy-');
     const files: Record<string, string> = {
       'avatars/1-abcdefabcdef.webp': 'picture',
       'games/orbit/lz1-aa/index.html': '<p>hi</p>',
@@ -164,7 +165,7 @@ describe('storage: gameplatform storage copy', () => {
 
 describe('storage: the storage copy command', () => {
   it('copies a data_dir into the bucket with a progress line, and refuses without storage_url', async () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'gp-copy-cli-'));
+    const root = tempDir('gp-copy-cli-');
     mkdirSync(path.join(root, 'games/g/lz1-aa'), { recursive: true });
     writeFileSync(path.join(root, 'games/g/lz1-aa/index.html'), '<p>hi</p>');
     const settings = s3.settings();

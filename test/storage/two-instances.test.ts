@@ -17,6 +17,7 @@ import { fixtureCopy } from '../helpers/factories.js';
 import { multipartBody } from '../helpers/multipart.js';
 import { startS3, type S3Server } from '../helpers/s3.js';
 import { freePort } from '../helpers/ports.js';
+import { tempDir } from '../helpers/temp.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const PUBLIC_URL = 'http://localhost:8080';
@@ -68,7 +69,7 @@ interface Instance {
 }
 
 function startInstance(env: Record<string, string>, port: number): Instance {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'gp-instance-'));
+  const dataDir = tempDir('gp-instance-');
   const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/cli.ts'), 'serve'], {
     cwd: dataDir,
     env: { PATH: process.env.PATH ?? '', ...env, GP_DATA_DIR: dataDir, GP_PORT: String(port), GP_HOST: '127.0.0.1' },
