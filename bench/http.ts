@@ -7,9 +7,9 @@
 // req/s, p50, p99, the non-2xx count, the ratio to the bare route of the same method, the CPU time per request and,
 // of it, the time in V8's garbage collector (from the service's /metrics), and on PostgreSQL the share of player
 // tokens the credential cache served (the rest were read from the database). Then how throughput holds as the work
-// grows (heartbeats with 300 and with 20,000 running sessions, each token used once before; score submissions on a board of 1,000 and of
-// 1,000,000 players), the service's RSS, and the totals (credited seconds as the sessions reported them; one winner
-// per racing save; every save counted once in the slot's version).
+// grows (heartbeats with 300 and with 20,000 running sessions, each token used once before; score submissions on a
+// board of 1,000 and of 1,000,000 players), the service's RSS, and the totals (credited seconds as the sessions
+// reported them; one winner per racing save; every save counted once in the slot's version).
 //
 // Players and their tokens, and the big tables of the scaling runs, are written with SQL (fast); sessions, scores
 // and states of the 300 players go through the API.

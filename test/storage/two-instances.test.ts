@@ -3,8 +3,7 @@
 // PostgreSQL only (SQLite is one file on one machine). The services are child processes (tsx over the sources).
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import sharp from 'sharp';
@@ -17,7 +16,7 @@ import { fixtureCopy } from '../helpers/factories.js';
 import { multipartBody } from '../helpers/multipart.js';
 import { startS3, type S3Server } from '../helpers/s3.js';
 import { freePort } from '../helpers/ports.js';
-import { tempDir } from '../helpers/temp.js';
+import { removeTempDir, tempDir } from '../helpers/temp.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const PUBLIC_URL = 'http://localhost:8080';
@@ -197,9 +196,9 @@ describe.runIf(postgres)('two instances on one PostgreSQL, one Redis and one buc
   it('serves a game published with the CLI from both, the entry file with a session started on the other', async () => {
     const dir = fixtureCopy('orbit-dash');
     const slug = JSON.parse(readFileSync(path.join(dir, 'game.json'), 'utf8')).slug as string;
-    const cliDataDir = mkdtempSync(path.join(tmpdir(), 'gp-cli-machine-'));
+    const cliDataDir = tempDir('gp-cli-machine-');
     const published = await runCli(['games', 'publish', dir], { ...env, GP_DATA_DIR: cliDataDir, GP_LOG_LEVEL: 'silent' });
-    rmSync(cliDataDir, { recursive: true, force: true });
+    removeTempDir(cliDataDir);
     expect(published.code, published.stderr).toBe(0);
     const { token } = await register(1);
     const started = await call(at(0), 'POST', '/v1/play/start', { token, json: { game: slug } });
