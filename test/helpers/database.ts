@@ -1,4 +1,6 @@
 // A fresh, empty database per test file: a temporary SQLite file, or a new PostgreSQL database dropped afterwards.
+// A PostgreSQL database's name starts with the run's prefix (testDatabasePrefix): whatever a run leaves (a file that
+// failed before its drop, a worker ended early) goes at the run's end (global-setup.ts), and no other run's.
 import path from 'node:path';
 import pg from 'pg';
 import type { DialectName } from '../../src/db/connect.js';
@@ -11,6 +13,14 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/**
+ * `gp_test_<run>_`: the run is the vitest process (global-setup.ts sets GP_TEST_RUN for its workers), or this process
+ * when it runs alone (a benchmark). PostgreSQL names hold at most 63 characters: the rest is a pid and 8 random ones.
+ */
+export function testDatabasePrefix(run = process.env.GP_TEST_RUN ?? String(process.pid)): string {
+  return `gp_test_${run}_`;
+}
+
 export async function createTestDatabase(dialect: DialectName, adminConnection = process.env.TEST_DATABASE_URL): Promise<TestDatabase> {
   const adminUrl = () => {
     if (!adminConnection) throw new Error('PostgreSQL needs an admin connection: set TEST_DATABASE_URL');
@@ -20,7 +30,7 @@ export async function createTestDatabase(dialect: DialectName, adminConnection =
   if (dialect === 'sqlite') {
     return { url: path.join(dataDir, 'test.sqlite'), dataDir, drop: async () => removeTempDir(dataDir) };
   }
-  const name = `gp_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const name = `${testDatabasePrefix()}${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: adminUrl() });
   await admin.connect();
   try {
@@ -44,4 +54,17 @@ export async function createTestDatabase(dialect: DialectName, adminConnection =
       removeTempDir(dataDir);
     },
   };
+}
+
+/** Drops every database whose name starts with `prefix` (a run's leftovers); returns their names. */
+export async function dropTestDatabases(adminConnection: string, prefix: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: adminConnection });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>('select datname from pg_database where starts_with(datname, $1)', [prefix]);
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    return rows.map((r) => r.datname);
+  } finally {
+    await client.end();
+  }
 }
