@@ -1,6 +1,6 @@
 // The credential cache (PostgreSQL): two instances on one database; a token revoked, a player suspended, a membership
 // changed or a token expired is refused or seen by the other instance at once, whoever wrote the change; with its
-// listener cut, each instance reads the database until it listens again.
+// listener cut, or its notifications lost on the way, each instance reads the database until it listens again.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
@@ -11,6 +11,8 @@ import type { ActiveTokenRow } from '../../src/modules/accounts/tokens.repositor
 import { createHarness, type Harness } from '../helpers/app.js';
 import { enabledDialects } from '../helpers/dialects.js';
 import { createPlayerWithToken } from '../helpers/factories.js';
+import { capturingLogger } from '../helpers/log.js';
+import { startPgProxy, type PgProxy } from '../helpers/pg-proxy.js';
 import { requester, type Requester } from '../helpers/request.js';
 
 const onPostgres = enabledDialects().includes('postgres');
@@ -131,6 +133,87 @@ describe.skipIf(!onPostgres)('credential cache [postgres]', () => {
     }, { timeout: 10_000, interval: 50 });
     expect((await h.http.delete(`/v1/me/tokens/${b.tokenId}`, { token: b.token })).status).toBe(200);
     expect((await second.http.get('/v1/me', { token: b.token })).status).toBe(401);
+  });
+});
+
+/**
+ * An instance whose connections go through a proxy that can lose PostgreSQL's notifications (startPgProxy): as behind
+ * a pooler in transaction mode, where a NOTIFY runs on another server connection than the LISTEN and nothing comes
+ * back. The echo that guards every cached token comes back no more than the notifications do.
+ */
+describe.skipIf(!onPostgres)('credential cache, notifications lost on the way [postgres]', () => {
+  let h: Harness & { close(): Promise<void> };
+  let proxy: PgProxy;
+  let proxied: { app: App; database: DatabaseHandle; http: Requester };
+  let admin: pg.Client;
+  const log = capturingLogger('warn');
+
+  beforeAll(async () => {
+    h = await createHarness('postgres');
+    proxy = await startPgProxy(h.config.database_url);
+    // From its start: its first echo (the probe) never comes back.
+    proxy.loseNotifications = true;
+    const database = openDatabase(proxy.url, { poolSize: 3 });
+    const app = await buildApp({ config: { ...h.config, database_url: proxy.url }, database, clock: h.clock, logger: log.logger });
+    await app.ready();
+    proxied = { app, database, http: requester(app) };
+    admin = new pg.Client({ connectionString: h.config.database_url });
+    await admin.connect();
+  });
+
+  afterAll(async () => {
+    await admin?.end();
+    await proxied?.app.close();
+    await proxied?.database.destroy();
+    await proxy?.close();
+    await h?.close();
+  });
+
+  /** Waits until the proxied instance serves `token` from its cache again (its listener back up). */
+  async function servedFromCache(token: string): Promise<void> {
+    await vi.waitFor(async () => {
+      const hits = (await lookups(proxied.app)).hit;
+      expect((await proxied.http.get('/v1/me', { token })).status).toBe(200);
+      expect((await lookups(proxied.app)).hit).toBe(hits + 1);
+    }, { timeout: 20_000, interval: 100 });
+  }
+
+  it('without an echo of its probe it never serves from memory: every token is read from the database, and it says why', async () => {
+    expect(proxied.app.ctx.credentials).toBeDefined();
+    expect(proxy.lost).toBeGreaterThan(0);
+    const why = log.find('warn', 'notification listener: cannot listen').map((l) => (l.err as { message?: string } | undefined)?.message);
+    expect(why).toContainEqual(expect.stringContaining('no echo of a NOTIFY within 2000 ms'));
+    const { token, tokenId } = await createPlayerWithToken(h.ctx);
+    const before = await lookups(proxied.app);
+    for (let i = 0; i < 4; i++) expect((await proxied.http.get('/v1/me', { token })).status).toBe(200);
+    const after = await lookups(proxied.app);
+    expect(after.hit - before.hit).toBe(0);
+    expect(after.miss - before.miss).toBe(4);
+    // revoked through the other instance: refused here at once, without any notification
+    expect((await h.http.delete(`/v1/me/tokens/${tokenId}`, { token })).status).toBe(200);
+    expect((await proxied.http.get('/v1/me', { token })).status).toBe(401);
+  });
+
+  it('listens once notifications come through again, then serves from memory', async () => {
+    proxy.loseNotifications = false;
+    const { token } = await createPlayerWithToken(h.ctx);
+    await servedFromCache(token);
+  });
+
+  it('refuses a cached token revoked while its notification and the echo are lost: the request reads the database', async () => {
+    const { token, tokenId } = await createPlayerWithToken(h.ctx);
+    await servedFromCache(token);
+    const lost = proxy.lost;
+    proxy.loseNotifications = true;
+    await admin.query('update player_tokens set revoked_at = 1 where id = $1', [tokenId]);
+    // The token is in memory, and its revocation's notification never arrives: the echo sent before using it is
+    // lost too, so the request gives up on the listener (2 s) and reads the database.
+    expect((await proxied.http.get('/v1/me', { token })).status).toBe(401);
+    expect(proxy.lost).toBeGreaterThan(lost);
+    expect(log.find('warn', 'not back after').length).toBeGreaterThan(0);
+    proxy.loseNotifications = false;
+    const other = await createPlayerWithToken(h.ctx);
+    await servedFromCache(other.token);
   });
 });
 
