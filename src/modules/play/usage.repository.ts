@@ -6,9 +6,13 @@ import { prepared } from '../../db/prepared.js';
 
 /** Seconds credited to the player on `day`. Primary-key lookup. */
 export async function usedSeconds(db: Executor, playerId: number, day: string): Promise<number> {
-  const row = await db.selectFrom('daily_usage').select('seconds').where('player_id', '=', playerId).where('day', '=', day).executeTakeFirst();
+  const row = await usedSecondsQuery.first(db, playerId, day);
   return row?.seconds ?? 0;
 }
+// Compiled once: a heartbeat with nothing to credit (a second one within the same second) reads it.
+const usedSecondsQuery = prepared((db, playerId: number, day: string) =>
+  db.selectFrom('daily_usage').select('seconds').where('player_id', '=', playerId).where('day', '=', day),
+);
 
 export interface UsageAfterCredit {
   /** the day's counter after the credit */

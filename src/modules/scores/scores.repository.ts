@@ -50,30 +50,33 @@ export async function findOwnPlaySession(db: Executor, tokenHash: string, player
 
 export type NewScore = Omit<Insertable<ScoresTable>, 'id'>;
 
-export async function insertScore(db: Executor, score: NewScore): Promise<number> {
-  const row = await db.insertInto('scores').values(score).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+/** A score to insert, every column given. */
+export type ScoreToInsert = NewScore & { meta: string | null; play_session_id: number | null };
+const scoreArgs = (s: ScoreToInsert) => [s.game_id, s.player_id, s.board, s.score, s.meta, s.play_session_id, s.created_at] as const;
+
+export async function insertScore(db: Executor, score: ScoreToInsert): Promise<number> {
+  return Number((await insertScoreQuery.first(db, ...scoreArgs(score)))!.id);
 }
+/** The score's insert, returning its id: compiled once, alone (SQLite) or in insertAndLock (PostgreSQL). */
+const scoreInsert = (db: Executor, gameId: number, playerId: number, board: string, score: number, meta: string | null, playSessionId: number | null, createdAt: number) =>
+  db.insertInto('scores').values({ game_id: gameId, player_id: playerId, board, score, meta, play_session_id: playSessionId, created_at: createdAt }).returning('id');
+const insertScoreQuery = prepared(scoreInsert);
 
 /**
  * insertScore, then lockBests of the score's player on these boards (at least one): on PostgreSQL in one statement
  * (the insert in a CTE, the bests locked in board order in a subquery: a round trip less for every submission), on
  * SQLite in two.
  */
-export async function insertScoreLockingBests(db: Executor, score: NewScore & { meta: string | null; play_session_id: number | null }, boardIds: number[]) {
+export async function insertScoreLockingBests(db: Executor, score: ScoreToInsert, boardIds: number[]) {
   if (!isPostgres(db)) return { scoreId: await insertScore(db, score), bests: await lockBests(db, boardIds, score.player_id) };
-  const { game_id, player_id, board, score: value, meta, play_session_id, created_at } = score;
-  const rows = (await insertAndLock.execute(db, game_id, player_id, board, value, meta, play_session_id, created_at, boardsJson(boardIds))).rows;
+  const rows = (await insertAndLock.execute(db, ...scoreArgs(score), boardsJson(boardIds))).rows;
   const bests = rows.filter((r) => r.leaderboard_id !== null).map(({ new_score_id, ...best }) => best as BestRow);
   return { scoreId: Number(rows[0]!.new_score_id), bests };
 }
 type InsertedAndLocked = { new_score_id: number } & { [K in keyof BestRow]: BestRow[K] | null };
 const insertAndLock = prepared(
   (db, gameId: number, playerId: number, board: string, score: number, meta: string | null, playSessionId: number | null, createdAt: number, boards: string) => {
-    const insert = db
-      .insertInto('scores')
-      .values({ game_id: gameId, player_id: playerId, board, score, meta, play_session_id: playSessionId, created_at: createdAt })
-      .returning('id');
+    const insert = scoreInsert(db, gameId, playerId, board, score, meta, playSessionId, createdAt);
     const query = sql<InsertedAndLocked>`with s as (${insert})
 select s.id as new_score_id, b.* from s left join (${lockBestsSql(db, boards, playerId)}) b on true order by b.leaderboard_id`;
     return { compile: () => query.compile(db) };
