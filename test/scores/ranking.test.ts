@@ -1,11 +1,13 @@
 // The ranking rule against a naive sort of every player's best, the count tree's invariants, concurrent writers,
-// deep pages (found through the tree) and a change of the game's order.
-import { expect, it } from 'vitest';
+// deep pages (found through the tree), a change of the game's order, and a node split under a waiting writer.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppContext } from '../../src/context.js';
 import { childrenRange, compareKeys, nodeBounds, type NodeRow } from '../../src/modules/scores/rank-tree.js';
 import { submitScore } from '../../src/modules/scores/scores.service.js';
 import { asPlayer, createGame, createPlayer, createToken } from '../helpers/factories.js';
-import { eachDialect, type Harness } from '../helpers/harness.js';
+import { enabledDialects } from '../helpers/dialects.js';
+import { createHarness, eachDialect, type Harness } from '../helpers/harness.js';
 
 type Game = Awaited<ReturnType<typeof createGame>>;
 
@@ -189,5 +191,76 @@ eachDialect('scores: ranking', (h) => {
     expect(res.body.meta).toMatchObject({ order: 'asc', total: 6 });
     expect(res.body.data.leaderboard[0]).toMatchObject({ score: 5, entries: 2 });
     await checkTree(h, await boardId(h, flipped));
+  });
+});
+
+/**
+ * A submission moves the keys of its four boards in one statement (applyKeyChanges). Here the node it stops at (a
+ * score class of 64 players, not split yet) is split by another submission while it waits for that node's lock: it
+ * runs its transaction again, moving the boards one by one, and every count stays exact.
+ */
+describe.skipIf(!enabledDialects().includes('postgres'))('scores: a count tree node split under a waiting writer [postgres]', () => {
+  let h: Harness & { close(): Promise<void> };
+  /** `locker` holds the node; `watcher` looks on (outside a transaction: pg_stat_activity is read once per transaction). */
+  let locker: pg.Client;
+  let watcher: pg.Client;
+  beforeAll(async () => {
+    h = await createHarness('postgres');
+    locker = new pg.Client({ connectionString: h.config.database_url });
+    watcher = new pg.Client({ connectionString: h.config.database_url });
+    await locker.connect();
+    await watcher.connect();
+  });
+  afterAll(async () => {
+    await locker?.end();
+    await watcher?.end();
+    await h?.close();
+  });
+
+  /** Sessions of this database waiting for a lock. */
+  const lockWaits = async () =>
+    (await watcher.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")).rows[0]!.n;
+  const lastScoreId = async () => (await watcher.query<{ id: number }>('select coalesce(max(id), 0)::int as id from scores')).rows[0]!.id;
+
+  it('runs the submission again and keeps every count exact', async () => {
+    h.clock.set('2026-03-03T12:00:00Z');
+    const game = await createGame(h.ctx);
+    const subs: Submission[] = [];
+    let seq = 0;
+    // 64 scores of one class (11 bits: 1024 to 2047): its node holds them all and is not split yet.
+    for (let i = 0; i < 64; i++) {
+      const p = await createPlayer(h.ctx, { username: `split_${i}` });
+      await submit(h.ctx, game, p.id, 1100 + 10 * i);
+      subs.push({ player: p.username, score: 1100 + 10 * i, at: h.clock.now(), seq: seq++ });
+    }
+    const board = await boardId(h, game);
+    const full = await h.ctx.db.selectFrom('leaderboard_nodes').selectAll().where('leaderboard_id', '=', board).where('cnt', '=', 64).where('expanded', '=', 0).execute();
+    expect(full).toHaveLength(1);
+    const node = full[0]!;
+
+    const [a, b] = [await createPlayer(h.ctx, { username: 'split_a' }), await createPlayer(h.ctx, { username: 'split_b' })];
+    const before = await lastScoreId();
+    await locker.query('begin');
+    await locker.query('select cnt from leaderboard_nodes where leaderboard_id = $1 and level = $2 and head = $3 and parent = $4 and prefix = $5 for update', [
+      board, node.level, node.head, node.parent, node.prefix,
+    ]);
+    // Both read the node as not split, then wait for it; the one that gets it first takes it to 65 and splits it.
+    const first = submit(h.ctx, game, a.id, 1105);
+    await vi.waitFor(async () => expect(await lockWaits()).toBe(1), { timeout: 10_000, interval: 20 });
+    const second = submit(h.ctx, game, b.id, 1095);
+    await vi.waitFor(async () => expect(await lockWaits()).toBe(2), { timeout: 10_000, interval: 20 });
+    await locker.query('rollback');
+    const [ra, rb] = await Promise.all([first, second]);
+    subs.push({ player: 'split_a', score: 1105, at: h.clock.now(), seq: seq++ }, { player: 'split_b', score: 1095, at: h.clock.now(), seq: seq++ });
+
+    expect(ra.result.rank.rank).toBe(64);
+    expect([65, 66]).toContain(rb.result.rank.rank); // 66 once split_a has committed
+    const split = await h.ctx.db.selectFrom('leaderboard_nodes').select(['cnt', 'expanded']).where('leaderboard_id', '=', board)
+      .where('level', '=', node.level).where('head', '=', node.head).where('parent', '=', node.parent).where('prefix', '=', node.prefix).executeTakeFirstOrThrow();
+    expect(split).toEqual({ cnt: 66, expanded: 1 });
+    // The second to get the node ran its transaction again: three score ids taken, one of them rolled back.
+    expect(await lastScoreId()).toBe(before + 3);
+    expect((await wholeBoard(h, game)).names).toEqual(naiveRanking(subs, 'desc'));
+    for (const period of ['all', 'month', 'week', 'day']) await checkTree(h, await boardId(h, game, period));
   });
 });

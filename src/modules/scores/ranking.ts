@@ -173,28 +173,56 @@ async function moveKeysOnBoard(db: Executor, cursors: PathCursor[], known: Map<s
 
 /**
  * Moves players' keys in the count trees, inside the transaction that changed their bests rows (which it must have
- * locked first). Usually one unlocked read of every path, then one or two upserts per board. On SQLite (one writer
- * at a time) nothing changes between the read and the upserts.
+ * locked first): one unlocked read of every path, then ONE upsert of every node to change on every board, in the
+ * global lock order (board, level, head, parent, prefix). A board's upper nodes are rows every writer of that board
+ * locks: in one statement, a submission holds them for that statement and the commit, not for one statement per
+ * board after them.
+ *
+ * If a node read as not split turns out split when locked (a concurrent writer split it meanwhile), its keys would go
+ * on below it, locking nodes after others it holds already: TreeChanged is thrown, and the caller runs its
+ * transaction again with `oneStatement` false, which moves the boards one at a time (moveKeysOnBoard: it goes on
+ * below such a node in the lock order, and never throws). On SQLite (one writer at a time) nothing changes between
+ * the read and the upsert.
  */
-export async function applyKeyChanges(db: Executor, changes: KeyChange[]): Promise<void> {
+export async function applyKeyChanges(db: Executor, changes: KeyChange[], oneStatement = true): Promise<void> {
   const cursors: PathCursor[] = changes.flatMap((c): PathCursor[] => [
     ...(c.from ? [{ boardId: c.boardId, path: pathOf(c.from), delta: -1 as const, depth: 0 }] : []),
     { boardId: c.boardId, path: pathOf(c.to), delta: 1 as const, depth: 0 },
   ]);
   const known = new Map<string, BoardNodeRow>();
   await readPaths(db, cursors, known);
-  const boards = [...new Set(cursors.map((c) => c.boardId))].sort((a, b) => a - b);
-  for (const boardId of boards) await moveKeysOnBoard(db, cursors.filter((c) => c.boardId === boardId), known);
+  if (!oneStatement) return moveBoardByBoard(db, cursors, known);
+  const { writes, stops } = plan(cursors, known);
+  const rows = await addToNodes(db, writes.sort((a, b) => a.boardId - b.boardId || compareNodes(a, b)));
+  for (const row of rows) known.set(boardNode(row.boardId, row), row);
+  for (const cursor of cursors) {
+    const stop = stops.get(cursor)!;
+    if (stop + 1 < cursor.path.length && known.get(boardNode(cursor.boardId, cursor.path[stop]!))?.expanded) throw new TreeChanged();
+  }
+  for (const row of rows) if (!row.expanded && row.cnt > SPLIT_AT && childrenRange(row)) await split(db, row);
+}
+
+/** applyKeyChanges found a node split under it: run the transaction again with `oneStatement` false. */
+export class TreeChanged extends Error {
+  constructor() {
+    super('a count tree node was split while the submission waited for it');
+  }
 }
 
 /**
  * Takes keys off the count trees (the bests of a purged player), inside the transaction that deletes those bests
- * rows after locking them: the same lock order as applyKeyChanges, so it never deadlocks with a submission.
+ * rows after locking them: the same lock order as applyKeyChanges, so it never deadlocks with a submission. Board
+ * by board: a purge is rare, and this way never has to be run again.
  */
 export async function removeKeys(db: Executor, removals: Array<{ boardId: number; key: RankKey }>): Promise<void> {
   const cursors: PathCursor[] = removals.map((r) => ({ boardId: r.boardId, path: pathOf(r.key), delta: -1 as const, depth: 0 }));
   const known = new Map<string, BoardNodeRow>();
   await readPaths(db, cursors, known);
+  await moveBoardByBoard(db, cursors, known);
+}
+
+/** Moves the keys board after board, in board order (moveKeysOnBoard). */
+async function moveBoardByBoard(db: Executor, cursors: PathCursor[], known: Map<string, BoardNodeRow>): Promise<void> {
   const boards = [...new Set(cursors.map((c) => c.boardId))].sort((a, b) => a - b);
   for (const boardId of boards) await moveKeysOnBoard(db, cursors.filter((c) => c.boardId === boardId), known);
 }

@@ -10,7 +10,7 @@ import { IDEMPOTENCY_TTL_MS, callerOf, requestFingerprint } from './idempotency.
 import { findGameWithBoards, insertBests, keyOfBest, lockBests, type BestRow } from './leaderboard.repository.js';
 import { periodKeysAt } from './periods.js';
 import { clampReachedAt, normalise, type RankKey } from './rank-tree.js';
-import { applyKeyChanges, setBestsAndRank, type KeyChange } from './ranking.js';
+import { TreeChanged, applyKeyChanges, setBestsAndRank, type KeyChange } from './ranking.js';
 import { META_MAX_CHARS, type SubmitBody, type SubmitResult } from './scores.schemas.js';
 import {
   claimRequestKey,
@@ -113,14 +113,18 @@ export interface SubmitOutcome {
  * Runs a submission's transaction again (up to three times) if PostgreSQL picked it as a deadlock victim. Score
  * writers lock in one order (bests rows, then tree nodes by board and level), so they cannot deadlock each other;
  * this covers whatever else may share those rows one day. The whole transaction is redone, the Idempotency-Key claim
- * included.
+ * included. Once more, and not counted, when the count trees changed under it (TreeChanged): `oneStatement` is then
+ * false, and applyKeyChanges moves the trees board by board, which never throws it.
  */
-async function retryOnDeadlock<T>(fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+async function retryOnConflict<T>(fn: (oneStatement: boolean) => Promise<T>): Promise<T> {
+  let oneStatement = true;
+  let deadlocks = 0;
+  for (;;) {
     try {
-      return await fn();
+      return await fn(oneStatement);
     } catch (error) {
-      if (attempt >= 3 || (error as { code?: string }).code !== '40P01') throw error;
+      if (error instanceof TreeChanged && oneStatement) oneStatement = false;
+      else if ((error as { code?: string }).code !== '40P01' || ++deadlocks >= 3) throw error;
     }
   }
 }
@@ -180,7 +184,8 @@ async function claimOrReplay(db: Executor, request: RequestKey, now: number): Pr
 /**
  * POST /games/{slug}/scores: stores the submission and updates its four boards in one transaction. On PostgreSQL its
  * statements are: the score's insert with the player's bests rows locked; their update with the rank (one statement:
- * setBestsAndRank); the count trees' nodes, read, then upserted when the player's key moves; the commit.
+ * setBestsAndRank); the count trees' nodes, read, then upserted when the player's key moves (every board in one
+ * statement); the commit.
  * The count trees are moved last, after the rank is read: their upper nodes are rows every writer of the board
  * locks, so each submission holds them for the fewest round trips (that upsert and the commit). The rank is the same
  * either way: it counts the keys ahead of the player's best (from the tree's nodes and, inside the stop, from the
@@ -197,7 +202,7 @@ export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<
   };
   if (request) await forgetExpiredKeys(ctx, now);
 
-  const outcome = await retryOnDeadlock(() => ctx.db.transaction().execute(async (trx): Promise<SubmitOutcome> => {
+  const outcome = await retryOnConflict((oneStatement) => ctx.db.transaction().execute(async (trx): Promise<SubmitOutcome> => {
     const replay = request && (await claimOrReplay(trx, request, now));
     if (replay) return { result: replay, replayed: true };
     const row = { game_id: game.id, player_id: playerId, board, score, meta, play_session_id: playSessionId, created_at: now };
@@ -211,7 +216,7 @@ export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<
     const result: SubmitResult = { accepted: true, score, board, rank: { rank, best: normalise(bestKey.norm, game.leaderboard_order) }, personal_best: personalBest };
     if (request) await saveRequestResponse(trx, request.caller, request.key, JSON.stringify(result));
     // Last: see above.
-    await applyKeyChanges(trx, changes);
+    await applyKeyChanges(trx, changes, oneStatement);
     return { result, replayed: false };
   }));
   ctx.metrics.scoreSubmissions.inc({ outcome: outcome.replayed ? 'replayed' : 'stored' });
