@@ -118,6 +118,8 @@ export function scoreFrom(cls: number, mant: number): number {
 }
 
 const isTimeLevel = (level: number) => level > TIME_LEVEL_BASE;
+/** reached_at's levels below its first: they exist only under a score more than SPLIT_AT players share. */
+export const isDeepTimeLevel = (level: number) => level > TIME_LEVEL_BASE + 1;
 
 /** The node at depth `depth` (0 = root) on the path of a key. */
 function nodeAt(parts: ScoreParts, norm: number, reachedAt: number, depth: number): NodeId {

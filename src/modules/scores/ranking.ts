@@ -21,6 +21,7 @@ import {
   childrenRange,
   compareNodes,
   highestKeyOf,
+  isDeepTimeLevel,
   leadingSiblings,
   lowestKeyOf,
   nodeName,
@@ -125,12 +126,29 @@ function plan(cursors: PathCursor[], known: Map<string, BoardNodeRow>) {
   return { writes, stops };
 }
 
-/** Unlocked read of the nodes the cursors have left (one statement). */
+/**
+ * Unlocked read of the nodes the cursors have left: one statement, each node once. reached_at's levels below its
+ * first (11 of a path's 12 to 25 levels) exist only under a score more than SPLIT_AT players share: they are read in
+ * a second statement, for the paths whose first reached_at node is split.
+ */
 async function readPaths(db: Executor, cursors: PathCursor[], known: Map<string, BoardNodeRow>): Promise<void> {
-  const ranges = cursors.flatMap((c) =>
-    c.path.slice(c.depth).map((n) => ({ boardId: c.boardId, level: n.level, head: n.head, parent: n.parent, lo: n.prefix, hi: n.prefix })),
-  );
-  for (const row of await nodesInRanges(db, ranges)) known.set(boardNode(row.boardId, row), row);
+  const deep = cursors.map((c) => {
+    const at = c.path.findIndex((n, d) => d >= c.depth && isDeepTimeLevel(n.level));
+    return at < 0 ? c.path.length : at;
+  });
+  await readNodes(db, cursors.flatMap((c, i) => c.path.slice(c.depth, deep[i]).map((n) => ({ boardId: c.boardId, ...n }))), known);
+  const below = cursors.flatMap((c, i) => {
+    const at = deep[i]!;
+    const reached = at === c.depth || known.get(boardNode(c.boardId, c.path[at - 1]!))?.expanded;
+    return at < c.path.length && reached ? c.path.slice(at).map((n) => ({ boardId: c.boardId, ...n })) : [];
+  });
+  if (below.length) await readNodes(db, below, known);
+}
+
+/** These nodes as they are (the missing ones are not returned), each read once. */
+async function readNodes(db: Executor, nodes: Array<NodeId & { boardId: number }>, known: Map<string, BoardNodeRow>): Promise<void> {
+  const ranges = new Map(nodes.map((n) => [boardNode(n.boardId, n), { boardId: n.boardId, level: n.level, head: n.head, parent: n.parent, lo: n.prefix, hi: n.prefix }]));
+  for (const row of await nodesInRanges(db, [...ranges.values()])) known.set(boardNode(row.boardId, row), row);
 }
 
 /** Splits a node that has just grown past SPLIT_AT: its children are counted from its ≤ SPLIT_AT + 1 keys. */
