@@ -128,7 +128,7 @@ function plan(cursors: PathCursor[], known: Map<string, BoardNodeRow>) {
 
 /**
  * Unlocked read of the nodes the cursors have left: one statement, each node once. reached_at's levels below its
- * first (11 of a path's 12 to 25 levels) exist only under a score more than SPLIT_AT players share: they are read in
+ * first (10 of a path's levels) exist only under a score more than SPLIT_AT players share: they are read in
  * a second statement, for the paths whose first reached_at node is split.
  */
 async function readPaths(db: Executor, cursors: PathCursor[], known: Map<string, BoardNodeRow>): Promise<void> {
