@@ -29,6 +29,9 @@ browserSuite('catalogue and coming back: in a real browser', { timeout: 60_000 }
     expect(path(page)).toBe('/?category=puzzle');
     await sort(page).selectOption('name');
     await until(() => path(page)).toBe('/?category=puzzle&sort=name');
+    // The answer to the new sort re-renders the chips: a click whose press and release land on either side of that is
+    // no click at all. Wait for it, as a player would see the list settle.
+    await until(() => page.locator('ul.cards[aria-label="Games"]').getAttribute('aria-busy')).toBe('false');
     await chip(page, /^All/).click();
     await until(() => cards(page).allInnerTexts()).toEqual(['Comet Snake', 'Reflex', 'Star Catcher', 'Tile Merge']);
     expect(path(page)).toBe('/?sort=name');
