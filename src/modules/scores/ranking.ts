@@ -151,6 +151,18 @@ async function readNodes(db: Executor, nodes: Array<NodeId & { boardId: number }
   for (const row of await nodesInRanges(db, [...ranges.values()])) known.set(boardNode(row.boardId, row), row);
 }
 
+/** Adds the deltas (addToNodes), learns the nodes as they are now, and splits those that grew past SPLIT_AT. */
+async function addAndSplit(db: Executor, batch: Parameters<typeof addToNodes>[1], known: Map<string, BoardNodeRow>): Promise<void> {
+  const rows = await addToNodes(db, batch);
+  for (const row of rows) known.set(boardNode(row.boardId, row), row);
+  for (const row of rows) if (!row.expanded && row.cnt > SPLIT_AT && childrenRange(row)) await split(db, row);
+}
+
+/** Whether a cursor's stop, read as not split, was found split when locked (a concurrent writer), with more path below. */
+function splitAtStop(cursor: PathCursor, stop: number, known: Map<string, BoardNodeRow>): boolean {
+  return stop + 1 < cursor.path.length && Boolean(known.get(boardNode(cursor.boardId, cursor.path[stop]!))?.expanded);
+}
+
 /** Splits a node that has just grown past SPLIT_AT: its children are counted from its ≤ SPLIT_AT + 1 keys. */
 async function split(db: Executor, node: BoardNodeRow): Promise<void> {
   const keys = await keysBetween(db, node.boardId, lowestKeyOf(node), highestKeyOf(node));
@@ -169,9 +181,7 @@ async function moveKeysOnBoard(db: Executor, cursors: PathCursor[], known: Map<s
     const { writes, stops } = plan(cursors, known);
     const level = Math.min(...cursors.map((c) => c.path[stops.get(c)!]!.level));
     const batch = writes.filter((w) => w.level <= level).sort(compareNodes);
-    const rows = await addToNodes(db, batch);
-    for (const row of rows) known.set(boardNode(row.boardId, row), row);
-    for (const row of rows) if (!row.expanded && row.cnt > SPLIT_AT && childrenRange(row)) await split(db, row);
+    await addAndSplit(db, batch, known);
 
     const next: PathCursor[] = [];
     let splitUnderUs = false;
@@ -179,7 +189,7 @@ async function moveKeysOnBoard(db: Executor, cursors: PathCursor[], known: Map<s
       const stop = stops.get(cursor)!;
       if (cursor.path[stop]!.level > level) {
         next.push({ ...cursor, depth: cursor.path.findIndex((n) => n.level > level) });
-      } else if (known.get(boardNode(cursor.boardId, cursor.path[stop]!))?.expanded && stop + 1 < cursor.path.length) {
+      } else if (splitAtStop(cursor, stop, known)) {
         next.push({ ...cursor, depth: stop + 1 });
         splitUnderUs = true;
       }
@@ -211,13 +221,8 @@ export async function applyKeyChanges(db: Executor, changes: KeyChange[], oneSta
   await readPaths(db, cursors, known);
   if (!oneStatement) return moveBoardByBoard(db, cursors, known);
   const { writes, stops } = plan(cursors, known);
-  const rows = await addToNodes(db, writes.sort((a, b) => a.boardId - b.boardId || compareNodes(a, b)));
-  for (const row of rows) known.set(boardNode(row.boardId, row), row);
-  for (const cursor of cursors) {
-    const stop = stops.get(cursor)!;
-    if (stop + 1 < cursor.path.length && known.get(boardNode(cursor.boardId, cursor.path[stop]!))?.expanded) throw new TreeChanged();
-  }
-  for (const row of rows) if (!row.expanded && row.cnt > SPLIT_AT && childrenRange(row)) await split(db, row);
+  await addAndSplit(db, writes.sort((a, b) => a.boardId - b.boardId || compareNodes(a, b)), known);
+  if (cursors.some((cursor) => splitAtStop(cursor, stops.get(cursor)!, known))) throw new TreeChanged();
 }
 
 /** applyKeyChanges found a node split under it: run the transaction again with `oneStatement` false. */
