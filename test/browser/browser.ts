@@ -2,7 +2,7 @@
 // games published, and Debian's Chromium driven by playwright-core with fresh contexts. Never a browser download.
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Response } from 'playwright-core';
+import { chromium, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Request, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
@@ -72,7 +72,9 @@ export interface Rig {
   watchedContext(options: BrowserContextOptions): Promise<BrowserContext>;
   /**
    * Moves the server's clock and the page's by the same seconds. The page's timers that fall due run at their own
-   * moments; with `jump`, they run once at the end, seeing the clock already moved.
+   * moments, the two clocks moving together a second at a time, each second's requests answered before the next: a
+   * heartbeat sent at the page's second 5 reaches the server at its second 5. With `jump`, the server's clock moves at
+   * once and the page's timers run once at the end, seeing the clock already moved.
    */
   elapse(page: Page, seconds: number, options?: { jump?: boolean }): Promise<void>;
   screenshot(page: Page, name: string): Promise<void>;
@@ -142,11 +144,26 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       // The page's clock starts where the server's stands, so dates on the page agree with the API's.
       await own.clock.install({ time: clock.now() });
       await own.clock.pauseAt(clock.now()); // and no time flows on its own
+      inFlight.set(own, trackRequests(own));
       return watch(await own.newPage());
     },
     async elapse(page, seconds, { jump = false } = {}) {
-      clock.advance(seconds);
-      await (jump ? page.clock.fastForward(seconds * 1000) : page.clock.runFor(seconds * 1000));
+      if (jump) {
+        clock.advance(seconds);
+        await page.clock.fastForward(seconds * 1000);
+        return;
+      }
+      // Moving the server's clock by all the seconds first would let a heartbeat the page sends halfway reach a server
+      // already at the end, which credits it the whole span: the page then counts down from a time ahead of its own.
+      const pending = inFlight.get(page.context());
+      if (!pending) throw new Error('elapse() moves the clock of a page from clockedPage(), or of another page in its context');
+      for (let leftMs = Math.round(seconds * 1000); leftMs > 0; ) {
+        const stepMs = Math.min(1000, leftMs);
+        leftMs -= stepMs;
+        clock.advance(stepMs / 1000);
+        await page.clock.runFor(stepMs);
+        await answered(page, pending);
+      }
     },
     async watchedContext(options) {
       const own = await newContext(options);
@@ -163,6 +180,28 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       await testDb.drop();
     },
   };
+}
+
+/** a clocked context's requests not yet answered in full: its pages share the clock that `elapse` moves */
+const inFlight = new WeakMap<BrowserContext, Set<Request>>();
+
+/** The context's requests (of all its pages and frames) not yet answered in full. */
+function trackRequests(context: BrowserContext): Set<Request> {
+  const pending = new Set<Request>();
+  context.on('request', (request) => pending.add(request));
+  context.on('requestfinished', (request) => pending.delete(request));
+  context.on('requestfailed', (request) => pending.delete(request));
+  return pending;
+}
+
+/** Waits until every request the context has sent is answered (a round trip first, so that events already sent are in). */
+async function answered(page: Page, pending: Set<Request>, timeoutMs = 15_000): Promise<void> {
+  await page.evaluate('0');
+  const deadline = Date.now() + timeoutMs;
+  while (pending.size > 0) {
+    if (Date.now() > deadline) throw new Error(`requests still unanswered after ${timeoutMs} ms: ${[...pending].map((r) => `${r.method()} ${r.url()}`).join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 let registered = 0;
