@@ -114,20 +114,37 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
     }
   }
 
-  /** The chips: every category (those of the whole catalogue too, while searching) with the count for the current q. */
+  /**
+   * The chips: every category (those of the whole catalogue too, while searching) with the count for the current q.
+   * They are updated in place, never replaced: a chip pressed while an answer arrives is still there to be released
+   * (a click pressed on one element and released on its successor is no click), and a focused chip keeps the focus.
+   */
+  const chips = new Map<string, HTMLAnchorElement>();
   function renderChips(shown: Filter, counts: Record<string, number>, known: string[]): void {
     const names = new Set([...known, ...Object.keys(counts)]);
     if (shown.category) names.add(shown.category);
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
-    // Re-rendering replaces the chips: a chip that had the focus hands it to its successor (Enter keeps it in place).
-    const focused = document.activeElement instanceof HTMLElement && categories.contains(document.activeElement) ? document.activeElement.dataset.category : undefined;
-    mount(categories, chip(shown, '', 'All', total), [...names].sort((a, b) => a.localeCompare(b)).map((name) => chip(shown, name, categoryLabel(name), counts[name] ?? 0)));
-    if (focused !== undefined) categories.querySelector<HTMLElement>(`[data-category="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
+    const wanted: [string, number][] = [['', total], ...[...names].sort((a, b) => a.localeCompare(b)).map((name): [string, number] => [name, counts[name] ?? 0])];
+    const keep = new Set(wanted.map(([value]) => value));
+    for (const [value, link] of chips) {
+      if (keep.has(value)) continue;
+      link.remove();
+      chips.delete(value);
+    }
+    wanted.forEach(([value, n], i) => {
+      const link = chips.get(value) ?? chip(value, value ? categoryLabel(value) : 'All');
+      chips.set(value, link);
+      link.href = urlOf({ ...shown, category: value });
+      if (value === shown.category) link.setAttribute('aria-current', 'page');
+      else link.removeAttribute('aria-current');
+      link.querySelector('.count')!.textContent = `(${n})`;
+      const at = categories.children[i];
+      if (at !== link) categories.insertBefore(link, at ?? null);
+    });
   }
 
-  function chip(shown: Filter, value: string, label: string, n: number): HTMLElement {
-    const target = { ...shown, category: value };
-    const link = h('a', { href: urlOf(target), class: 'chip', 'data-category': value, 'aria-current': value === shown.category ? 'page' : undefined }, `${label} `, h('span', { class: 'count' }, `(${n})`));
+  function chip(value: string, label: string): HTMLAnchorElement {
+    const link = h('a', { class: 'chip', 'data-category': value }, `${label} `, h('span', { class: 'count' }));
     link.addEventListener('click', (event) => {
       if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return; // a new tab or window: the link's own job
       event.preventDefault();

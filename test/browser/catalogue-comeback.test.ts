@@ -29,9 +29,6 @@ browserSuite('catalogue and coming back: in a real browser', { timeout: 60_000 }
     expect(path(page)).toBe('/?category=puzzle');
     await sort(page).selectOption('name');
     await until(() => path(page)).toBe('/?category=puzzle&sort=name');
-    // The answer to the new sort re-renders the chips: a click whose press and release land on either side of that is
-    // no click at all. Wait for it, as a player would see the list settle.
-    await until(() => page.locator('ul.cards[aria-label="Games"]').getAttribute('aria-busy')).toBe('false');
     await chip(page, /^All/).click();
     await until(() => cards(page).allInnerTexts()).toEqual(['Comet Snake', 'Reflex', 'Star Catcher', 'Tile Merge']);
     expect(path(page)).toBe('/?sort=name');
@@ -136,6 +133,32 @@ browserSuite('catalogue and coming back: in a real browser', { timeout: 60_000 }
     await until(() => list.getAttribute('aria-busy')).toBe('false');
     await until(() => cards(page).count()).toBe(4);
     expect(await page.getByText('Loading games…').count()).toBe(0);
+    await page.close();
+  });
+
+  it('counts a chip pressed while the list loads and released after it arrived', async () => {
+    const page = await rig.newPage();
+    await page.goto('/');
+    await until(() => cards(page).count()).toBe(4);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route((url) => url.pathname === '/v1/games', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const list = page.locator('ul.cards[aria-label="Games"]');
+    await sort(page).selectOption('name');
+    await until(() => list.getAttribute('aria-busy')).toBe('true');
+    const puzzle = await chip(page, /^Puzzle/).boundingBox();
+    await page.mouse.move(puzzle!.x + puzzle!.width / 2, puzzle!.y + puzzle!.height / 2);
+    await page.mouse.down();
+    release(); // the answer to the sort lands between the press and the release, and updates the chips
+    await until(() => list.getAttribute('aria-busy')).toBe('false');
+    await page.mouse.up();
+    await until(() => path(page)).toBe('/?category=puzzle&sort=name');
+    await until(() => cards(page).allInnerTexts()).toEqual(['Tile Merge']);
+    expect(await chip(page, /^Puzzle/).getAttribute('aria-current')).toBe('page');
+    expect(await chip(page, /^All/).getAttribute('href')).toBe('/?sort=name');
     await page.close();
   });
 
