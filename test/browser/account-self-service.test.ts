@@ -9,6 +9,7 @@ import { axeViolations } from './axe.js';
 browserSuite('account self-service: in a real browser', { timeout: 60_000 }, (rig) => {
   /** The newest link of this kind mailed to `email` (no SMTP here: mail stays in the outbox table). */
   async function mailedLink(email: string, kind: string): Promise<string> {
+    await rig.app.ctx.mailer.idle(); // a mail is written to the outbox after the answer, in the background
     const mails = await rig.app.ctx.db.selectFrom('mail_outbox').select('text_body').where('to_address', '=', email).orderBy('id', 'desc').execute();
     for (const mail of mails) {
       const match = new RegExp(`${rig.origin}/${kind}\\?token=[^\\s]+`).exec(mail.text_body);
@@ -28,6 +29,7 @@ browserSuite('account self-service: in a real browser', { timeout: 60_000 }, (ri
     expect(await axeViolations(page)).toEqual([]);
     await resend.click();
     await until(() => text(page.getByText(/^Sent: check/))).toBe(`Sent: check ${player.email} for the new link.`);
+    await rig.app.ctx.mailer.idle();
     const mails = await rig.app.ctx.db.selectFrom('mail_outbox').select('subject').where('to_address', '=', player.email).execute();
     expect(mails.map((m) => m.subject)).toEqual(['Confirm your email address', 'Confirm your email address']);
     await page.goto(await mailedLink(player.email, 'verify-email'));

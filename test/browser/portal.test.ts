@@ -32,6 +32,7 @@ if (reason) {
 
     /** The newest link of this kind mailed to `email` (no SMTP in tests: mail goes to the outbox table). */
     async function mailedLink(email: string, kind: 'verify-email' | 'reset-password'): Promise<string> {
+      await rig.app.ctx.mailer.idle(); // a mail is written to the outbox after the answer, in the background
       const mails = await rig.app.ctx.db.selectFrom('mail_outbox').select('text_body').where('to_address', '=', email).orderBy('id', 'desc').execute();
       for (const mail of mails) {
         const match = new RegExp(`${rig.origin}/${kind}\\?token=[^\\s]+`).exec(mail.text_body);
