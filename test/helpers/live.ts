@@ -56,14 +56,23 @@ export interface RawAnswer {
   closed: boolean;
 }
 
+/**
+ * Resolves when the socket closes, whatever closed it. A write racing the server's close fails (EPIPE, ECONNRESET):
+ * that is the close the tests wait for, so the error is swallowed, and it does not reject the wait as
+ * events.once(socket, 'close') would.
+ */
+export function closeOf(socket: net.Socket): Promise<void> {
+  socket.on('error', () => {});
+  return new Promise((resolve) => socket.once('close', () => resolve()));
+}
+
 /** Opens a connection, writes `request` and reads until the server closes it or `waitMs` pass. */
 export async function rawRequest(port: number, request: string | Buffer, waitMs = 3000): Promise<RawAnswer> {
   const socket = net.connect(port, '127.0.0.1');
   await once(socket, 'connect');
   const chunks: Buffer[] = [];
   socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-  socket.on('error', () => {});
-  const closed = once(socket, 'close').then(() => true);
+  const closed = closeOf(socket).then(() => true);
   socket.write(request);
   const ended = await Promise.race([closed, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), waitMs))]);
   socket.destroy();

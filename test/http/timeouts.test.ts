@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enabledDialects } from '../helpers/dialects.js';
-import { liveApp, parseAnswer, rawRequest, type LiveApp } from '../helpers/live.js';
+import { closeOf, liveApp, parseAnswer, rawRequest, type LiveApp } from '../helpers/live.js';
 
 interface Client {
   socket: net.Socket;
@@ -18,9 +18,8 @@ async function connect(port: number): Promise<Client> {
   const socket = net.connect(port, '127.0.0.1');
   const chunks: Buffer[] = [];
   socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-  socket.on('error', () => {});
   let closedAt: number | undefined;
-  const closed = once(socket, 'close').then(() => (closedAt = Date.now()));
+  const closed = closeOf(socket).then(() => (closedAt = Date.now()));
   await once(socket, 'connect');
   return {
     socket,
