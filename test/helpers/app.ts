@@ -66,12 +66,21 @@ export async function createHarness(dialect: DialectName, options: HarnessOption
   const testDb: TestDatabase = await createTestDatabase(dialect);
   const config = testConfig(testDb.dataDir, testDb.url, options);
   const database = openDatabase(config.database_url, { poolSize: 20 });
-  await migrateToLatest(database.db);
   const clock = new ManualClock();
-  const logger = options.logger ?? (options.logStream ? pino(loggerOptions(config.log_level), options.logStream) : undefined);
-  const app = await buildApp({ config, database, clock, ...(logger ? { logger } : {}) });
-  await options.beforeReady?.(app);
-  await app.ready();
+  let app: App | undefined;
+  try {
+    await migrateToLatest(database.db);
+    const logger = options.logger ?? (options.logStream ? pino(loggerOptions(config.log_level), options.logStream) : undefined);
+    app = await buildApp({ config, database, clock, ...(logger ? { logger } : {}) });
+    await options.beforeReady?.(app);
+    await app.ready();
+  } catch (error) {
+    // A harness that does not start (a test of a refused start) leaves no database behind.
+    await app?.close().catch(() => undefined);
+    await database.destroy();
+    await testDb.drop();
+    throw error;
+  }
   return {
     dialect,
     app,
