@@ -34,13 +34,15 @@ for (const dialect of enabledDialects()) {
     });
 
     if (dialect === 'sqlite') {
-      it('runs SQLite in WAL mode with foreign keys on and a busy timeout', async () => {
+      it('runs SQLite in WAL mode with foreign keys on, a busy timeout and a 32 MB page cache', async () => {
         const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(handle.db);
         expect(mode.rows[0]?.journal_mode).toBe('wal');
         const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(handle.db);
         expect(fk.rows[0]?.foreign_keys).toBe(1);
         const busy = await sql<{ timeout: number }>`pragma busy_timeout`.execute(handle.db);
         expect(busy.rows[0]?.timeout).toBeGreaterThan(0);
+        const cache = await sql<{ cache_size: number }>`pragma cache_size`.execute(handle.db);
+        expect(cache.rows[0]?.cache_size).toBe(-32 * 1024); // KiB (SQLite's default: -2000)
       });
 
       it('takes the write lock when a transaction begins', async () => {
