@@ -301,7 +301,7 @@ function checkTrustProxy(raw: string): string {
 function checkGamesUrl(s: Settings, publicUrl: URL): void {
   const name = 'Setting games_url (GP_GAMES_URL)';
   const template = s.games_url || defaultGamesUrl(publicUrl);
-  let games;
+  let games: ReturnType<typeof parseGamesUrl>;
   try {
     games = parseGamesUrl(template);
   } catch (error) {

@@ -1,6 +1,6 @@
 // @ts-check
 // Comet Snake: snake on a wrapping 20×20 field; eat comets (10 points each), the score is submitted when the snake bites itself.
-(function () {
+(() => {
   const N = 20;
   const canvas = /** @type {HTMLCanvasElement} */ (document.getElementById('space'));
   const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));

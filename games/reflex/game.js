@@ -1,6 +1,6 @@
 // @ts-check
 // Reflex: three rounds of "wait for green"; the average reaction time in ms is submitted (board main, lower is better).
-(function () {
+(() => {
   const ROUNDS = 3;
   const pad = /** @type {HTMLButtonElement} */ (document.getElementById('pad'));
   const big = /** @type {HTMLElement} */ (document.getElementById('big'));

@@ -1,6 +1,6 @@
 // @ts-check
 // Tile Merge: 2048 with three save slots (saves.js) and a score submitted when the game ends.
-(function () {
+(() => {
   const SIZE = 4;
   const FORMAT = 1; // inside every save, for this game's own migrations
   const grid = /** @type {HTMLElement} */ (document.getElementById('grid'));

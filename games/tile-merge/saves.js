@@ -10,7 +10,7 @@
  */
 
 /** @param {SaveHooks} game */
-function createSaves(game) {
+function _createSaves(game) {
   const { slots: slotsEl, status, dialog } = game;
   let slotCount = 3;
   /** @type {Map<number, GamePlatform.StateSummary>} the slots as last listed */

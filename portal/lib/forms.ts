@@ -93,7 +93,7 @@ export interface FormOptions {
   /** content placed before the submit button */
   extra?: Child;
   /** runs with the values; may return a success message to announce */
-  onSubmit(values: Record<string, string | boolean>, handle: FormHandle): Promise<string | void>;
+  onSubmit(values: Record<string, string | boolean>, handle: FormHandle): Promise<string | undefined>;
 }
 
 export interface FormHandle {

@@ -51,7 +51,9 @@ export function me(refresh = false): Promise<Me | null> {
         throw error;
       },
     );
-    if (refresh) void current.then((who) => refreshed.forEach((listener) => listener(who)), () => undefined);
+    if (refresh) void current.then((who) => refreshed.forEach((listener) => {
+          listener(who);
+        }), () => undefined);
   }
   return current;
 }
@@ -69,5 +71,5 @@ export async function requireLogin(): Promise<Me> {
 /** A local path to return to after logging in (never another site). */
 export function nextPath(fallback = '/'): string {
   const next = new URLSearchParams(location.search).get('next');
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : fallback;
+  return next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : fallback;
 }

@@ -138,7 +138,8 @@ export function resetPasswordPage(main: HTMLElement): void {
   const token = tokenFromUrl();
   if (!token) {
     const again = h('a', { class: 'button primary', href: '/forgot-password' }, 'Ask for a new link');
-    return mount(main, errorPanel('Link incomplete', 'This page needs the whole link from the password reset email.', again));
+    mount(main, errorPanel('Link incomplete', 'This page needs the whole link from the password reset email.', again));
+    return;
   }
   const form = createForm({
     label: 'Choose a new password',

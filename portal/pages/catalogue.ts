@@ -175,7 +175,8 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
       : null;
     if (found) {
       empty.hidden = !categoryLink;
-      return mount(empty, categoryLink ? h('p', { class: 'actions' }, categoryLink) : null);
+      mount(empty, categoryLink ? h('p', { class: 'actions' }, categoryLink) : null);
+      return;
     }
     const anywhere = Object.values(counts).reduce((a, b) => a + b, 0);
     const inCategory = shown.category ? ` in ${categoryLabel(shown.category)}` : '';

@@ -85,7 +85,7 @@ function barChart(history: Day[], allowanceSeconds: number | null): SVGSVGElemen
   const y = (minutes: number) => pad.top + innerH - (minutes / niceMax) * innerH;
   const total = history.reduce((a, d) => a + d.seconds, 0);
   const busiest = history.reduce<Day | null>((best, d) => (!best || d.seconds > best.seconds ? d : best), null);
-  const label = `Bar chart of minutes played per day from ${history[0]?.day ?? ''} to ${history.at(-1)?.day ?? ''}: ${formatDuration(total)} in all${busiest && busiest.seconds ? `, most on ${busiest.day} (${formatDuration(busiest.seconds)})` : ''}.`;
+  const label = `Bar chart of minutes played per day from ${history[0]?.day ?? ''} to ${history.at(-1)?.day ?? ''}: ${formatDuration(total)} in all${busiest?.seconds ? `, most on ${busiest.day} (${formatDuration(busiest.seconds)})` : ''}.`;
   const labelEvery = Math.ceil(history.length / Math.max(3, Math.min(7, Math.floor((width - pad.left - pad.right) / 48))));
 
   return svg(

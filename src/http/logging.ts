@@ -129,7 +129,10 @@ export class AccessLog extends LogController {
       responseTime: reply.elapsedTime,
     };
     // An error is logged with its request's own logger: what it carries goes through redaction.
-    if (error) return log.error({ ...line, err: error }, 'request errored');
+    if (error) {
+      log.error({ ...line, err: error }, 'request errored');
+      return;
+    }
     this.#plainOf(request.server.log).info({ reqId: request.id, ...line }, 'request completed');
   }
 

@@ -2,7 +2,6 @@
 // out (never an API token), the account page lists the browsers with this one marked, signs others out, drops the
 // new-token box once that token is revoked, and keeps every Revoke and Sign out button on a 390 px phone screen.
 import { expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { browserSuite, registerPlayer, text, until, visible } from './browser.js';
 import { axeViolations } from './axe.js';
 
@@ -110,7 +109,7 @@ browserSuite('web sessions: in a real browser', { timeout: 90_000 }, (rig) => {
     await page.getByLabel('Token name').fill('second');
     await page.getByRole('button', { name: 'Create token' }).click();
     await until(() => page.locator('#new-token').count()).toBe(1);
-    await until(() => page.locator('label[for=new-token]').innerText()).toContain('second');
+    await until(() => page.locator('label[for=new-token]').textContent()).toContain('second');
     const first = page.locator('tr', { hasText: 'first' });
     await first.getByRole('button', { name: 'Revoke first' }).click();
     await first.getByRole('button', { name: 'Revoke first' }).click();

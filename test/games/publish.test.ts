@@ -108,7 +108,7 @@ eachDialect('games: publish', (h) => {
       expect((await problems(() => publishGame(h.ctx, dir)))['game.json']).toMatch(/JSON object/);
       rmSync(path.join(dir, 'game.json'));
       expect((await problems(() => publishGame(h.ctx, dir)))['game.json']).toMatch(/not found/);
-      expect((await problems(() => publishGame(h.ctx, path.join(dir, 'nowhere'))))['dir']).toMatch(/not a directory/);
+      expect((await problems(() => publishGame(h.ctx, path.join(dir, 'nowhere')))).dir).toMatch(/not a directory/);
     });
 
     it('applies the defaults of optional fields', async () => {

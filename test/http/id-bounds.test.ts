@@ -43,7 +43,7 @@ eachDialect('http: ids beyond 32 bits', (h) => {
     const doc = (await h.http.get('/v1/openapi.json')).body;
     const unbounded: string[] = [];
     const check = (where: string, name: string, schema: any) => {
-      if (!schema || schema.type !== 'integer') return;
+      if (schema?.type !== 'integer') return;
       if ((name === 'id' || name.endsWith('_id') || name === 'slot') && !(schema.maximum <= MAX_ROW_ID)) unbounded.push(`${where} ${name}`);
     };
     for (const [path, operations] of Object.entries<any>(doc.paths)) {

@@ -1,5 +1,5 @@
 // Graceful shutdown: in-flight requests finish, new ones are refused; a dropped PostgreSQL connection does not end the process.
-import { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';

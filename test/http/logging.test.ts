@@ -38,7 +38,7 @@ eachDialect(
       const start = await h.http.post('/v1/play/start', { token, body: { game: game.slug } });
       expect(start.status).toBe(200);
       const session = start.body.data.session as string;
-      const mailToken = 'mt_' + 'A1b2C3d4'.repeat(5);
+      const mailToken = `mt_${'A1b2C3d4'.repeat(5)}`;
       await h.http.get(`/verify-email?token=${mailToken}`);
       await h.http.get(`/reset-password?foo=1&token=${mailToken}`);
       await h.http.get(`/g/${game.slug}/index.html?session=${session}`);

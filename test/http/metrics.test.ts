@@ -27,7 +27,7 @@ function parse(text: string): Sample[] {
 }
 
 /** The sum of the samples of `name` whose labels include `labels` (0 when there is none yet). */
-function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
+function sampleValue(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
   return samples
     .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
     .reduce((sum, s) => sum + s.value, 0);
@@ -38,7 +38,7 @@ async function scrape(h: Harness, headers: Record<string, string> = {}) {
   expect(res.status).toBe(200);
   expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
   const samples = parse(res.text);
-  return { text: res.text, samples, value: (name: string, labels?: Record<string, string>) => valueOf(samples, name, labels) };
+  return { text: res.text, samples, value: (name: string, labels?: Record<string, string>) => sampleValue(samples, name, labels) };
 }
 
 /** Reads every counter before `act` and returns the change of one after it. */
@@ -182,7 +182,7 @@ eachDialect(
       expect((await get('/v1/games')).statusCode).toBe(429);
       for (let i = 0; i < 5; i++) expect((await get('/metrics')).statusCode).toBe(200);
       const after = parse((await get('/metrics')).body);
-      const change = (name: string, labels?: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
+      const change = (name: string, labels?: Record<string, string>) => sampleValue(after, name, labels) - sampleValue(before, name, labels);
       expect(change('gameplatform_rate_limited_total', { limit: 'default' })).toBe(2);
       expect(change('gameplatform_rate_limited_total')).toBe(2);
       expect(change('http_requests_total', { route: '/v1/status', status: '429' })).toBe(1);

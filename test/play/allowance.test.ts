@@ -2,7 +2,7 @@
 import { expect, it } from 'vitest';
 import { eachDialect } from '../helpers/harness.js';
 import { createGame, createPlayerWithToken } from '../helpers/factories.js';
-import { at, gameStats, playApi, playing, sessionRow, setUsage, usage } from './play-helpers.js';
+import { gameStats, playApi, playing, sessionRow, setUsage, usage } from './play-helpers.js';
 
 eachDialect(
   'play: the daily allowance',
@@ -111,7 +111,7 @@ eachDialect(
       expect(closed.every((r) => r.status === 'closed' && r.end_reason === 'limit')).toBe(true);
       const stats = await Promise.all(games.map((g) => gameStats(h, g.id)));
       expect(stats.reduce((n, s) => n + s.playtime_seconds, 0)).toBe(100);
-      closed.forEach((r, i) => expect(stats[i]!.playtime_seconds).toBe(r.credited_seconds));
+      for (const [i, r] of closed.entries()) expect(stats[i]!.playtime_seconds).toBe(r.credited_seconds);
       expect(closed.reduce((n, r) => n + r.credited_seconds, 0)).toBe(100);
     });
 

@@ -2,7 +2,7 @@
 // the daylight-saving days, and at= for a past period.
 import { expect, it } from 'vitest';
 import { createGame, createPlayerWithToken } from '../helpers/factories.js';
-import { eachDialect, type Harness } from '../helpers/harness.js';
+import { eachDialect, } from '../helpers/harness.js';
 
 type Game = Awaited<ReturnType<typeof createGame>>;
 

@@ -61,7 +61,7 @@ eachDialect('scores: a purged account leaves the leaderboards', (h) => {
       const after = await h.http.get(`/v1/games/${game.slug}/leaderboard`, { query: { limit: '100' } });
       expect(after.body.meta.total).toBe(160);
       const rows = after.body.data.leaderboard as Array<{ rank: number; player: { username: string } }>;
-      rows.forEach((r, i) => expect(r.rank).toBe(i + 1));
+      for (const [i, r] of rows.entries()) expect(r.rank).toBe(i + 1);
       expect(rows.map((r) => r.player.username).slice(0, expected.length)).toEqual(expected);
       // a deep page is found through the tree
       const deep = await h.http.get(`/v1/games/${game.slug}/leaderboard`, { query: { limit: '5', offset: '150', period: 'day' } });

@@ -88,7 +88,7 @@ async function wholeBoard(h: Harness, game: Game, query: Record<string, string> 
     const res = await h.http.get(`/v1/games/${game.slug}/leaderboard`, { query: { limit: '100', offset: String(offset), ...query } });
     expect(res.status).toBe(200);
     const rows = res.body.data.leaderboard as Array<{ rank: number; player: { username: string } }>;
-    rows.forEach((r, i) => expect(r.rank).toBe(offset + i + 1));
+    for (const [i, r] of rows.entries()) expect(r.rank).toBe(offset + i + 1);
     names.push(...rows.map((r) => r.player.username));
     if (rows.length < 100) return { names, total: res.body.meta.total as number };
   }

@@ -71,7 +71,7 @@ eachDialect('states: payload', (h) => {
 
     it('refuses a number beyond the double range (it would come back as null) with 422', async () => {
       const w = await gameAndPlayer(h);
-      for (const text of ['1e400', '{"a":[null,-1e999]}', '['.repeat(10_000) + '1e400' + ']'.repeat(10_000)]) {
+      for (const text of ['1e400', '{"a":[null,-1e999]}', `${'['.repeat(10_000)}1e400${']'.repeat(10_000)}`]) {
         const res = await h.http.put(w.slot(0), { token: w.token, body: rawBody(text), contentType: 'application/json' });
         expect(res.status).toBe(422);
         expect(res.body.error.fields).toHaveProperty('state');
@@ -81,7 +81,7 @@ eachDialect('states: payload', (h) => {
 
     it.each([
       ['arrays', 10_000, (d: number) => '['.repeat(d) + ']'.repeat(d)],
-      ['objects', 10_000, (d: number) => '{"k":'.repeat(d) + '"leaf"' + '}'.repeat(d)],
+      ['objects', 10_000, (d: number) => `${'{"k":'.repeat(d)}"leaf"${'}'.repeat(d)}`],
       ['arrays up to the size limit', MAX / 2, (d: number) => '['.repeat(d) + ']'.repeat(d)],
     ])('round-trips %s nested %i levels deep (far past JSON.stringify recursion)', async (_what, depth, make) => {
       const text = make(depth);
@@ -128,7 +128,7 @@ eachDialect('states: payload', (h) => {
     it('counts UTF-8 bytes, not characters', async () => {
       const w = await gameAndPlayer(h);
       // '€' is 3 bytes: 87,380 of them and 2 quotes make 262,142 bytes, with 2 more ASCII letters exactly the limit
-      const fits = '€'.repeat(87_380) + 'ab';
+      const fits = `${'€'.repeat(87_380)}ab`;
       const put = await h.http.put(w.slot(0), { token: w.token, body: { state: fits } });
       expect(put.status).toBe(201);
       expect(put.body.data.size_bytes).toBe(MAX);
@@ -139,7 +139,7 @@ eachDialect('states: payload', (h) => {
 
     it('lets a state at the limit through when its wire form is much larger (escapes, whitespace)', async () => {
       const w = await gameAndPlayer(h);
-      const escaped = '"' + '\\u0061'.repeat(MAX - 2) + '"'; // 1.5 MiB on the wire, 262,144 bytes of JSON
+      const escaped = `"${'\\u0061'.repeat(MAX - 2)}"`; // 1.5 MiB on the wire, 262,144 bytes of JSON
       const put = await h.http.put(w.slot(0), { token: w.token, body: rawBody(escaped, ', "label": "escaped"'), contentType: 'application/json' });
       expect(put.status).toBe(201);
       expect(put.body.data.size_bytes).toBe(MAX);
@@ -153,7 +153,7 @@ eachDialect('states: payload', (h) => {
     it('accepts a body of exactly 2 MiB and answers a larger one with 413 state_too_large in the envelope', async () => {
       const w = await gameAndPlayer(h);
       const head = '{"state":"small"';
-      const padded = (total: number) => head + ' '.repeat(total - head.length - 1) + '}';
+      const padded = (total: number) => `${head + ' '.repeat(total - head.length - 1)}}`;
       const at = await h.http.put(w.slot(0), { token: w.token, body: padded(BODY_LIMIT), contentType: 'application/json' });
       expect(at.status).toBe(201);
       for (const total of [BODY_LIMIT + 1, 5 * BODY_LIMIT]) {

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { publishGame } from '../../src/modules/games/publish.service.js';
 import { LocalStore } from '../../src/modules/storage/local-store.js';
-import { S3Store } from '../../src/modules/storage/s3-store.js';
 import { copyStore } from '../../src/modules/storage/storage.cli.js';
 import { openStore } from '../../src/modules/storage/storage.js';
 import { StorageError, type ObjectStore } from '../../src/modules/storage/store.js';

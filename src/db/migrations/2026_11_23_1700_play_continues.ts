@@ -1,6 +1,6 @@
 // A session that takes over the same player's still-active session of the same game (a second tab, another device)
 // continues that play: it is marked, so that stats.plays and the developer stats count what a player calls a play.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('play_sessions').addColumn('continues_play', 'integer', (c) => c.notNull().defaultTo(0)).execute();

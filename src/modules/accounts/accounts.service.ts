@@ -69,7 +69,7 @@ export async function bestScores(ctx: AppContext, playerId: number): Promise<Bes
 /** Any active player by username, case-insensitively; unknown and suspended players are 404 alike. */
 export async function publicProfile(ctx: AppContext, username: string) {
   const player = await findPlayerByUsername(ctx.db, username);
-  if (!player || player.status !== 'active') throw notFound('No player with this username');
+  if (player?.status !== 'active') throw notFound('No player with this username');
   return {
     player: publicPlayerView(ctx.config, player),
     unlimited: isUnlimitedMember(player, ctx.clock.now()),

@@ -77,7 +77,7 @@ async function uploadRoute(fastify: FastifyInstance): Promise<void> {
       const player = playerOf(request);
       if (!request.isMultipart()) throw notMultipart();
       const file = await readUpload(() => request.file());
-      if (!file || file.fieldname !== 'avatar') throw validationFailed({ avatar: 'is required (a file in the field "avatar")' });
+      if (file?.fieldname !== 'avatar') throw validationFailed({ avatar: 'is required (a file in the field "avatar")' });
       const data = await readUpload(() => file.toBuffer());
       return ok(await setAvatar(app.ctx, player.playerId, data));
     },

@@ -101,7 +101,7 @@ export async function confirmEmailChange(ctx: AppContext, token: string) {
       const used = await consumeEmailChangeToken(trx, sha256(token), now);
       if (!used) throw invalidMailToken();
       const player = await lockPlayer(trx, used.player_id);
-      if (!player || player.status !== 'active') throw invalidMailToken();
+      if (player?.status !== 'active') throw invalidMailToken();
       if (await emailExists(trx, used.new_email)) throw emailTaken();
       await updatePlayer(trx, player.id, { email: used.new_email, email_verified: 1, updated_at: now });
       for (const purpose of ['verify_email', 'reset_password', 'change_email'] as const) await retireMailTokens(trx, player.id, purpose, now);

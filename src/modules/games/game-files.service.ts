@@ -66,7 +66,7 @@ const notAllowed = (message: string) => new AppError('play_not_allowed', message
 
 /** The entry file needs `?session=` of an active session of this game whose player may still play. */
 async function checkEntryGate(ctx: AppContext, game: { id: number; requires_premium: number }, session: string | undefined): Promise<void> {
-  if (!session || !session.startsWith('ps_') || session.length > 256) {
+  if (!session?.startsWith('ps_') || session.length > 256) {
     throw notAllowed('The game starts from the play shell: its entry file needs ?session= with an active play session');
   }
   const now = ctx.clock.now();

@@ -4,7 +4,6 @@ import { sql, type Compilable } from 'kysely';
 import { isPostgres, type Db, type Executor } from '../../db/connect.js';
 import { prepared } from '../../db/prepared.js';
 import type { MembershipFields } from '../accounts/membership.js';
-import { LISTED_STATUSES } from '../games/manifest.js';
 import { PLAYTIME_SHARDS } from '../games/playtime.repository.js';
 
 export interface PlayableGame {

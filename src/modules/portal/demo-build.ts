@@ -62,7 +62,9 @@ export function synthesizeWav(tone: Tone, rate = 22_050): Buffer {
     }
   }
   const data = Buffer.alloc(samples.length * 2);
-  samples.forEach((s, i) => data.writeInt16LE(Math.round(s * 32_767), i * 2));
+  samples.forEach((s, i) => {
+    data.writeInt16LE(Math.round(s * 32_767), i * 2);
+  });
   const header = Buffer.alloc(44);
   header.write('RIFF', 0);
   header.writeUInt32LE(36 + data.length, 4);

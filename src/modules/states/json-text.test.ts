@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { JsonText, deepJsonSerializerCompiler, hasNonFiniteNumber, stringifyJson, stringifyIteratively, utf8Length } from './json-text.js';
 
 const nestedArrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
-const nestedObjects = (depth: number) => '{"a":'.repeat(depth) + '[1,"x",null]' + '}'.repeat(depth);
+const nestedObjects = (depth: number) => `${'{"a":'.repeat(depth)}[1,"x",null]${'}'.repeat(depth)}`;
 
 describe('states: JSON text', () => {
   const samples: unknown[] = [

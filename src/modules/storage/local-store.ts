@@ -1,6 +1,6 @@
 // The store as files under data_dir: the layout of every deployment so far (games/<slug>/<set>/…, avatars/…).
 import { randomBytes } from 'node:crypto';
-import { createReadStream, type Stats } from 'node:fs';
+import { createReadStream, type Dirent, type Stats } from 'node:fs';
 import { access, copyFile, mkdir, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StorageError, type ListedObject, type ObjectRange, type ObjectStat, type ObjectStore, type PutBody, type StoredObject } from './store.js';
@@ -84,7 +84,7 @@ export class LocalStore implements ObjectStore {
 
   async *list(prefix: string): AsyncIterable<ListedObject> {
     const walk = async function* (this: LocalStore, folder: string): AsyncGenerator<ListedObject> {
-      let entries;
+      let entries: Dirent[];
       try {
         entries = await readdir(this.fileOf(folder), { withFileTypes: true });
       } catch (error) {
