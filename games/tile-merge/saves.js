@@ -10,7 +10,8 @@
  */
 
 /** @param {SaveHooks} game */
-function _createSaves(game) {
+// biome-ignore lint/correctness/noUnusedVariables: a classic script: game.js, loaded after it, calls this global
+function createSaves(game) {
   const { slots: slotsEl, status, dialog } = game;
   let slotCount = 3;
   /** @type {Map<number, GamePlatform.StateSummary>} the slots as last listed */

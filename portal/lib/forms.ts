@@ -93,7 +93,8 @@ export interface FormOptions {
   /** content placed before the submit button */
   extra?: Child;
   /** runs with the values; may return a success message to announce */
-  onSubmit(values: Record<string, string | boolean>, handle: FormHandle): Promise<string | undefined>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a handler that returns nothing is the common case
+  onSubmit(values: Record<string, string | boolean>, handle: FormHandle): Promise<string | void>;
 }
 
 export interface FormHandle {

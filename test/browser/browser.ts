@@ -249,7 +249,7 @@ export function until<T>(read: () => Promise<T> | T, timeout = 15_000) {
   return expect.poll(read, { timeout, interval: 100 });
 }
 
-export const text = (locator: Locator) => locator.textContent().then((t) => t.trim());
+export const text = (locator: Locator) => locator.innerText().then((t) => t.trim());
 
 /** Tile Merge's board (its #grid's data-board) once the game has dealt it: the attribute is empty until then. */
 export async function dealtBoard(grid: Locator): Promise<string> {

@@ -74,7 +74,7 @@ browserSuite('catalogue and coming back: in a real browser', { timeout: 60_000 }
     await page.goto('/?sort=new');
     // The demo games are published at the first start on a clock that stands still (the same first-publish time):
     // the newer release date, Star Catcher's, comes first.
-    await until(() => cards(page).first().textContent()).toBe('Star Catcher');
+    await until(() => cards(page).first().innerText()).toBe('Star Catcher');
     await sort(page).selectOption('name');
     await until(() => cards(page).allInnerTexts()).toEqual(['Comet Snake', 'Reflex', 'Star Catcher', 'Tile Merge']);
     await page.close();
@@ -97,7 +97,7 @@ browserSuite('catalogue and coming back: in a real browser', { timeout: 60_000 }
 
     // Chips and badges spell a category alike.
     await until(() => chip(page, /^Arcade/).textContent()).toBe('Arcade (1)');
-    expect(await page.locator('.card', { hasText: 'Comet Snake' }).locator('.badge').first().textContent()).toBe('Arcade');
+    expect(await page.locator('.card', { hasText: 'Comet Snake' }).locator('.badge').first().innerText()).toBe('Arcade');
 
     // A search that matches elsewhere, inside a category without a match: the way out names the matches.
     await page.goto('/?q=merge&category=arcade');

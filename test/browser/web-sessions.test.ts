@@ -109,7 +109,7 @@ browserSuite('web sessions: in a real browser', { timeout: 90_000 }, (rig) => {
     await page.getByLabel('Token name').fill('second');
     await page.getByRole('button', { name: 'Create token' }).click();
     await until(() => page.locator('#new-token').count()).toBe(1);
-    await until(() => page.locator('label[for=new-token]').textContent()).toContain('second');
+    await until(() => page.locator('label[for=new-token]').innerText()).toContain('second');
     const first = page.locator('tr', { hasText: 'first' });
     await first.getByRole('button', { name: 'Revoke first' }).click();
     await first.getByRole('button', { name: 'Revoke first' }).click();
