@@ -7,7 +7,14 @@ import { brotliCompressSync } from 'node:zlib';
 import type { DialectName } from '../src/db/connect.js';
 import { createHarness } from '../test/helpers/app.js';
 import { publishGame } from '../src/modules/games/publish.service.js';
-import { createGame, createPlayer, createPlayerWithToken, createPlaySession, fixtureCopy, publishFixture } from '../test/helpers/factories.js';
+import {
+  createGame,
+  createPlayer,
+  createPlayerWithToken,
+  createPlaySession,
+  fixtureCopy,
+  publishFixture,
+} from '../test/helpers/factories.js';
 
 const CATALOGUE = 300;
 const CATEGORIES = ['arcade', 'puzzle', 'action', 'word', 'cards', 'sports'];
@@ -18,13 +25,23 @@ async function run(dialect: DialectName) {
   const line = (name: string, value: string) => console.log(`${dialect.padEnd(8)} ${name.padEnd(44)} ${value}`);
   try {
     for (let i = 0; i < CATALOGUE; i++) {
-      await createGame(app.ctx, { name: `Game ${i}`, category: CATEGORIES[i % CATEGORIES.length]!, tagline: `Tagline ${i} with stardust`, description: 'x'.repeat(400), plays: i * 7 % 101 });
+      await createGame(app.ctx, {
+        name: `Game ${i}`,
+        category: CATEGORIES[i % CATEGORIES.length]!,
+        tagline: `Tagline ${i} with stardust`,
+        description: 'x'.repeat(400),
+        plays: (i * 7) % 101,
+      });
     }
     // A 1.2 MB script, once with a .br copy beside it (as engine exports ship) and once without (compressed on the fly).
     const bundle = Array.from({ length: 30_000 }, (_, i) => `function f${i}(a){return a*${i}+${i % 97};}`).join('\n');
-    const game = await publishFixture(app.ctx, 'orbit-dash', { files: { 'big.js': bundle, 'big.js.br': brotliCompressSync(bundle), 'fly.js': bundle } });
+    const game = await publishFixture(app.ctx, 'orbit-dash', {
+      files: { 'big.js': bundle, 'big.js.br': brotliCompressSync(bundle), 'fly.js': bundle },
+    });
     const { token } = await createPlayerWithToken(app.ctx);
-    const session = (await createPlaySession(app.ctx, (await createPlayer(app.ctx)).id, game.game.id, { status: 'active' })).token;
+    const session = (
+      await createPlaySession(app.ctx, (await createPlayer(app.ctx)).id, game.game.id, { status: 'active' })
+    ).token;
     const headers = { authorization: `Bearer ${token}` };
 
     let bare = 0;
@@ -39,19 +56,28 @@ async function run(dialect: DialectName) {
       }
       const ms = (performance.now() - start) / n;
       const ratio = bare ? `  ×${(ms / bare).toFixed(1)} of /v1/status` : '';
-      line(name, `${ms.toFixed(2).padStart(7)} ms/request  ${(1000 / ms).toFixed(0).padStart(6)}/s  ${String(bytes).padStart(8)} B${ratio}`);
+      line(
+        name,
+        `${ms.toFixed(2).padStart(7)} ms/request  ${(1000 / ms).toFixed(0).padStart(6)}/s  ${String(bytes).padStart(8)} B${ratio}`,
+      );
       return ms;
     }
 
-    const get = (url: string, h: Record<string, string> = {}) => () => app.inject({ method: 'GET', url, headers: h });
-    const file = (path: string, encoding = 'identity') => get(`http://${game.slug}.games.localhost:8080/${path}`, { 'accept-encoding': encoding });
+    const get =
+      (url: string, h: Record<string, string> = {}) =>
+      () =>
+        app.inject({ method: 'GET', url, headers: h });
+    const file = (path: string, encoding = 'identity') =>
+      get(`http://${game.slug}.games.localhost:8080/${path}`, { 'accept-encoding': encoding });
     bare = await measure('GET /v1/status (the bare route)', 2000, get('/v1/status'));
     await measure(`GET /v1/games (${CATALOGUE + 1} games)`, 100, get('/v1/games'));
     await measure('GET /v1/games?q=stardust (all match)', 100, get('/v1/games?q=stardust'));
     await measure('GET /v1/games?q=game%2012 (11 match)', 200, get('/v1/games?q=game%2012'));
     await measure('GET /v1/games?category=puzzle', 200, get('/v1/games?category=puzzle'));
     await measure('GET /v1/games/{slug} with a player token', 1000, get(`/v1/games/${game.slug}`, headers));
-    await measure('POST /v1/games/{slug}/favorite', 1000, () => app.inject({ method: 'POST', url: `/v1/games/${game.slug}/favorite`, headers }));
+    await measure('POST /v1/games/{slug}/favorite', 1000, () =>
+      app.inject({ method: 'POST', url: `/v1/games/${game.slug}/favorite`, headers }),
+    );
     await measure('GET game.js', 1000, file('game.js'));
     await measure('GET game.js (231 B), br: compressed as a stream', 1000, file('game.js', 'gzip, br'));
     await measure('GET ~{set}/cover.png', 1000, file(`~${game.files_dir}/cover.png`));
@@ -63,7 +89,10 @@ async function run(dialect: DialectName) {
 
     for (const [label, files] of [
       ['publish the fixture (5 small files)', {}],
-      ['publish 200 files of 256 KB (50 MB)', Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`assets/f${i}.bin`, Buffer.alloc(256 * 1024, i)]))],
+      [
+        'publish 200 files of 256 KB (50 MB)',
+        Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`assets/f${i}.bin`, Buffer.alloc(256 * 1024, i)])),
+      ],
     ] as const) {
       const dir = fixtureCopy('orbit-dash', { manifest: { slug: game.slug }, files });
       const start = performance.now();

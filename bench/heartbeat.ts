@@ -31,35 +31,90 @@ async function seed(app: App, games: number): Promise<Array<{ token: string; ses
   const slugs: string[] = [];
   for (let g = 0; g < games; g++) {
     const slug = `bench-${games}-${g}`;
-    await db.insertInto('games').values({
-      slug, name: slug, tagline: null, description: null, category: 'arcade', tags: '[]', version: '1.0.0', orientation: 'any',
-      players_min: 1, players_max: 1, leaderboard_enabled: 0, leaderboard_order: 'desc', leaderboard_unit: 'points', save_slots: 0,
-      requires_premium: 0, status: 'published', author: 'bench', released_at: '2026-01-01', cover: 'c.png', entry: 'index.html',
-      files_dir: slug, created_at: now, updated_at: now,
-    }).execute();
+    await db
+      .insertInto('games')
+      .values({
+        slug,
+        name: slug,
+        tagline: null,
+        description: null,
+        category: 'arcade',
+        tags: '[]',
+        version: '1.0.0',
+        orientation: 'any',
+        players_min: 1,
+        players_max: 1,
+        leaderboard_enabled: 0,
+        leaderboard_order: 'desc',
+        leaderboard_unit: 'points',
+        save_slots: 0,
+        requires_premium: 0,
+        status: 'published',
+        author: 'bench',
+        released_at: '2026-01-01',
+        cover: 'c.png',
+        entry: 'index.html',
+        files_dir: slug,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
     slugs.push(slug);
   }
   const players: Array<{ token: string; session: string }> = [];
   for (let i = 0; i < PLAYERS; i++) {
     const username = `bench_${games}_${i}`;
-    const { id } = await db.insertInto('players').values({
-      email: `${username}@example.com`, username, username_key: username, display_name: username, password_hash: 'x',
-      bio: null, country: null, avatar_key: null, membership_renews_at: null, membership_ends_at: null, created_at: now, updated_at: now,
-    }).returning('id').executeTakeFirstOrThrow();
+    const { id } = await db
+      .insertInto('players')
+      .values({
+        email: `${username}@example.com`,
+        username,
+        username_key: username,
+        display_name: username,
+        password_hash: 'x',
+        bio: null,
+        country: null,
+        avatar_key: null,
+        membership_renews_at: null,
+        membership_ends_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const token = newSecret('agp_');
-    await db.insertInto('player_tokens').values({
-      player_id: id, name: 'bench', token_hash: sha256(token), prefix: secretPrefix(token), created_at: now, last_used_at: now, expires_at: now + 86_400_000 * 90,
-    }).execute();
-    const res = await app.inject({ method: 'POST', url: '/v1/play/start', headers: { authorization: `Bearer ${token}` }, payload: { game: slugs[i % games] } });
+    await db
+      .insertInto('player_tokens')
+      .values({
+        player_id: id,
+        name: 'bench',
+        token_hash: sha256(token),
+        prefix: secretPrefix(token),
+        created_at: now,
+        last_used_at: now,
+        expires_at: now + 86_400_000 * 90,
+      })
+      .execute();
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/play/start',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { game: slugs[i % games] },
+    });
     if (res.statusCode !== 200) throw new Error(`start: ${res.statusCode} ${res.body}`);
     players.push({ token, session: res.json().data.session });
   }
   return players;
 }
 
-
 /** `rounds` rounds: the clock moves 30 s, then every player heartbeats, `concurrency` requests in flight. */
-async function measure(app: App, clock: ManualClock, players: Array<{ token: string; session: string }>, rounds: number, concurrency: number) {
+async function measure(
+  app: App,
+  clock: ManualClock,
+  players: Array<{ token: string; session: string }>,
+  rounds: number,
+  concurrency: number,
+) {
   const latencies: number[] = [];
   let elapsed = 0;
   for (let round = 0; round < rounds; round++) {
@@ -70,16 +125,28 @@ async function measure(app: App, clock: ManualClock, players: Array<{ token: str
       while (next < players.length) {
         const p = players[next++]!;
         const t0 = performance.now();
-        const res = await app.inject({ method: 'POST', url: '/v1/play/heartbeat', headers: { authorization: `Bearer ${p.token}` }, payload: { session: p.session } });
+        const res = await app.inject({
+          method: 'POST',
+          url: '/v1/play/heartbeat',
+          headers: { authorization: `Bearer ${p.token}` },
+          payload: { session: p.session },
+        });
         latencies.push(performance.now() - t0);
-        if (res.statusCode !== 200 || res.json().data.limit_reached) throw new Error(`heartbeat: ${res.statusCode} ${res.body}`);
+        if (res.statusCode !== 200 || res.json().data.limit_reached)
+          throw new Error(`heartbeat: ${res.statusCode} ${res.body}`);
       }
     };
     await Promise.all(Array.from({ length: concurrency }, worker));
     elapsed += performance.now() - started;
   }
   latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, throughput: latencies.length / (elapsed / 1000), p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1]! };
+  return {
+    requests: latencies.length,
+    throughput: latencies.length / (elapsed / 1000),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies[latencies.length - 1]!,
+  };
 }
 
 async function bench(dialect: DialectName) {
@@ -89,7 +156,13 @@ async function bench(dialect: DialectName) {
     env: { NODE_ENV: 'test' },
     cwd: dataDir,
     // a large allowance, so that no session reaches the limit during the rounds; the cap is still evaluated
-    overrides: { data_dir: dataDir, database_url: scratch.url, log_level: 'silent', free_seconds_per_day: 86_400, rate_limits: { default: { max: 1_000_000 } } },
+    overrides: {
+      data_dir: dataDir,
+      database_url: scratch.url,
+      log_level: 'silent',
+      free_seconds_per_day: 86_400,
+      rate_limits: { default: { max: 1_000_000 } },
+    },
   });
   const database = openDatabase(config.database_url, { poolSize: 20 });
   const clock = new ManualClock('2026-11-21T10:00:00Z');

@@ -23,10 +23,26 @@ async function main() {
     const deepest = `{"state":${'['.repeat(131_072)}${']'.repeat(131_072)}}`;
     const deepMeta = `{"score":1,"meta":{"a":${'{"a":'.repeat(6000)}1${'}'.repeat(6000)}}}`;
     const cases: Array<{ name: string; count: number; call: () => Promise<{ statusCode: number }> }> = [
-      { name: `PUT state nested ${levels.toLocaleString('en')} deep (${(deepState.length / MB).toFixed(1)} MB)`, count: 1, call: () => app.inject({ method: 'PUT', url: `/v1/games/${game.slug}/states/0`, headers, payload: deepState }) },
-      { name: 'the same, 8 at once', count: 8, call: () => app.inject({ method: 'PUT', url: `/v1/games/${game.slug}/states/1`, headers, payload: deepState }) },
-      { name: 'PUT state nested 131,072 deep (the deepest allowed)', count: 1, call: () => app.inject({ method: 'PUT', url: `/v1/games/${game.slug}/states/0`, headers, payload: deepest }) },
-      { name: `POST score with meta nested 6,000 deep (${(deepMeta.length / 1024).toFixed(0)} KB)`, count: 1, call: () => app.inject({ method: 'POST', url: `/v1/games/${game.slug}/scores`, headers, payload: deepMeta }) },
+      {
+        name: `PUT state nested ${levels.toLocaleString('en')} deep (${(deepState.length / MB).toFixed(1)} MB)`,
+        count: 1,
+        call: () => app.inject({ method: 'PUT', url: `/v1/games/${game.slug}/states/0`, headers, payload: deepState }),
+      },
+      {
+        name: 'the same, 8 at once',
+        count: 8,
+        call: () => app.inject({ method: 'PUT', url: `/v1/games/${game.slug}/states/1`, headers, payload: deepState }),
+      },
+      {
+        name: 'PUT state nested 131,072 deep (the deepest allowed)',
+        count: 1,
+        call: () => app.inject({ method: 'PUT', url: `/v1/games/${game.slug}/states/0`, headers, payload: deepest }),
+      },
+      {
+        name: `POST score with meta nested 6,000 deep (${(deepMeta.length / 1024).toFixed(0)} KB)`,
+        count: 1,
+        call: () => app.inject({ method: 'POST', url: `/v1/games/${game.slug}/scores`, headers, payload: deepMeta }),
+      },
     ];
     console.log(`hostile bodies, ${new Date().toISOString().slice(0, 10)}, Node ${process.versions.node}`);
     for (const c of cases) {

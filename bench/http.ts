@@ -49,7 +49,14 @@ const SCALING = env.BENCH_SCALING !== '0';
 /** The service's reset_timezone (its default, set explicitly so that the seeded day rows are the service's days). */
 const RESET_ZONE = 'Europe/Berlin';
 const ROOT = path.resolve(import.meta.dirname, '..');
-const STATE_16K = { level: 7, grid: Array.from({ length: 200 }, (_, i) => ({ x: i, y: i * 2, tile: 'abcdefghijklmnopqrstuvwxyz0123456789abcdefghij'.slice(i % 7) })) };
+const STATE_16K = {
+  level: 7,
+  grid: Array.from({ length: 200 }, (_, i) => ({
+    x: i,
+    y: i * 2,
+    tile: 'abcdefghijklmnopqrstuvwxyz0123456789abcdefghij'.slice(i % 7),
+  })),
+};
 
 interface Player {
   id: number;
@@ -89,7 +96,11 @@ async function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExp
 }
 
 async function startBare(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/http-bare.ts')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, PORT: '0' } });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/http-bare.ts')], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...env, PORT: '0' },
+  });
   const [, port] = await waitForLine(child, /^listening (\d+)/);
   return { url: `http://127.0.0.1:${port}`, child };
 }
@@ -98,7 +109,8 @@ async function startBare(): Promise<{ url: string; child: ChildProcess }> {
 function startFlags(): string[] {
   const start: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
   const words = start.split(/\s+/);
-  if (words[0] !== 'node' || !words.includes('dist/src/cli.js')) throw new Error(`package.json's start script is not "node … dist/src/cli.js serve": ${start}`);
+  if (words[0] !== 'node' || !words.includes('dist/src/cli.js'))
+    throw new Error(`package.json's start script is not "node … dist/src/cli.js serve": ${start}`);
   return words.slice(1, words.indexOf('dist/src/cli.js'));
 }
 
@@ -106,25 +118,35 @@ async function startService(databaseUrl: string, dataDir: string): Promise<{ url
   const port = await freePort();
   // BENCH_PROFILE=<dir>: the service writes a CPU profile there when it stops (node --cpu-prof)
   const profile = env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(env.BENCH_PROFILE)] : [];
-  const child = spawn(process.execPath, [...profile, ...startFlags(), ...(env.BENCH_NODE_FLAGS ? env.BENCH_NODE_FLAGS.split(' ') : []), path.join(ROOT, 'dist/src/cli.js'), 'serve'], {
-    cwd: dataDir,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      PATH: env.PATH,
-      NODE_ENV: 'development',
-      GP_DATABASE_URL: databaseUrl,
-      GP_DATA_DIR: dataDir,
-      GP_HOST: '127.0.0.1',
-      GP_PORT: String(port),
-      GP_PUBLIC_URL: `http://localhost:${port}`,
-      // enough allowance that no session reaches the limit (the cap is still evaluated on every credit)
-      GP_FREE_SECONDS_PER_DAY: '86400',
-      GP_RATE_LIMITS_DEFAULT_MAX: '1000000000',
-      GP_RESET_TIMEZONE: RESET_ZONE,
-      // BENCH_CREDENTIAL_CACHE=false: every request reads its token from the database (PostgreSQL)
-      ...(env.BENCH_CREDENTIAL_CACHE ? { GP_CREDENTIAL_CACHE: env.BENCH_CREDENTIAL_CACHE } : {}),
+  const child = spawn(
+    process.execPath,
+    [
+      ...profile,
+      ...startFlags(),
+      ...(env.BENCH_NODE_FLAGS ? env.BENCH_NODE_FLAGS.split(' ') : []),
+      path.join(ROOT, 'dist/src/cli.js'),
+      'serve',
+    ],
+    {
+      cwd: dataDir,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        PATH: env.PATH,
+        NODE_ENV: 'development',
+        GP_DATABASE_URL: databaseUrl,
+        GP_DATA_DIR: dataDir,
+        GP_HOST: '127.0.0.1',
+        GP_PORT: String(port),
+        GP_PUBLIC_URL: `http://localhost:${port}`,
+        // enough allowance that no session reaches the limit (the cap is still evaluated on every credit)
+        GP_FREE_SECONDS_PER_DAY: '86400',
+        GP_RATE_LIMITS_DEFAULT_MAX: '1000000000',
+        GP_RESET_TIMEZONE: RESET_ZONE,
+        // BENCH_CREDENTIAL_CACHE=false: every request reads its token from the database (PostgreSQL)
+        ...(env.BENCH_CREDENTIAL_CACHE ? { GP_CREDENTIAL_CACHE: env.BENCH_CREDENTIAL_CACHE } : {}),
+      },
     },
-  });
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
@@ -140,7 +162,9 @@ async function startService(databaseUrl: string, dataDir: string): Promise<{ url
 
 /** CPU time (user + system) of a process so far, in µs (from /proc, in clock ticks of 10 ms). */
 function cpuUs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
@@ -157,7 +181,8 @@ async function credentialLookups(url: string): Promise<{ hit: number; miss: numb
   const response = await fetch(`${url}/metrics`).catch(() => undefined);
   if (!response?.ok) return undefined;
   const text = await response.text();
-  const count = (result: string) => new RegExp(`^gameplatform_credential_cache_lookups_total\\{result="${result}"\\} (\\S+)$`, 'm').exec(text)?.[1];
+  const count = (result: string) =>
+    new RegExp(`^gameplatform_credential_cache_lookups_total\\{result="${result}"\\} (\\S+)$`, 'm').exec(text)?.[1];
   const [hit, miss] = [count('hit'), count('miss')];
   return hit === undefined && miss === undefined ? undefined : { hit: Number(hit ?? 0), miss: Number(miss ?? 0) };
 }
@@ -165,7 +190,8 @@ async function credentialLookups(url: string): Promise<{ hit: number; miss: numb
 /** The V8 heap (total and used) and external memory the service reports on /metrics, in MB: where its RSS goes. */
 async function heapOf(url: string): Promise<string> {
   const text = await (await fetch(`${url}/metrics`)).text();
-  const mb = (name: string) => (Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 1048576).toFixed(0);
+  const mb = (name: string) =>
+    (Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 1048576).toFixed(0);
   return `heap ${mb('nodejs_heap_size_total_bytes')} MB (${mb('nodejs_heap_size_used_bytes')} used), external ${mb('nodejs_external_memory_bytes')} MB`;
 }
 
@@ -173,8 +199,10 @@ function rssMb(pid: number): { rss: number; peak: number; anon: number; file: nu
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (text: string, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(text)?.[1] ?? 0);
   return {
-    rss: kb(status, 'VmRSS') / 1024, peak: kb(status, 'VmHWM') / 1024,
-    anon: kb(status, 'RssAnon') / 1024, file: kb(status, 'RssFile') / 1024,
+    rss: kb(status, 'VmRSS') / 1024,
+    peak: kb(status, 'VmHWM') / 1024,
+    anon: kb(status, 'RssAnon') / 1024,
+    file: kb(status, 'RssFile') / 1024,
   };
 }
 
@@ -213,10 +241,19 @@ async function load(
         setupRequest: (req: Record<string, unknown>, context: Record<string, unknown>) => {
           const r = next(i++);
           context.request = r;
-          return { ...req, method: r.method, path: r.path, headers: { ...(r.body ? { 'content-type': 'application/json' } : {}), ...r.headers }, body: r.body };
+          return {
+            ...req,
+            method: r.method,
+            path: r.path,
+            headers: { ...(r.body ? { 'content-type': 'application/json' } : {}), ...r.headers },
+            body: r.body,
+          };
         },
         ...(onResponse
-          ? { onResponse: (status: number, body: string, context: Record<string, unknown>) => onResponse(status, body, context.request as Request) }
+          ? {
+              onResponse: (status: number, body: string, context: Record<string, unknown>) =>
+                onResponse(status, body, context.request as Request),
+            }
           : {}),
       },
     ],
@@ -253,10 +290,29 @@ async function insertGame(db: Executor, slug: string, now: number): Promise<numb
   const row = await db
     .insertInto('games')
     .values({
-      slug, name: slug, tagline: null, description: null, category: 'arcade', tags: '[]', version: '1.0.0', orientation: 'any',
-      players_min: 1, players_max: 1, leaderboard_enabled: 1, leaderboard_order: 'desc', leaderboard_unit: 'points', save_slots: 3,
-      requires_premium: 0, status: 'published', author: 'bench', released_at: '2026-01-01', cover: 'c.png', entry: 'index.html',
-      files_dir: slug, created_at: now, updated_at: now,
+      slug,
+      name: slug,
+      tagline: null,
+      description: null,
+      category: 'arcade',
+      tags: '[]',
+      version: '1.0.0',
+      orientation: 'any',
+      players_min: 1,
+      players_max: 1,
+      leaderboard_enabled: 1,
+      leaderboard_order: 'desc',
+      leaderboard_unit: 'points',
+      save_slots: 3,
+      requires_premium: 0,
+      status: 'published',
+      author: 'bench',
+      released_at: '2026-01-01',
+      cover: 'c.png',
+      entry: 'index.html',
+      files_dir: slug,
+      created_at: now,
+      updated_at: now,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -264,8 +320,21 @@ async function insertGame(db: Executor, slug: string, now: number): Promise<numb
 }
 
 /** `count` players named `<prefix>_<n>` written with one statement (a generated series); returns the id before the first. */
-async function insertPlayersBulk(db: Executor, dialect: DialectName, prefix: string, count: number, now: number): Promise<number> {
-  const before = Number((await db.selectFrom('players').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst())?.m ?? 0);
+async function insertPlayersBulk(
+  db: Executor,
+  dialect: DialectName,
+  prefix: string,
+  count: number,
+  now: number,
+): Promise<number> {
+  const before = Number(
+    (
+      await db
+        .selectFrom('players')
+        .select((eb) => eb.fn.max('id').as('m'))
+        .executeTakeFirst()
+    )?.m ?? 0,
+  );
   const series =
     dialect === 'postgres'
       ? sql`select generate_series(1, ${count}) as i`
@@ -282,7 +351,12 @@ async function insertPlayersBulk(db: Executor, dialect: DialectName, prefix: str
  * time), or the time of the call the seeded rows stand for (a session started with SQL was started with the token).
  */
 async function insertPlayersWithTokens(
-  db: Executor, dialect: DialectName, prefix: string, count: number, now: number, lastUsedAt: number | null,
+  db: Executor,
+  dialect: DialectName,
+  prefix: string,
+  count: number,
+  now: number,
+  lastUsedAt: number | null,
 ): Promise<Array<{ id: number; token: string }>> {
   const before = await insertPlayersBulk(db, dialect, prefix, count, now);
   const rows = await db.selectFrom('players').select('id').where('id', '>', before).orderBy('id').execute();
@@ -290,18 +364,35 @@ async function insertPlayersWithTokens(
   for (let i = 0; i < players.length; i += 1000) {
     await db
       .insertInto('player_tokens')
-      .values(players.slice(i, i + 1000).map((p) => ({
-        player_id: p.id, name: 'bench', token_hash: sha256(p.token), prefix: secretPrefix(p.token), created_at: now, last_used_at: lastUsedAt, expires_at: now + 86_400_000 * 90,
-      })))
+      .values(
+        players.slice(i, i + 1000).map((p) => ({
+          player_id: p.id,
+          name: 'bench',
+          token_hash: sha256(p.token),
+          prefix: secretPrefix(p.token),
+          created_at: now,
+          last_used_at: lastUsedAt,
+          expires_at: now + 86_400_000 * 90,
+        })),
+      )
       .execute();
   }
   return players;
 }
 
-async function api(url: string, method: string, route: string, token: string | null, body?: unknown): Promise<{ status: number; json: any }> {
+async function api(
+  url: string,
+  method: string,
+  route: string,
+  token: string | null,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   const res = await fetch(url + route, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, json: await res.json() };
@@ -317,7 +408,9 @@ async function seedBoard(db: Executor, dialect: DialectName, slug: string, size:
   const before = await insertPlayersBulk(db, dialect, slug, size, now);
   const past = now - 400 * 86_400_000;
   await sql`insert into scores (game_id, player_id, board, score, meta, play_session_id, created_at)
-    select ${gameId}, id, 'main', (id % 4093) * 509 + id % 1021, null, null, cast(${past} as bigint) + id from players where id > ${before}`.execute(db);
+    select ${gameId}, id, 'main', (id % 4093) * 509 + id % 1021, null, null, cast(${past} as bigint) + id from players where id > ${before}`.execute(
+    db,
+  );
   const ref = { gameId, board: 'main', period: 'all', periodKey: 'all', order: 'desc' };
   await db.transaction().execute(async (trx) => {
     const id = (await insertBoard(trx, ref, now))!;
@@ -334,7 +427,9 @@ function line(r: Result, bare: Record<string, number>): string {
   const base = r.method === 'GET' ? bare.GET! : bare.POST!;
   const ratio = base ? `${((100 * r.rps) / base).toFixed(1).padStart(5)} %` : '';
   const cpuBase = r.method === 'GET' ? bare.cpuGET! : bare.cpuPOST!;
-  const cpuRatio = cpuBase ? ` CPU ${fmt(r.cpuUs, 5)} µs/req (bare/this ${((100 * cpuBase) / r.cpuUs).toFixed(1).padStart(5)} %)` : '';
+  const cpuRatio = cpuBase
+    ? ` CPU ${fmt(r.cpuUs, 5)} µs/req (bare/this ${((100 * cpuBase) / r.cpuUs).toFixed(1).padStart(5)} %)`
+    : '';
   const gc = r.gcUs === undefined ? '' : `, GC ${r.gcUs.toFixed(1).padStart(5)} µs`;
   const cache = r.cacheHits === undefined ? '' : `, credential cache hits ${(100 * r.cacheHits).toFixed(0)} %`;
   return `  ${r.name.padEnd(34)} ${fmt(r.rps, 7)} req/s  p50 ${fmt(r.p50, 3)} ms  p99 ${fmt(r.p99, 4)} ms  non-2xx ${fmt(r.non2xx, 5)}  err ${fmt(r.errors, 3)}  ${ratio}${cpuRatio}${gc}${cache}`;
@@ -364,7 +459,10 @@ async function benchDialect(dialect: DialectName, bareUrl: string): Promise<bool
       if (start.status !== 200) throw new Error(`start: ${start.status} ${JSON.stringify(start.json)}`);
       const score = await api(service.url, 'POST', '/v1/games/bench/scores', p.token, { score: p.id * 10 });
       if (score.status !== 201) throw new Error(`score: ${score.status} ${JSON.stringify(score.json)}`);
-      const save = await api(service.url, 'PUT', '/v1/games/bench/states/0', p.token, { state: STATE_16K, label: 'bench' });
+      const save = await api(service.url, 'PUT', '/v1/games/bench/states/0', p.token, {
+        state: STATE_16K,
+        label: 'bench',
+      });
       if (save.status !== 201) throw new Error(`save: ${save.status} ${JSON.stringify(save.json)}`);
       players.push({ ...p, session: start.json.data.session });
     });
@@ -385,37 +483,91 @@ async function benchDialect(dialect: DialectName, bareUrl: string): Promise<bool
       if (status === 200) heartbeats++;
     };
     let crowdPlayers: Player[] = [];
-    const heartbeatOf = (list: Player[]) => (i: number): Request => {
-      const p = pick(list, i);
-      return { method: 'POST', path: '/v1/play/heartbeat', headers: bearer(p), body: JSON.stringify({ session: p.session }) };
-    };
-    const scoreOn = (slug: string) => (i: number): Request =>
-      ({ method: 'POST', path: `/v1/games/${slug}/scores`, headers: bearer(pick(players, i)), body: JSON.stringify({ score: (i * 7919) % 1_000_003 }) });
+    const heartbeatOf =
+      (list: Player[]) =>
+      (i: number): Request => {
+        const p = pick(list, i);
+        return {
+          method: 'POST',
+          path: '/v1/play/heartbeat',
+          headers: bearer(p),
+          body: JSON.stringify({ session: p.session }),
+        };
+      };
+    const scoreOn =
+      (slug: string) =>
+      (i: number): Request => ({
+        method: 'POST',
+        path: `/v1/games/${slug}/scores`,
+        headers: bearer(pick(players, i)),
+        body: JSON.stringify({ score: (i * 7919) % 1_000_003 }),
+      });
 
     await run(load('bare GET /', 'GET', bareUrl, () => ({ method: 'GET', path: '/' })));
-    await run(load('bare POST / (JSON)', 'POST', bareUrl, (i) => ({ method: 'POST', path: '/', body: JSON.stringify({ session: `ps_${i}`, n: i }) })));
-    if (want('status')) await run(load('GET /v1/status', 'GET', service.url, () => ({ method: 'GET', path: '/v1/status' })));
-    if (want('games')) await run(load('GET /v1/games', 'GET', service.url, () => ({ method: 'GET', path: '/v1/games' })));
-    if (want('heartbeat')) await run(load(`POST heartbeat (${PLAYERS} sessions)`, 'POST', service.url, heartbeatOf(players), onHeartbeat));
+    await run(
+      load('bare POST / (JSON)', 'POST', bareUrl, (i) => ({
+        method: 'POST',
+        path: '/',
+        body: JSON.stringify({ session: `ps_${i}`, n: i }),
+      })),
+    );
+    if (want('status'))
+      await run(load('GET /v1/status', 'GET', service.url, () => ({ method: 'GET', path: '/v1/status' })));
+    if (want('games'))
+      await run(load('GET /v1/games', 'GET', service.url, () => ({ method: 'GET', path: '/v1/games' })));
+    if (want('heartbeat'))
+      await run(load(`POST heartbeat (${PLAYERS} sessions)`, 'POST', service.url, heartbeatOf(players), onHeartbeat));
     if (want('scores')) await run(load('POST …/scores', 'POST', service.url, scoreOn('bench')));
     if (want('leaderboard')) {
-      await run(load('GET …/leaderboard?limit=10 (player)', 'GET', service.url, (i) => ({ method: 'GET', path: '/v1/games/bench/leaderboard?limit=10', headers: bearer(pick(players, i)) })));
+      await run(
+        load('GET …/leaderboard?limit=10 (player)', 'GET', service.url, (i) => ({
+          method: 'GET',
+          path: '/v1/games/bench/leaderboard?limit=10',
+          headers: bearer(pick(players, i)),
+        })),
+      );
     }
-    if (want('me')) await run(load('GET …/leaderboard/me', 'GET', service.url, (i) => ({ method: 'GET', path: '/v1/games/bench/leaderboard/me', headers: bearer(pick(players, i)) })));
+    if (want('me'))
+      await run(
+        load('GET …/leaderboard/me', 'GET', service.url, (i) => ({
+          method: 'GET',
+          path: '/v1/games/bench/leaderboard/me',
+          headers: bearer(pick(players, i)),
+        })),
+      );
     // saves: every 2xx counted per player, to check each is one version step
     const saves = new Map<string, number>();
     if (want('state-put')) {
-      await run(load(`PUT …/states/0 (${(stateBytes / 1024).toFixed(0)} KB)`, 'PUT', service.url,
-        (i) => ({ method: 'PUT', path: '/v1/games/bench/states/0', headers: bearer(pick(players, i)), body: JSON.stringify({ state: STATE_16K }) }),
-        (status, _body, req) => {
-          if (status < 300) saves.set(req.headers!.authorization!, (saves.get(req.headers!.authorization!) ?? 0) + 1);
-        }));
+      await run(
+        load(
+          `PUT …/states/0 (${(stateBytes / 1024).toFixed(0)} KB)`,
+          'PUT',
+          service.url,
+          (i) => ({
+            method: 'PUT',
+            path: '/v1/games/bench/states/0',
+            headers: bearer(pick(players, i)),
+            body: JSON.stringify({ state: STATE_16K }),
+          }),
+          (status, _body, req) => {
+            if (status < 300) saves.set(req.headers!.authorization!, (saves.get(req.headers!.authorization!) ?? 0) + 1);
+          },
+        ),
+      );
     }
     if (want('state-get')) {
-      await run(load(`GET …/states/0 (${(stateBytes / 1024).toFixed(0)} KB)`, 'GET', service.url, (i) => ({ method: 'GET', path: '/v1/games/bench/states/0', headers: bearer(pick(players, i)) })));
+      await run(
+        load(`GET …/states/0 (${(stateBytes / 1024).toFixed(0)} KB)`, 'GET', service.url, (i) => ({
+          method: 'GET',
+          path: '/v1/games/bench/states/0',
+          headers: bearer(pick(players, i)),
+        })),
+      );
     }
     const afterRoutes = rssMb(service.child.pid!);
-    console.log(`  service RSS ${afterRoutes.rss.toFixed(0)} MB (peak ${afterRoutes.peak.toFixed(0)} MB; anon ${afterRoutes.anon.toFixed(0)}, file ${afterRoutes.file.toFixed(0)}); ${await heapOf(service.url)}`);
+    console.log(
+      `  service RSS ${afterRoutes.rss.toFixed(0)} MB (peak ${afterRoutes.peak.toFixed(0)} MB; anon ${afterRoutes.anon.toFixed(0)}, file ${afterRoutes.file.toFixed(0)}); ${await heapOf(service.url)}`,
+    );
 
     // ---- totals of the heartbeats (before the sessions can go idle) ----
     const checkCredits = async () => {
@@ -424,7 +576,11 @@ async function benchDialect(dialect: DialectName, bareUrl: string): Promise<bool
       // pause: the service may still be answering requests autocannon gave up on).
       await new Promise((r) => setTimeout(r, 5000));
       const tokens = new Map([...players, ...crowdPlayers].map((p) => [sha256(p.session), p]));
-      const credited = await db.selectFrom('play_sessions').select(['token_hash', 'credited_seconds']).where('credited_seconds', '>', 0).execute();
+      const credited = await db
+        .selectFrom('play_sessions')
+        .select(['token_hash', 'credited_seconds'])
+        .where('credited_seconds', '>', 0)
+        .execute();
       const final = new Map<string, number>();
       await inBatches(credited, 10, async (s) => {
         const p = tokens.get(s.token_hash)!;
@@ -441,11 +597,23 @@ async function benchDialect(dialect: DialectName, bareUrl: string): Promise<bool
         reportedTotal += final.get(s.token_hash) ?? 0;
         if ((final.get(s.token_hash) ?? 0) !== s.credited_seconds) mismatched++;
       }
-      const usage = await db.selectFrom('daily_usage').select((eb) => eb.fn.sum<number>('seconds').as('s')).executeTakeFirstOrThrow();
-      const playtime = await db.selectFrom('games').select(playtimeSeconds('games')).execute()
+      const usage = await db
+        .selectFrom('daily_usage')
+        .select((eb) => eb.fn.sum<number>('seconds').as('s'))
+        .executeTakeFirstOrThrow();
+      const playtime = await db
+        .selectFrom('games')
+        .select(playtimeSeconds('games'))
+        .execute()
         .then((rows) => ({ s: rows.reduce((n, r) => n + Number(r.playtime_seconds), 0) }));
-      check('credited seconds', mismatched === 0 && reportedTotal === creditedTotal && Number(usage.s) === creditedTotal && Number(playtime.s) === creditedTotal,
-        `${heartbeats} heartbeats answered 200; ${final.size} sessions report ${reportedTotal} s; sessions hold ${creditedTotal} s, daily usage ${Number(usage.s)} s, games' playtime ${Number(playtime.s)} s; ${mismatched} sessions differ`);
+      check(
+        'credited seconds',
+        mismatched === 0 &&
+          reportedTotal === creditedTotal &&
+          Number(usage.s) === creditedTotal &&
+          Number(playtime.s) === creditedTotal,
+        `${heartbeats} heartbeats answered 200; ${final.size} sessions report ${reportedTotal} s; sessions hold ${creditedTotal} s, daily usage ${Number(usage.s)} s, games' playtime ${Number(playtime.s)} s; ${mismatched} sessions differ`,
+      );
     };
 
     if (SCALING) {
@@ -461,13 +629,34 @@ async function benchDialect(dialect: DialectName, bareUrl: string): Promise<bool
         const crowd = await insertPlayersWithTokens(db, dialect, 'cp', CROWD, now, started);
         crowdPlayers = crowd.map((p) => ({ ...p, session: newSecret('ps_') }));
         for (let i = 0; i < crowdPlayers.length; i += 1000) {
-          await db.insertInto('play_sessions').values(crowdPlayers.slice(i, i + 1000).map((p) => ({
-            token_hash: sha256(p.session), player_id: p.id, game_id: crowdGame, status: 'active', started_at: started, last_heartbeat_at: started,
-            credited_until: started, credited_seconds: 0, continues_play: 0,
-          }))).execute();
-          await db.insertInto('daily_usage').values(crowdPlayers.slice(i, i + 1000).map((p) => ({
-            player_id: p.id, day: dayWindow(started, RESET_ZONE).day, seconds: 0, sessions: 1, last_credit: 0,
-          }))).execute();
+          await db
+            .insertInto('play_sessions')
+            .values(
+              crowdPlayers.slice(i, i + 1000).map((p) => ({
+                token_hash: sha256(p.session),
+                player_id: p.id,
+                game_id: crowdGame,
+                status: 'active',
+                started_at: started,
+                last_heartbeat_at: started,
+                credited_until: started,
+                credited_seconds: 0,
+                continues_play: 0,
+              })),
+            )
+            .execute();
+          await db
+            .insertInto('daily_usage')
+            .values(
+              crowdPlayers.slice(i, i + 1000).map((p) => ({
+                player_id: p.id,
+                day: dayWindow(started, RESET_ZONE).day,
+                seconds: 0,
+                sessions: 1,
+                last_credit: 0,
+              })),
+            )
+            .execute();
         }
         console.log(`  (seeded ${CROWD} running sessions in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
         // Each crowd token is used once before the run, as the 300 players' tokens were while their sessions, scores
@@ -480,23 +669,38 @@ async function benchDialect(dialect: DialectName, bareUrl: string): Promise<bool
           const me = await api(service.url, 'GET', '/v1/me', p.token);
           if (me.status !== 200) throw new Error(`GET /v1/me answered ${me.status}`);
         });
-        console.log(`  (used the ${CROWD} tokens once, GET /v1/me, in ${((performance.now() - warm) / 1000).toFixed(1)} s)`);
-        const big = await load(`POST heartbeat (${CROWD} sessions)`, 'POST', service.url, heartbeatOf(crowdPlayers), onHeartbeat);
+        console.log(
+          `  (used the ${CROWD} tokens once, GET /v1/me, in ${((performance.now() - warm) / 1000).toFixed(1)} s)`,
+        );
+        const big = await load(
+          `POST heartbeat (${CROWD} sessions)`,
+          'POST',
+          service.url,
+          heartbeatOf(crowdPlayers),
+          onHeartbeat,
+        );
         results.push(big);
         console.log(line(big, bare));
-        if (heartbeatSmall) console.log(`  heartbeats with ${CROWD} sessions at ${((100 * big.rps) / heartbeatSmall.rps).toFixed(0)} % of the rate with ${PLAYERS}`);
+        if (heartbeatSmall)
+          console.log(
+            `  heartbeats with ${CROWD} sessions at ${((100 * big.rps) / heartbeatSmall.rps).toFixed(0)} % of the rate with ${PLAYERS}`,
+          );
       }
       await checkCredits();
       if (want('scores')) {
         const t = performance.now();
         await seedBoard(db, dialect, 'board1k', SMALL_BOARD, now);
         await seedBoard(db, dialect, 'board1m', BIG_BOARD, now);
-        console.log(`  (seeded boards of ${SMALL_BOARD} and ${BIG_BOARD} players in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
+        console.log(
+          `  (seeded boards of ${SMALL_BOARD} and ${BIG_BOARD} players in ${((performance.now() - t) / 1000).toFixed(1)} s)`,
+        );
         const small = await load(`POST scores (board of ${SMALL_BOARD})`, 'POST', service.url, scoreOn('board1k'));
         console.log(line(small, bare));
         const large = await load(`POST scores (board of ${BIG_BOARD})`, 'POST', service.url, scoreOn('board1m'));
         console.log(line(large, bare));
-        console.log(`  scores on a board of ${BIG_BOARD} at ${((100 * large.rps) / small.rps).toFixed(0)} % of the rate on a board of ${SMALL_BOARD}`);
+        console.log(
+          `  scores on a board of ${BIG_BOARD} at ${((100 * large.rps) / small.rps).toFixed(0)} % of the rate on a board of ${SMALL_BOARD}`,
+        );
       }
       const end = rssMb(service.child.pid!);
       console.log(`  service RSS ${end.rss.toFixed(0)} MB (peak ${end.peak.toFixed(0)} MB)`);
@@ -505,25 +709,41 @@ async function benchDialect(dialect: DialectName, bareUrl: string): Promise<bool
     }
 
     if (saves.size > 0) {
-      const versions = await db.selectFrom('save_states').select(['player_id', 'version']).where('game_id', '=', gameId).where('slot', '=', 0).execute();
+      const versions = await db
+        .selectFrom('save_states')
+        .select(['player_id', 'version'])
+        .where('game_id', '=', gameId)
+        .where('slot', '=', 0)
+        .execute();
       const versionOf = new Map(versions.map((v) => [v.player_id, v.version]));
       // a save still in flight when the load stopped was written but not counted: at most one per connection
       const extra = players.map((p) => versionOf.get(p.id)! - 1 - (saves.get(`Bearer ${p.token}`) ?? 0));
       const unseen = extra.reduce((a, b) => a + b, 0);
-      check('save versions', extra.every((e) => e >= 0) && unseen <= CONNECTIONS,
-        `${[...saves.values()].reduce((a, b) => a + b, 0)} saves answered 2xx; versions count ${unseen} more (≤ ${CONNECTIONS} in flight at the stop), ${extra.filter((e) => e < 0).length} fewer`);
+      check(
+        'save versions',
+        extra.every((e) => e >= 0) && unseen <= CONNECTIONS,
+        `${[...saves.values()].reduce((a, b) => a + b, 0)} saves answered 2xx; versions count ${unseen} more (≤ ${CONNECTIONS} in flight at the stop), ${extra.filter((e) => e < 0).length} fewer`,
+      );
     }
     // racing saves: 10 conditional saves of an empty slot at once, for 30 players: exactly one wins each
     let races = 0;
     let badRaces = 0;
     await inBatches(players.slice(0, 30), 3, async (p) => {
-      const outcomes = await Promise.all(Array.from({ length: 10 }, (_, k) => api(service.url, 'PUT', '/v1/games/bench/states/2', p.token, { state: { k }, expected_version: 0 })));
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, (_, k) =>
+          api(service.url, 'PUT', '/v1/games/bench/states/2', p.token, { state: { k }, expected_version: 0 }),
+        ),
+      );
       const won = outcomes.filter((o) => o.status === 201).length;
       const lost = outcomes.filter((o) => o.status === 409 && o.json.error.code === 'version_conflict').length;
       races++;
       if (won !== 1 || lost !== 9) badRaces++;
     });
-    check('racing saves', badRaces === 0, `${races} races of 10 conditional saves; ${badRaces} without exactly one winner`);
+    check(
+      'racing saves',
+      badRaces === 0,
+      `${races} races of 10 conditional saves; ${badRaces} without exactly one winner`,
+    );
     return ok;
   } finally {
     await stop(service.child);
@@ -539,14 +759,17 @@ if (env.BENCH_NO_BUILD !== '1') {
   if (build.status !== 0) throw new Error('npm run build failed');
 }
 const os = await import('node:os');
-console.log(`node ${process.version}, ${os.cpus().length} cores, ${new Date().toISOString().slice(0, 10)}; ${CONNECTIONS} connections, ${SECONDS} s per route, log_level info`);
+console.log(
+  `node ${process.version}, ${os.cpus().length} cores, ${new Date().toISOString().slice(0, 10)}; ${CONNECTIONS} connections, ${SECONDS} s per route, log_level info`,
+);
 if (!benchDialects.includes('postgres')) console.log('(set TEST_DATABASE_URL=postgres://… to measure PostgreSQL too)');
 const bare = await startBare();
 pids.set(bare.url, bare.child.pid!);
 let allOk = true;
 try {
   const only = env.BENCH_DIALECTS?.split(',');
-  for (const dialect of benchDialects.filter((d) => !only || only.includes(d))) allOk = (await benchDialect(dialect, bare.url)) && allOk;
+  for (const dialect of benchDialects.filter((d) => !only || only.includes(d)))
+    allOk = (await benchDialect(dialect, bare.url)) && allOk;
 } finally {
   await stop(bare.child);
 }

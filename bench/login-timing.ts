@@ -15,7 +15,12 @@ const dir = mkdtempSync(path.join(tmpdir(), 'gp-bench-'));
 const config = loadConfig({
   env: { NODE_ENV: 'test' },
   cwd: dir,
-  overrides: { data_dir: dir, log_level: 'silent', 'rate_limits.login.max': 1_000_000, 'rate_limits.register.max': 1_000_000 },
+  overrides: {
+    data_dir: dir,
+    log_level: 'silent',
+    'rate_limits.login.max': 1_000_000,
+    'rate_limits.register.max': 1_000_000,
+  },
 });
 const database = openDatabase(config.database_url);
 await migrateToLatest(database.db);
@@ -24,7 +29,12 @@ const app = await buildApp({ config, database });
 const post = (url: string, body: unknown) =>
   app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
 
-await post('/v1/auth/register', { email: 'bench@example.com', password: 'the right password', display_name: 'Bench Mark', username: 'bench' });
+await post('/v1/auth/register', {
+  email: 'bench@example.com',
+  password: 'the right password',
+  display_name: 'Bench Mark',
+  username: 'bench',
+});
 
 const cases = [
   { label: 'wrong password', body: { login: 'bench', password: 'a wrong password' }, expected: 401 },

@@ -9,8 +9,17 @@
 // request, from /proc, is the measure.
 import { readFileSync } from 'node:fs';
 
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-interface Profile { nodes: Node[]; samples: number[]; timeDeltas: number[]; startTime: number }
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+}
 
 const [file, fromArg, toArg, filterArg] = process.argv.slice(2);
 if (!file) throw new Error('usage: profile-top.ts <file.cpuprofile> [from-second to-second] [filter]');
@@ -64,6 +73,10 @@ const pct = (n: number) => `${((100 * n) / busy).toFixed(1).padStart(5)} %`;
 const filter = filterArg ? new RegExp(filterArg) : null;
 console.log(`window ${from}–${to} s: ${busy} busy samples`);
 console.log('inclusive:');
-for (const [key, n] of [...inclusive].filter(([key]) => !filter || filter.test(key)).sort((a, b) => b[1] - a[1]).slice(0, 60)) console.log(`  ${pct(n)}  ${key}`);
+for (const [key, n] of [...inclusive]
+  .filter(([key]) => !filter || filter.test(key))
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, 60))
+  console.log(`  ${pct(n)}  ${key}`);
 console.log('self:');
 for (const [key, n] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`  ${pct(n)}  ${key}`);

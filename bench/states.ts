@@ -38,10 +38,15 @@ async function run(dialect: DialectName) {
         if (res.statusCode >= 300) throw new Error(`${name}: HTTP ${res.statusCode}`);
       }
       const ms = (performance.now() - start) / n;
-      console.log(`${dialect.padEnd(8)} ${name.padEnd(38)} ${ms.toFixed(2).padStart(7)} ms/request  ${(1000 / ms).toFixed(0).padStart(6)}/s`);
+      console.log(
+        `${dialect.padEnd(8)} ${name.padEnd(38)} ${ms.toFixed(2).padStart(7)} ms/request  ${(1000 / ms).toFixed(0).padStart(6)}/s`,
+      );
     }
 
-    const small = JSON.stringify({ state: { level: 7, hp: 93, inventory: ['sword', 'shield'], pos: [12.5, -3] }, label: 'Castle' });
+    const small = JSON.stringify({
+      state: { level: 7, hp: 93, inventory: ['sword', 'shield'], pos: [12.5, -3] },
+      label: 'Castle',
+    });
     const big = JSON.stringify({ state: bigState() });
     const deep = `{"state":${'['.repeat(MAX / 2)}${']'.repeat(MAX / 2)}}`;
     await measure('GET /v1/status (for comparison)', 1000, () => app.inject({ method: 'GET', url: '/v1/status' }));
@@ -59,7 +64,9 @@ async function run(dialect: DialectName) {
     );
     const won = racers.filter((r) => r.statusCode === 200).length;
     const lost = racers.filter((r) => r.statusCode === 409).length;
-    console.log(`${dialect.padEnd(8)} ${'50 racing PUTs, same expected_version'.padEnd(38)} ${(performance.now() - start).toFixed(0).padStart(7)} ms total   ${won} won, ${lost} × 409`);
+    console.log(
+      `${dialect.padEnd(8)} ${'50 racing PUTs, same expected_version'.padEnd(38)} ${(performance.now() - start).toFixed(0).padStart(7)} ms total   ${won} won, ${lost} × 409`,
+    );
   } finally {
     await harness.close();
   }

@@ -16,8 +16,16 @@ export async function renderAccountNav(): Promise<void> {
 function showAccount(who: Me | null): void {
   const nav = byId('account-nav');
   if (!who) {
-    const next = location.pathname === '/' || ['/login', '/register', '/logout'].includes(location.pathname) ? '' : `?next=${encodeURIComponent(location.pathname + location.search)}`;
-    mount(nav, h('a', { href: `/login${next}` }, 'Log in'), ' ', h('a', { class: 'button small', href: '/register' }, 'Register'));
+    const next =
+      location.pathname === '/' || ['/login', '/register', '/logout'].includes(location.pathname)
+        ? ''
+        : `?next=${encodeURIComponent(location.pathname + location.search)}`;
+    mount(
+      nav,
+      h('a', { href: `/login${next}` }, 'Log in'),
+      ' ',
+      h('a', { class: 'button small', href: '/register' }, 'Register'),
+    );
     return;
   }
   const logout = h('button', { type: 'button', class: 'link-button' }, 'Log out');
@@ -25,7 +33,12 @@ function showAccount(who: Me | null): void {
   mount(
     nav,
     h('a', { href: '/playtime' }, 'Playtime'),
-    h('a', { href: '/account', class: 'account-link', 'aria-label': `Account settings for ${who.player.display_name}` }, avatar(who.player.avatar_url, 28), h('span', { class: 'account-name' }, who.player.display_name)),
+    h(
+      'a',
+      { href: '/account', class: 'account-link', 'aria-label': `Account settings for ${who.player.display_name}` },
+      avatar(who.player.avatar_url, 28),
+      h('span', { class: 'account-name' }, who.player.display_name),
+    ),
     logout,
   );
 }
@@ -52,7 +65,9 @@ export function upgradeUrl(): string | null {
 /** The "Get Unlimited" link, or null when the service has no upgrade_url (then no pitch offers one). */
 export function upgradeLink(primary = true): HTMLElement | null {
   const url = upgradeUrl();
-  return url ? h('a', { class: primary ? 'button primary upgrade' : 'button upgrade', href: url }, 'Get Unlimited') : null;
+  return url
+    ? h('a', { class: primary ? 'button primary upgrade' : 'button upgrade', href: url }, 'Get Unlimited')
+    : null;
 }
 
 /** What an Unlimited membership gives, for the limit and premium screens and game pages, with "Get Unlimited" when set. */
@@ -75,7 +90,13 @@ export function unlimitedPitch(headingLevel: 'h2' | 'h3' = 'h2'): HTMLElement {
 
 /** A panel that says what went wrong, with where to go next (`next`: links or buttons, one paragraph). */
 export function errorPanel(title: string, message: string, ...next: Node[]): HTMLElement {
-  return h('section', { class: 'panel' }, h('h1', null, title), h('p', { role: 'alert' }, message), ...(next.length ? [h('p', null, ...next)] : []));
+  return h(
+    'section',
+    { class: 'panel' },
+    h('h1', null, title),
+    h('p', { role: 'alert' }, message),
+    ...(next.length ? [h('p', null, ...next)] : []),
+  );
 }
 
 export function formatNumber(value: number): string {

@@ -2,7 +2,14 @@
 import { renderAccountNav } from './layout.js';
 import { h, mount } from './lib/dom.js';
 import { accountPage } from './pages/account.js';
-import { forgotPasswordPage, loginPage, logoutPage, registerPage, resetPasswordPage, verifyEmailPage } from './pages/auth.js';
+import {
+  forgotPasswordPage,
+  loginPage,
+  logoutPage,
+  registerPage,
+  resetPasswordPage,
+  verifyEmailPage,
+} from './pages/auth.js';
 import { cataloguePage } from './pages/catalogue.js';
 import { confirmEmailPage } from './pages/confirm-email.js';
 import { gamePage } from './pages/game.js';
@@ -38,7 +45,16 @@ async function start(): Promise<void> {
     await page(main, data);
   } catch (error) {
     console.error(error);
-    mount(main, h('section', { class: 'panel' }, h('h1', null, 'Something went wrong'), h('p', { role: 'alert' }, (error as Error).message || 'The page could not be shown.'), h('p', null, h('a', { href: location.pathname + location.search }, 'Try again'))));
+    mount(
+      main,
+      h(
+        'section',
+        { class: 'panel' },
+        h('h1', null, 'Something went wrong'),
+        h('p', { role: 'alert' }, (error as Error).message || 'The page could not be shown.'),
+        h('p', null, h('a', { href: location.pathname + location.search }, 'Try again')),
+      ),
+    );
   }
 }
 

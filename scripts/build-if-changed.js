@@ -11,7 +11,17 @@ import { pathToFileURL } from 'node:url';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const STAMP = path.join('dist', '.build-stamp');
 /** What the build reads: the TypeScript of the service, the portal, the SDK, the demo games, the packages, the settings. */
-const INPUTS = ['src', 'portal', 'sdk', 'games', 'packages', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+const INPUTS = [
+  'src',
+  'portal',
+  'sdk',
+  'games',
+  'packages',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.git']);
 /** What must exist for the service to start: without them the build runs whatever the stamp says. */
 const OUTPUTS = ['dist/src/cli.js', 'dist/web/manifest.json'];
@@ -33,7 +43,8 @@ function* files(root, entry) {
 /** A hash of the path, size and modification time of every build input under `root`. */
 export function currentStamp(root = ROOT) {
   const hash = createHash('sha256');
-  for (const entry of INPUTS) for (const [file, stat] of files(root, entry)) hash.update(`${file}\0${stat.size}\0${stat.mtimeMs}\n`);
+  for (const entry of INPUTS)
+    for (const [file, stat] of files(root, entry)) hash.update(`${file}\0${stat.size}\0${stat.mtimeMs}\n`);
   return hash.digest('hex');
 }
 
@@ -56,7 +67,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     console.log('build: up to date (no source changed since the last build)');
   } else {
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const result = spawnSync(npm, ['run', 'build'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
+    const result = spawnSync(npm, ['run', 'build'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+      shell: process.platform === 'win32',
+    });
     process.exit(result.status ?? 1);
   }
 }

@@ -1,6 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Client, createSdk, isSdkError } from './client.js';
-import { PROTOCOL, event, failure, isRequestMessage, isShellMessage, success, type RequestMessage } from './protocol.js';
+import {
+  PROTOCOL,
+  event,
+  failure,
+  isRequestMessage,
+  isShellMessage,
+  success,
+  type RequestMessage,
+} from './protocol.js';
 
 function setup(options: { timeoutMs?: number } = {}) {
   const sent: RequestMessage[] = [];
@@ -19,7 +27,15 @@ function setup(options: { timeoutMs?: number } = {}) {
   return { client, sdk: createSdk(client), sent, timers };
 }
 
-const entitlement: GamePlatform.Entitlement = { unlimited: false, allowance_seconds: 900, used_seconds: 30, remaining_seconds: 870, limit_reached: false, resets_in_seconds: 3600, day: '2026-11-21' };
+const entitlement: GamePlatform.Entitlement = {
+  unlimited: false,
+  allowance_seconds: 900,
+  used_seconds: 30,
+  remaining_seconds: 870,
+  limit_reached: false,
+  resets_in_seconds: 3600,
+  day: '2026-11-21',
+};
 
 describe('sdk: requests and responses', () => {
   it('sends a typed envelope with increasing ids and resolves with the matching result', async () => {
@@ -134,14 +150,29 @@ describe('sdk: message guards', () => {
     expect(isShellMessage(success(1, null))).toBe(true);
     expect(isShellMessage(failure(3, { code: 'x', message: 'y', status: 400 }))).toBe(true);
     expect(isShellMessage(event('pause', { reason: 'limit' }))).toBe(true);
-    for (const bad of [null, 'text', { protocol: 'other', type: 'response', id: 1, ok: true, result: 1 }, { protocol: PROTOCOL, type: 'response', id: 0, ok: true, result: 1 }, { protocol: PROTOCOL, type: 'response', id: 1, ok: false }, { protocol: PROTOCOL, type: 'event', event: 'reload' }, { protocol: PROTOCOL, type: 'request', id: 1, method: 'init', params: {} }]) {
+    for (const bad of [
+      null,
+      'text',
+      { protocol: 'other', type: 'response', id: 1, ok: true, result: 1 },
+      { protocol: PROTOCOL, type: 'response', id: 0, ok: true, result: 1 },
+      { protocol: PROTOCOL, type: 'response', id: 1, ok: false },
+      { protocol: PROTOCOL, type: 'event', event: 'reload' },
+      { protocol: PROTOCOL, type: 'request', id: 1, method: 'init', params: {} },
+    ]) {
       expect(isShellMessage(bad)).toBe(false);
     }
   });
 
   it('recognises only well-formed requests', () => {
-    expect(isRequestMessage({ protocol: PROTOCOL, type: 'request', id: 7, method: 'saves.list', params: {} })).toBe(true);
-    for (const bad of [{ protocol: PROTOCOL, type: 'request', id: '7', method: 'saves.list', params: {} }, { protocol: PROTOCOL, type: 'request', id: 7, method: 'saves.list', params: [] }, { protocol: PROTOCOL, type: 'request', id: 1.5, method: 'x' }, { type: 'request', id: 1, method: 'init' }]) {
+    expect(isRequestMessage({ protocol: PROTOCOL, type: 'request', id: 7, method: 'saves.list', params: {} })).toBe(
+      true,
+    );
+    for (const bad of [
+      { protocol: PROTOCOL, type: 'request', id: '7', method: 'saves.list', params: {} },
+      { protocol: PROTOCOL, type: 'request', id: 7, method: 'saves.list', params: [] },
+      { protocol: PROTOCOL, type: 'request', id: 1.5, method: 'x' },
+      { type: 'request', id: 1, method: 'init' },
+    ]) {
       expect(isRequestMessage(bad)).toBe(false);
     }
   });

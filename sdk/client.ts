@@ -1,5 +1,14 @@
 // The SDK's core, free of the DOM: numbered requests with timeouts, responses matched by id, errors rebuilt, events dispatched.
-import { EVENT_NAMES, isShellMessage, localError, request, type EventName, type MethodName, type Methods, type RequestMessage } from './protocol.js';
+import {
+  EVENT_NAMES,
+  isShellMessage,
+  localError,
+  request,
+  type EventName,
+  type MethodName,
+  type Methods,
+  type RequestMessage,
+} from './protocol.js';
 
 export interface ClientOptions {
   /** sends one request to the shell; absent when the game does not run inside a shell */
@@ -59,10 +68,19 @@ export class Client {
         return Promise.resolve(structuredClone(local(method, params)));
       } catch (error) {
         const info = error as Partial<GamePlatform.ErrorInfo>;
-        return Promise.reject(new SdkError(typeof info?.code === 'string' ? { ...info, code: info.code, message: String(info.message), status: Number(info.status) || 0 } : localError('bad_request', String(error))));
+        return Promise.reject(
+          new SdkError(
+            typeof info?.code === 'string'
+              ? { ...info, code: info.code, message: String(info.message), status: Number(info.status) || 0 }
+              : localError('bad_request', String(error)),
+          ),
+        );
       }
     }
-    if (!post) return Promise.reject(new SdkError(localError('no_shell', 'The game is not running inside the Game Platform play shell')));
+    if (!post)
+      return Promise.reject(
+        new SdkError(localError('no_shell', 'The game is not running inside the Game Platform play shell')),
+      );
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const setTimer = this.options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
@@ -129,7 +147,8 @@ const isSlot = (slot: unknown): slot is number => Number.isSafeInteger(slot) && 
 
 /** The public SDK object over a client; argument checks that need no server happen here. */
 export function createSdk(client: Client): GamePlatform.SDK {
-  const badSlot = (slot: unknown) => Promise.reject(new SdkError(localError('bad_request', `slot must be an integer from 0, got ${String(slot)}`)));
+  const badSlot = (slot: unknown) =>
+    Promise.reject(new SdkError(localError('bad_request', `slot must be an integer from 0, got ${String(slot)}`)));
   return {
     version: '1',
     init: () => client.call('init', {}),
@@ -138,22 +157,28 @@ export function createSdk(client: Client): GamePlatform.SDK {
     isError: isSdkError,
     saves: {
       list: () => client.call('saves.list', {}),
-      load: <T>(slot: number) => (isSlot(slot) ? (client.call('saves.load', { slot }) as Promise<GamePlatform.State<T> | null>) : badSlot(slot)),
+      load: <T>(slot: number) =>
+        isSlot(slot) ? (client.call('saves.load', { slot }) as Promise<GamePlatform.State<T> | null>) : badSlot(slot),
       save: (slot, state, options = {}) => {
         if (!isSlot(slot)) return badSlot(slot);
-        if (state === undefined) return Promise.reject(new SdkError(localError('bad_request', 'state must be a JSON value, not undefined')));
+        if (state === undefined)
+          return Promise.reject(new SdkError(localError('bad_request', 'state must be a JSON value, not undefined')));
         return client.call('saves.save', { ...pick(options, ['label', 'expected_version']), slot, state });
       },
       delete: (slot) => (isSlot(slot) ? client.call('saves.delete', { slot }) : badSlot(slot)),
     },
     scores: {
       submit: (score, options = {}) => {
-        if (!Number.isSafeInteger(score)) return Promise.reject(new SdkError(localError('bad_request', `score must be an integer, got ${String(score)}`)));
+        if (!Number.isSafeInteger(score))
+          return Promise.reject(
+            new SdkError(localError('bad_request', `score must be an integer, got ${String(score)}`)),
+          );
         return client.call('scores.submit', { ...pick(options, ['board', 'meta']), score });
       },
     },
     leaderboard: {
-      read: (query = {}) => client.call('leaderboard.read', pick(query, ['board', 'period', 'limit', 'offset', 'around'])),
+      read: (query = {}) =>
+        client.call('leaderboard.read', pick(query, ['board', 'period', 'limit', 'offset', 'around'])),
     },
     identityToken: () => client.call('identity.token', {}),
   };

@@ -39,7 +39,12 @@ function pageStorage(): StorageLike | null {
 function localStandIn(): LocalStandIn {
   const dir = location.pathname.replace(/[^/]*$/, '');
   const slug = dir.split('/').filter(Boolean).pop() ?? '';
-  const standIn = new LocalStandIn({ storage: pageStorage(), key: `gameplatform.local:${dir}`, slug: /^[a-z0-9-]{1,60}$/.test(slug) ? slug : 'local-game', name: document.title });
+  const standIn = new LocalStandIn({
+    storage: pageStorage(),
+    key: `gameplatform.local:${dir}`,
+    slug: /^[a-z0-9-]{1,60}$/.test(slug) ? slug : 'local-game',
+    name: document.title,
+  });
   console.info(
     `GamePlatform: local mode. This page is not in the Game Platform play shell, so the SDK answers from a stand-in: saves and scores stay in this browser (localStorage "${standIn.key}"), the player is "Local player", and nothing reaches a platform. Publish the game and play it at /play/<slug> for the real thing.`,
   );

@@ -52,7 +52,12 @@ export interface LocalFailure {
   [extra: string]: unknown;
 }
 
-const fail = (code: string, status: number, message: string, extra: Record<string, unknown> = {}): LocalFailure => ({ code, message, status, ...extra });
+const fail = (code: string, status: number, message: string, extra: Record<string, unknown> = {}): LocalFailure => ({
+  code,
+  message,
+  status,
+  ...extra,
+});
 const timestamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 const bytes = (text: string) => new TextEncoder().encode(text).length;
 
@@ -92,11 +97,27 @@ export class LocalStandIn {
         return this.init();
       case 'saves.list':
         return Object.entries(this.read().saves)
-          .map(([slot, s]) => ({ slot: Number(slot), label: s.label, version: s.version, size_bytes: bytes(JSON.stringify(s.state)), created_at: s.created_at, updated_at: s.updated_at }))
+          .map(([slot, s]) => ({
+            slot: Number(slot),
+            label: s.label,
+            version: s.version,
+            size_bytes: bytes(JSON.stringify(s.state)),
+            created_at: s.created_at,
+            updated_at: s.updated_at,
+          }))
           .sort((a, b) => a.slot - b.slot);
       case 'saves.load': {
         const s = this.read().saves[this.slot(p.slot)];
-        return s ? { slot: p.slot, label: s.label, version: s.version, size_bytes: bytes(JSON.stringify(s.state)), state: structuredClone(s.state), updated_at: s.updated_at } : null;
+        return s
+          ? {
+              slot: p.slot,
+              label: s.label,
+              version: s.version,
+              size_bytes: bytes(JSON.stringify(s.state)),
+              state: structuredClone(s.state),
+              updated_at: s.updated_at,
+            }
+          : null;
       }
       case 'saves.save':
         return this.save(p);
@@ -113,7 +134,11 @@ export class LocalStandIn {
       case 'leaderboard.read':
         return this.leaderboard(p);
       case 'identity.token':
-        throw fail('local_mode', 0, 'Local mode has no platform to sign an identity token: play the game on the platform to get one');
+        throw fail(
+          'local_mode',
+          0,
+          'Local mode has no platform to sign an identity token: play the game on the platform to get one',
+        );
       default:
         throw fail('unknown_method', 0, `Unknown method ${String(method)}`);
     }
@@ -122,15 +147,32 @@ export class LocalStandIn {
   private init(): GamePlatform.InitInfo {
     return {
       local: true,
-      game: { slug: this.slug, name: this.name, version: '0.0.0', save_slots: LOCAL_SAVE_SLOTS, orientation: 'any', leaderboard: { enabled: true, order: 'desc', unit: 'points' } },
+      game: {
+        slug: this.slug,
+        name: this.name,
+        version: '0.0.0',
+        save_slots: LOCAL_SAVE_SLOTS,
+        orientation: 'any',
+        leaderboard: { enabled: true, order: 'desc', unit: 'points' },
+      },
       player: { id: 0, username: 'local', display_name: 'Local player', avatar_url: '' },
-      entitlement: { unlimited: true, allowance_seconds: 0, used_seconds: 0, remaining_seconds: null, limit_reached: false, resets_in_seconds: 0, day: timestamp(this.now()).slice(0, 10) },
+      entitlement: {
+        unlimited: true,
+        allowance_seconds: 0,
+        used_seconds: 0,
+        remaining_seconds: null,
+        limit_reached: false,
+        resets_in_seconds: 0,
+        day: timestamp(this.now()).slice(0, 10),
+      },
     };
   }
 
   private slot(value: unknown): string {
     if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) >= LOCAL_SAVE_SLOTS) {
-      throw fail('validation_failed', 422, 'Some fields are not valid', { fields: { slot: `must be an integer from 0 to ${LOCAL_SAVE_SLOTS - 1}` } });
+      throw fail('validation_failed', 422, 'Some fields are not valid', {
+        fields: { slot: `must be an integer from 0 to ${LOCAL_SAVE_SLOTS - 1}` },
+      });
     }
     return String(value);
   }
@@ -138,9 +180,11 @@ export class LocalStandIn {
   private save(p: Record<string, unknown>): GamePlatform.SaveResult {
     const slot = this.slot(p.slot);
     const text = JSON.stringify(p.state);
-    if (text === undefined) throw fail('validation_failed', 422, 'Some fields are not valid', { fields: { state: 'must be a JSON value' } });
+    if (text === undefined)
+      throw fail('validation_failed', 422, 'Some fields are not valid', { fields: { state: 'must be a JSON value' } });
     const size = bytes(text);
-    if (size > STATE_MAX_BYTES) throw fail('state_too_large', 413, `The state is ${size} bytes of JSON; at most ${STATE_MAX_BYTES}`);
+    if (size > STATE_MAX_BYTES)
+      throw fail('state_too_large', 413, `The state is ${size} bytes of JSON; at most ${STATE_MAX_BYTES}`);
     const data = this.read();
     const current = data.saves[slot];
     const expected = p.expected_version;
@@ -149,14 +193,23 @@ export class LocalStandIn {
     }
     const at = timestamp(this.now());
     const label = typeof p.label === 'string' ? p.label : (current?.label ?? null);
-    data.saves[slot] = { label, version: (current?.version ?? 0) + 1, state: JSON.parse(text), created_at: current?.created_at ?? at, updated_at: at };
+    data.saves[slot] = {
+      label,
+      version: (current?.version ?? 0) + 1,
+      state: JSON.parse(text),
+      created_at: current?.created_at ?? at,
+      updated_at: at,
+    };
     this.write(data);
     return { slot: Number(slot), version: data.saves[slot]!.version, size_bytes: size, created: !current };
   }
 
   private board(value: unknown): string {
     if (value === undefined) return 'main';
-    if (typeof value !== 'string' || !BOARD.test(value)) throw fail('validation_failed', 422, 'Some fields are not valid', { fields: { board: 'must match ^[a-z0-9_-]{1,40}$' } });
+    if (typeof value !== 'string' || !BOARD.test(value))
+      throw fail('validation_failed', 422, 'Some fields are not valid', {
+        fields: { board: 'must match ^[a-z0-9_-]{1,40}$' },
+      });
     return value;
   }
 
@@ -184,13 +237,26 @@ export class LocalStandIn {
     const since = periodStart(period, this.now());
     const entries = this.read().scores.filter((s) => s.board === board && s.at >= since);
     const best = this.best(entries, board, since);
-    const row: GamePlatform.LeaderboardRow | null = best === null
-      ? null
-      : { rank: 1, score: best, entries: entries.length, last_played: timestamp(Math.max(...entries.map((s) => s.at))), player: { username: 'local', display_name: 'Local player', country: null, avatar_url: '' } };
+    const row: GamePlatform.LeaderboardRow | null =
+      best === null
+        ? null
+        : {
+            rank: 1,
+            score: best,
+            entries: entries.length,
+            last_played: timestamp(Math.max(...entries.map((s) => s.at))),
+            player: { username: 'local', display_name: 'Local player', country: null, avatar_url: '' },
+          };
     return {
       rows: row && offset === 0 ? [row] : [],
       me: { rank: row ? 1 : null, best },
-      board, period, order: 'desc', unit: 'points', limit, offset, total: row ? 1 : 0,
+      board,
+      period,
+      order: 'desc',
+      unit: 'points',
+      limit,
+      offset,
+      total: row ? 1 : 0,
     };
   }
 

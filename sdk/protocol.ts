@@ -10,7 +10,10 @@ export interface Methods {
   init: { params: Record<string, never>; result: GamePlatform.InitInfo };
   'saves.list': { params: Record<string, never>; result: GamePlatform.StateSummary[] };
   'saves.load': { params: { slot: number }; result: GamePlatform.State | null };
-  'saves.save': { params: { slot: number; state: unknown } & GamePlatform.SaveOptions; result: GamePlatform.SaveResult };
+  'saves.save': {
+    params: { slot: number; state: unknown } & GamePlatform.SaveOptions;
+    result: GamePlatform.SaveResult;
+  };
   'saves.delete': { params: { slot: number }; result: { deleted: boolean } };
   'scores.submit': { params: { score: number } & GamePlatform.ScoreOptions; result: GamePlatform.ScoreResult };
   'leaderboard.read': { params: GamePlatform.LeaderboardQuery; result: GamePlatform.LeaderboardPage };
@@ -18,7 +21,16 @@ export interface Methods {
 }
 
 export type MethodName = keyof Methods;
-export const METHOD_NAMES: readonly MethodName[] = ['init', 'saves.list', 'saves.load', 'saves.save', 'saves.delete', 'scores.submit', 'leaderboard.read', 'identity.token'];
+export const METHOD_NAMES: readonly MethodName[] = [
+  'init',
+  'saves.list',
+  'saves.load',
+  'saves.save',
+  'saves.delete',
+  'scores.submit',
+  'leaderboard.read',
+  'identity.token',
+];
 
 /** game → shell */
 export interface RequestMessage<M extends MethodName = MethodName> {
@@ -44,12 +56,20 @@ export interface EventMessage<E extends EventName = EventName> {
 
 export type ShellMessage = ResponseMessage | EventMessage;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
 
 /** A request from a game: anything else (another protocol, a malformed id, an unknown type) is not one. */
 export function isRequestMessage(value: unknown): value is RequestMessage {
-  return isObject(value) && value.protocol === PROTOCOL && value.type === 'request' && isId(value.id) && typeof value.method === 'string' && (value.params === undefined || isObject(value.params));
+  return (
+    isObject(value) &&
+    value.protocol === PROTOCOL &&
+    value.type === 'request' &&
+    isId(value.id) &&
+    typeof value.method === 'string' &&
+    (value.params === undefined || isObject(value.params))
+  );
 }
 
 export function isKnownMethod(method: string): method is MethodName {
@@ -60,9 +80,18 @@ export function isKnownMethod(method: string): method is MethodName {
 export function isShellMessage(value: unknown): value is ShellMessage {
   if (!isObject(value) || value.protocol !== PROTOCOL) return false;
   if (value.type === 'response') {
-    return isId(value.id) && (value.ok === true ? 'result' in value : value.ok === false && isObject(value.error) && typeof value.error.code === 'string');
+    return (
+      isId(value.id) &&
+      (value.ok === true
+        ? 'result' in value
+        : value.ok === false && isObject(value.error) && typeof value.error.code === 'string')
+    );
   }
-  return value.type === 'event' && typeof value.event === 'string' && (EVENT_NAMES as readonly string[]).includes(value.event);
+  return (
+    value.type === 'event' &&
+    typeof value.event === 'string' &&
+    (EVENT_NAMES as readonly string[]).includes(value.event)
+  );
 }
 
 export function request<M extends MethodName>(id: number, method: M, params: Methods[M]['params']): RequestMessage<M> {

@@ -3,7 +3,12 @@ import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyServerOptions,
+} from 'fastify';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -97,7 +102,8 @@ function transportOptions(config: Config): Partial<FastifyServerOptions> {
     requestTimeout: limits.requestTimeout,
     keepAliveTimeout: config.http.keep_alive_timeout_seconds * 1000,
   };
-  if (config.tls_cert) options.https = { ...limits, cert: readFileSync(config.tls_cert), key: readFileSync(config.tls_key) };
+  if (config.tls_cert)
+    options.https = { ...limits, cert: readFileSync(config.tls_cert), key: readFileSync(config.tls_key) };
   const proxy = config.trust_proxy;
   if (proxy) options.trustProxy = proxy === 'true' ? true : /^\d+$/.test(proxy) ? Number(proxy) : proxy;
   return options;
@@ -154,8 +160,22 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // A missing bucket or refused credentials stop the start here, not as a 500 on the first upload.
   await storage.check();
   const credentials = await startCredentialCache(config, database, app.log);
-  const ctx: AppContext = { config, db: database.db, dialect: database.dialect, clock, log: app.log, mailer, metrics, storage, credentials };
-  metrics.setSources({ activeSessions: () => countActiveSessions(ctx), waitingMail: () => mailer.waiting(), pool: database.poolStats });
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    clock,
+    log: app.log,
+    mailer,
+    metrics,
+    storage,
+    credentials,
+  };
+  metrics.setSources({
+    activeSessions: () => countActiveSessions(ctx),
+    waitingMail: () => mailer.waiting(),
+    pool: database.poolStats,
+  });
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => storage.close());
   app.addHook('onClose', async () => credentials?.close());

@@ -52,7 +52,10 @@ function asRefusal(error: unknown, config: Config): unknown {
 }
 
 /** Runs `fn` with the settings and a migrated database (read-only commands: a current one), closing it afterwards. */
-export async function withDatabase<T>(fn: (config: Config, database: DatabaseHandle) => Promise<T>, options: DatabaseOptions = {}): Promise<T> {
+export async function withDatabase<T>(
+  fn: (config: Config, database: DatabaseHandle) => Promise<T>,
+  options: DatabaseOptions = {},
+): Promise<T> {
   const config = loadConfig();
   const database = await openForCli(config);
   try {
@@ -60,7 +63,9 @@ export async function withDatabase<T>(fn: (config: Config, database: DatabaseHan
       if (options.readOnly) {
         const pending = await pendingMigrations(database.db);
         if (pending.length) {
-          throw new CliRefusal(`the database is not up to date (${pending.length} migration${pending.length === 1 ? '' : 's'} pending): run gameplatform migrate`);
+          throw new CliRefusal(
+            `the database is not up to date (${pending.length} migration${pending.length === 1 ? '' : 's'} pending): run gameplatform migrate`,
+          );
         }
       } else {
         await migrateToLatest(database.db);
@@ -82,7 +87,16 @@ export async function withContext<T>(fn: (ctx: AppContext) => Promise<T>, option
     const storage = await openStore(config);
     try {
       await storage.check();
-      return await fn({ config, db: database.db, dialect: database.dialect, clock: systemClock, log, mailer, metrics: createMetrics(), storage });
+      return await fn({
+        config,
+        db: database.db,
+        dialect: database.dialect,
+        clock: systemClock,
+        log,
+        mailer,
+        metrics: createMetrics(),
+        storage,
+      });
     } finally {
       storage.close();
       await mailer.close();
@@ -130,14 +144,18 @@ export function buildProgram(): Command {
       const database = await openForCli(config);
       try {
         if (options.down) {
-          const applied = await appliedMigrations(database.db).catch((error: unknown) => Promise.reject(asRefusal(error, config)));
+          const applied = await appliedMigrations(database.db).catch((error: unknown) =>
+            Promise.reject(asRefusal(error, config)),
+          );
           if (applied.length === 0) return console.log('nothing to do: no migration is applied');
           const what = options.all
             ? `revert all ${applied.length} migrations of ${displayDatabaseUrl(config.database_url)}, dropping every table and its data`
             : `revert migration ${applied[applied.length - 1]} of ${displayDatabaseUrl(config.database_url)}`;
           if (!options.yes && !(await confirm(`${what[0]!.toUpperCase()}${what.slice(1)}?`))) {
             throw new CliRefusal(
-              process.stdin.isTTY ? 'nothing reverted' : `migrate --down would ${what}; with no terminal to ask on, confirm with --yes`,
+              process.stdin.isTTY
+                ? 'nothing reverted'
+                : `migrate --down would ${what}; with no terminal to ask on, confirm with --yes`,
             );
           }
         }

@@ -10,7 +10,11 @@ const RateLimit = (max: number, windowSeconds: number, what: string) =>
   Type.Object(
     {
       max: Type.Integer({ minimum: 1, default: max, description: `requests allowed per window (${what})` }),
-      window_seconds: Type.Integer({ minimum: 1, default: windowSeconds, description: `window length in seconds (${what})` }),
+      window_seconds: Type.Integer({
+        minimum: 1,
+        default: windowSeconds,
+        description: `window length in seconds (${what})`,
+      }),
     },
     { additionalProperties: false, default: {} },
   );
@@ -18,32 +22,70 @@ const RateLimit = (max: number, windowSeconds: number, what: string) =>
 /** Every setting, with the spec's names. The schema drives parsing, the README table and the OpenAPI description. */
 export const SettingsSchema = Type.Object(
   {
-    free_seconds_per_day: Type.Integer({ minimum: 0, maximum: 86400, default: 900, description: 'free play allowance per calendar day, in seconds' }),
-    reset_timezone: Type.String({ default: 'Europe/Berlin', description: 'IANA zone whose midnight resets the daily counter and bounds leaderboard periods' }),
-    heartbeat_interval: Type.Integer({ minimum: 5, maximum: 600, default: 30, description: 'seconds between heartbeats, told to the shell' }),
-    max_heartbeat_gap: Type.Integer({ minimum: 1, maximum: 3600, default: 90, description: 'most seconds one heartbeat credits' }),
-    session_idle_timeout: Type.Integer({ minimum: 10, maximum: 86400, default: 300, description: 'seconds without a heartbeat before the sweep closes a play session' }),
+    free_seconds_per_day: Type.Integer({
+      minimum: 0,
+      maximum: 86400,
+      default: 900,
+      description: 'free play allowance per calendar day, in seconds',
+    }),
+    reset_timezone: Type.String({
+      default: 'Europe/Berlin',
+      description: 'IANA zone whose midnight resets the daily counter and bounds leaderboard periods',
+    }),
+    heartbeat_interval: Type.Integer({
+      minimum: 5,
+      maximum: 600,
+      default: 30,
+      description: 'seconds between heartbeats, told to the shell',
+    }),
+    max_heartbeat_gap: Type.Integer({
+      minimum: 1,
+      maximum: 3600,
+      default: 90,
+      description: 'most seconds one heartbeat credits',
+    }),
+    session_idle_timeout: Type.Integer({
+      minimum: 10,
+      maximum: 86400,
+      default: 300,
+      description: 'seconds without a heartbeat before the sweep closes a play session',
+    }),
     api: Type.Object(
-      { token_ttl_days: Type.Integer({ minimum: 1, maximum: 3650, default: 90, description: 'player token lifetime in days' }) },
+      {
+        token_ttl_days: Type.Integer({
+          minimum: 1,
+          maximum: 3650,
+          default: 90,
+          description: 'player token lifetime in days',
+        }),
+      },
       { additionalProperties: false, default: {} },
     ),
-    public_url: Type.String({ default: 'http://localhost:8080', description: 'origin used in URLs, mail links and the Origin check' }),
+    public_url: Type.String({
+      default: 'http://localhost:8080',
+      description: 'origin used in URLs, mail links and the Origin check',
+    }),
     games_url: Type.String({
       default: '',
       description:
-        'where game files are served, on an origin that is not the portal\'s: https://{slug}.games.example.com (an origin per game) or https://games.example.com/{slug} (one origin for all); unset: http://{slug}.games.localhost:<port of public_url> outside production, required in production',
+        "where game files are served, on an origin that is not the portal's: https://{slug}.games.example.com (an origin per game) or https://games.example.com/{slug} (one origin for all); unset: http://{slug}.games.localhost:<port of public_url> outside production, required in production",
     }),
     upgrade_url: Type.String({
       default: '',
-      description: 'where the portal\'s "Get Unlimited" links go (your shop or billing page), an http:// or https:// URL; unset: the Unlimited pitch shows no link',
+      description:
+        'where the portal\'s "Get Unlimited" links go (your shop or billing page), an http:// or https:// URL; unset: the Unlimited pitch shows no link',
     }),
     data_dir: Type.String({ default: './data', description: 'avatars, game files and the default SQLite file' }),
-    database_url: Type.String({ default: '', description: 'a SQLite file path, or postgres://…; default <data_dir>/gameplatform.sqlite' }),
+    database_url: Type.String({
+      default: '',
+      description: 'a SQLite file path, or postgres://…; default <data_dir>/gameplatform.sqlite',
+    }),
     database_connect_timeout_seconds: Type.Integer({
       minimum: 0,
       maximum: 86400,
       default: 60,
-      description: 'at start, how long to keep retrying (with backoff) a database that cannot be reached before giving up; 0: give up at once',
+      description:
+        'at start, how long to keep retrying (with backoff) a database that cannot be reached before giving up; 0: give up at once',
     }),
     credential_cache: Type.Boolean({
       default: true,
@@ -52,40 +94,74 @@ export const SettingsSchema = Type.Object(
     }),
     storage_url: Type.String({
       default: '',
-      description: 'unset: avatars and game files under data_dir; s3://<bucket>/<prefix>: in an S3-compatible object store (needed to run several instances)',
+      description:
+        'unset: avatars and game files under data_dir; s3://<bucket>/<prefix>: in an S3-compatible object store (needed to run several instances)',
     }),
     assets_url: Type.String({
       default: '',
       description:
-        'optional public base (a CDN or the bucket\'s public address) where the stored objects are reachable by key: avatars at <assets_url>/avatars/…, game covers at <assets_url>/games/<slug>/…; unset: served by the service',
+        "optional public base (a CDN or the bucket's public address) where the stored objects are reachable by key: avatars at <assets_url>/avatars/…, game covers at <assets_url>/games/<slug>/…; unset: served by the service",
     }),
-    s3_endpoint: Type.String({ default: '', description: 'the object store\'s URL (MinIO, R2, Ceph…); unset: AWS S3' }),
-    s3_region: Type.String({ default: 'us-east-1', description: 'the bucket\'s region' }),
-    s3_access_key_id: Type.String({ default: '', description: 'access key; unset: the AWS SDK\'s usual sources (environment, profile, instance role)' }),
+    s3_endpoint: Type.String({ default: '', description: "the object store's URL (MinIO, R2, Ceph…); unset: AWS S3" }),
+    s3_region: Type.String({ default: 'us-east-1', description: "the bucket's region" }),
+    s3_access_key_id: Type.String({
+      default: '',
+      description: "access key; unset: the AWS SDK's usual sources (environment, profile, instance role)",
+    }),
     s3_secret_access_key: Type.String({ default: '', description: 'secret key, with s3_access_key_id' }),
-    s3_force_path_style: Type.Boolean({ default: false, description: 'address the bucket as <endpoint>/<bucket> rather than <bucket>.<endpoint> (MinIO, most self-hosted stores)' }),
-    smtp_url: Type.String({ default: '', description: 'smtp:// or smtps:// URL; when unset, mail goes to the outbox table and the log' }),
-    mail_from: Type.String({ default: 'Game Platform <no-reply@localhost>', description: 'sender of the platform mail' }),
+    s3_force_path_style: Type.Boolean({
+      default: false,
+      description:
+        'address the bucket as <endpoint>/<bucket> rather than <bucket>.<endpoint> (MinIO, most self-hosted stores)',
+    }),
+    smtp_url: Type.String({
+      default: '',
+      description: 'smtp:// or smtps:// URL; when unset, mail goes to the outbox table and the log',
+    }),
+    mail_from: Type.String({
+      default: 'Game Platform <no-reply@localhost>',
+      description: 'sender of the platform mail',
+    }),
     redis_url: Type.String({ default: '', description: 'when set, rate-limit counters are shared through Redis' }),
-    redis_prefix: Type.String({ default: 'gameplatform:', description: 'prefix of every Redis key, so several deployments can share one Redis' }),
-    tls_cert: Type.String({ default: '', description: 'PEM certificate file; with tls_key the service serves HTTPS itself' }),
+    redis_prefix: Type.String({
+      default: 'gameplatform:',
+      description: 'prefix of every Redis key, so several deployments can share one Redis',
+    }),
+    tls_cert: Type.String({
+      default: '',
+      description: 'PEM certificate file; with tls_key the service serves HTTPS itself',
+    }),
     tls_key: Type.String({ default: '', description: 'PEM private key file' }),
-    trust_proxy: Type.String({ default: '', description: 'proxy to trust for X-Forwarded-Proto/-For: true, a hop count, or addresses/CIDRs separated by commas' }),
-    secret: Type.String({ default: 'dev-insecure-secret-change-me-in-production', description: 'signs the portal session cookie; production refuses the default and anything under 32 characters' }),
+    trust_proxy: Type.String({
+      default: '',
+      description:
+        'proxy to trust for X-Forwarded-Proto/-For: true, a hop count, or addresses/CIDRs separated by commas',
+    }),
+    secret: Type.String({
+      default: 'dev-insecure-secret-change-me-in-production',
+      description: 'signs the portal session cookie; production refuses the default and anything under 32 characters',
+    }),
     port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'listening port (also PORT)' }),
-    host: Type.String({ default: 'localhost', description: 'listening address (also HOST); 0.0.0.0 for every interface' }),
+    host: Type.String({
+      default: 'localhost',
+      description: 'listening address (also HOST); 0.0.0.0 for every interface',
+    }),
     log_level: Type.Union(
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
       { default: 'info', description: 'log level' },
     ),
-    metrics_token: Type.String({ default: '', description: 'when set, GET /metrics needs Authorization: Bearer <metrics_token>; unset, /metrics is open to anyone who can reach it' }),
+    metrics_token: Type.String({
+      default: '',
+      description:
+        'when set, GET /metrics needs Authorization: Bearer <metrics_token>; unset, /metrics is open to anyone who can reach it',
+    }),
     rate_limits: Type.Object(
       {
         login: RateLimit(10, 60, 'POST /auth/login, per IP and per login name'),
         register: RateLimit(5, 600, 'POST /auth/register, per IP'),
         forgot_password: RateLimit(5, 3600, 'POST /auth/forgot-password, per email'),
         default: RateLimit(600, 60, 'every other request, per credential or IP'),
-        developer_key: RateLimit(6000, 60, 'requests with a developer key (a whole game\'s backend), per key'),
+        developer_key: RateLimit(6000, 60, "requests with a developer key (a whole game's backend), per key"),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -95,21 +171,29 @@ export const SettingsSchema = Type.Object(
           minimum: 1,
           maximum: 3600,
           default: 60,
-          description: 'most seconds a request may take to arrive in full, headers and body; a slower one is answered 408 and its connection closed',
+          description:
+            'most seconds a request may take to arrive in full, headers and body; a slower one is answered 408 and its connection closed',
         }),
         headers_timeout_seconds: Type.Integer({
           minimum: 1,
           maximum: 600,
           default: 10,
-          description: 'most seconds for the request headers to arrive, counted from the connection or the previous answer (at most request_timeout_seconds)',
+          description:
+            'most seconds for the request headers to arrive, counted from the connection or the previous answer (at most request_timeout_seconds)',
         }),
         keep_alive_timeout_seconds: Type.Integer({
           minimum: 1,
           maximum: 3600,
           default: 10,
-          description: "seconds an idle keep-alive connection stays open; behind a load balancer, more than the balancer's own idle timeout",
+          description:
+            "seconds an idle keep-alive connection stays open; behind a load balancer, more than the balancer's own idle timeout",
         }),
-        max_connections: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1024, description: 'open connections at most; one more is closed as soon as it opens' }),
+        max_connections: Type.Integer({
+          minimum: 1,
+          maximum: 1_000_000,
+          default: 1024,
+          description: 'open connections at most; one more is closed as soon as it opens',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -170,11 +254,13 @@ function setPath(target: Record<string, unknown>, dotted: string, value: unknown
 function envValue(leaf: SettingLeaf, raw: string): unknown {
   if (leaf.schema.type === 'boolean') {
     const value = raw.trim().toLowerCase();
-    if (!['true', 'false', '1', '0'].includes(value)) throw new ConfigError(`Setting ${leaf.name} (${leaf.envName}) must be true or false, got "${raw}"`);
+    if (!['true', 'false', '1', '0'].includes(value))
+      throw new ConfigError(`Setting ${leaf.name} (${leaf.envName}) must be true or false, got "${raw}"`);
     return value === 'true' || value === '1';
   }
   if (leaf.schema.type === 'integer') {
-    if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`Setting ${leaf.name} (${leaf.envName}) must be an integer, got "${raw}"`);
+    if (!/^-?\d+$/.test(raw.trim()))
+      throw new ConfigError(`Setting ${leaf.name} (${leaf.envName}) must be an integer, got "${raw}"`);
     return Number(raw.trim());
   }
   return raw;
@@ -248,7 +334,9 @@ function checkSemantics(s: Settings, env: Environment): void {
     throw new ConfigError('Setting s3_endpoint (GP_S3_ENDPOINT) must be an http:// or https:// URL');
   }
   if (Boolean(s.s3_access_key_id) !== Boolean(s.s3_secret_access_key)) {
-    throw new ConfigError('Settings s3_access_key_id and s3_secret_access_key (GP_S3_ACCESS_KEY_ID, GP_S3_SECRET_ACCESS_KEY) must be set together');
+    throw new ConfigError(
+      'Settings s3_access_key_id and s3_secret_access_key (GP_S3_ACCESS_KEY_ID, GP_S3_SECRET_ACCESS_KEY) must be set together',
+    );
   }
   if (s.max_heartbeat_gap < s.heartbeat_interval) {
     throw new ConfigError('Setting max_heartbeat_gap (GP_MAX_HEARTBEAT_GAP) must be at least heartbeat_interval');
@@ -268,9 +356,12 @@ function checkAssetsUrl(raw: string, env: Environment): string {
   } catch {
     throw new ConfigError(`${name}: ${JSON.stringify(raw)} is not a URL`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`${name} must be an http:// or https:// URL`);
-  if (url.search || url.hash || url.username || url.password) throw new ConfigError(`${name} must be a plain base URL, without query, fragment or credentials`);
-  if (env === 'production' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an https:// URL in production`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new ConfigError(`${name} must be an http:// or https:// URL`);
+  if (url.search || url.hash || url.username || url.password)
+    throw new ConfigError(`${name} must be a plain base URL, without query, fragment or credentials`);
+  if (env === 'production' && url.protocol !== 'https:')
+    throw new ConfigError(`${name} must be an https:// URL in production`);
   return value;
 }
 
@@ -314,7 +405,9 @@ function checkGamesUrl(s: Settings, publicUrl: URL): void {
 
 function checkProduction(s: Settings, url: URL): void {
   if (s.secret === DEFAULT_SECRET || s.secret.length < 32) {
-    throw new ConfigError('Setting secret (GP_SECRET) must be set to a random value of at least 32 characters in production');
+    throw new ConfigError(
+      'Setting secret (GP_SECRET) must be set to a random value of at least 32 characters in production',
+    );
   }
   if (url.protocol !== 'https:') {
     throw new ConfigError('Setting public_url (GP_PUBLIC_URL) must be an https:// URL in production');
@@ -324,9 +417,12 @@ function checkProduction(s: Settings, url: URL): void {
       'Setting games_url (GP_GAMES_URL) must be set in production: game files are served from an origin of their own, e.g. https://{slug}.games.example.com with a wildcard DNS record and certificate (docs/api.md, "Game files on their own origin")',
     );
   }
-  if (!s.games_url.trim().startsWith('https://')) throw new ConfigError('Setting games_url (GP_GAMES_URL) must be an https:// URL in production');
+  if (!s.games_url.trim().startsWith('https://'))
+    throw new ConfigError('Setting games_url (GP_GAMES_URL) must be an https:// URL in production');
   if (!s.tls_cert && !s.trust_proxy) {
-    throw new ConfigError('In production set tls_cert and tls_key (GP_TLS_CERT, GP_TLS_KEY) or trust_proxy (GP_TRUST_PROXY): the API is served over HTTPS only');
+    throw new ConfigError(
+      'In production set tls_cert and tls_key (GP_TLS_CERT, GP_TLS_KEY) or trust_proxy (GP_TRUST_PROXY): the API is served over HTTPS only',
+    );
   }
 }
 

@@ -15,17 +15,25 @@ import { startDeletionPurge } from './modules/accounts/purge.sweeper.js';
 
 export async function startServer(config: Config): Promise<App> {
   const logger = pino(loggerOptions(config.log_level));
-  if (legacyNode) logger.warn(`Node.js ${process.versions.node} is past its end of life and untested here; use Node.js 22.12 or newer (24 LTS)`);
+  if (legacyNode)
+    logger.warn(
+      `Node.js ${process.versions.node} is past its end of life and untested here; use Node.js 22.12 or newer (24 LTS)`,
+    );
   const database = openDatabase(config.database_url, {
     onPoolError: (error) => logger.warn({ err: error }, 'database connection lost; the pool will reconnect'),
   });
   // A database still starting or failing over is waited for (database_connect_timeout_seconds); a failed migration
   // left nothing behind (PostgreSQL runs them in one transaction), so it is run again from the start.
   const waiting = { timeoutMs: config.database_connect_timeout_seconds * 1000, log: logger };
-  for (const line of await whileDatabaseUnreachable('migrating', () => migrateToLatest(database.db), waiting)) logger.info(line);
+  for (const line of await whileDatabaseUnreachable('migrating', () => migrateToLatest(database.db), waiting))
+    logger.info(line);
 
   const app = await buildApp({ config, database, logger });
-  const demos = await whileDatabaseUnreachable('publishing the demo games', () => publishDemoGamesIfEmpty(app.ctx), waiting);
+  const demos = await whileDatabaseUnreachable(
+    'publishing the demo games',
+    () => publishDemoGamesIfEmpty(app.ctx),
+    waiting,
+  );
   if (demos.length) app.log.info(`the catalogue was empty: published the demo games ${demos.join(', ')}`);
   // Every process sweeps idle play sessions (the sweep is safe to run concurrently); the timer stops before the database closes.
   const sweeper = startIdleSweep(app.ctx);

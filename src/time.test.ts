@@ -10,9 +10,20 @@ describe('time: formats', () => {
   });
   it('writes every instant as Date#toISOString does, across leap days, centuries and the range ends', () => {
     const edges = [
-      0, 999, 1000, 86_399_999, 86_400_000, Date.parse('2000-02-29T23:59:59.999Z'), Date.parse('2000-03-01T00:00:00Z'),
-      Date.parse('2100-02-28T12:00:00Z'), Date.parse('2100-03-01T00:00:00Z'), Date.parse('2024-12-31T23:59:59Z'),
-      Date.parse('9999-12-31T23:59:59.999Z'), 253_402_300_800_000, -1, Date.parse('1969-07-20T20:17:40Z'),
+      0,
+      999,
+      1000,
+      86_399_999,
+      86_400_000,
+      Date.parse('2000-02-29T23:59:59.999Z'),
+      Date.parse('2000-03-01T00:00:00Z'),
+      Date.parse('2100-02-28T12:00:00Z'),
+      Date.parse('2100-03-01T00:00:00Z'),
+      Date.parse('2024-12-31T23:59:59Z'),
+      Date.parse('9999-12-31T23:59:59.999Z'),
+      253_402_300_800_000,
+      -1,
+      Date.parse('1969-07-20T20:17:40Z'),
     ];
     let seed = 12_345;
     const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * 253_402_300_800_000;

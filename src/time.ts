@@ -33,7 +33,9 @@ function utcText(ms: number, separator: string): string {
   const z = days + 719_468; // days since 0000-03-01
   const era = Math.floor(z / 146_097);
   const dayOfEra = z - era * 146_097;
-  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365,
+  );
   const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
   const mp = Math.floor((5 * dayOfYear + 2) / 153); // month from March = 0
   const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
@@ -62,7 +64,11 @@ export function dayWindow(ms: number, zone: string): DayWindow {
   const cached = lastDay.get(zone);
   if (cached && ms >= cached.start && ms < cached.end) return { ...cached };
   const start = DateTime.fromMillis(ms, { zone }).startOf('day');
-  const window = { day: start.toISODate()!, start: start.toMillis(), end: start.plus({ days: 1 }).startOf('day').toMillis() };
+  const window = {
+    day: start.toISODate()!,
+    start: start.toMillis(),
+    end: start.plus({ days: 1 }).startOf('day').toMillis(),
+  };
   if (lastDay.size > 16) lastDay.clear();
   lastDay.set(zone, window);
   return { ...window };

@@ -27,7 +27,10 @@ describe('config', () => {
 
   it('reads gameplatform.config.json and lets GP_* variables override it', () => {
     const cwd = dir();
-    writeFileSync(path.join(cwd, 'gameplatform.config.json'), JSON.stringify({ free_seconds_per_day: 600, api: { token_ttl_days: 30 }, reset_timezone: 'UTC' }));
+    writeFileSync(
+      path.join(cwd, 'gameplatform.config.json'),
+      JSON.stringify({ free_seconds_per_day: 600, api: { token_ttl_days: 30 }, reset_timezone: 'UTC' }),
+    );
     const c = loadConfig({ env: { GP_FREE_SECONDS_PER_DAY: '120', GP_RATE_LIMITS_LOGIN_MAX: '3', PORT: '9090' }, cwd });
     expect(c.free_seconds_per_day).toBe(120);
     expect(c.api.token_ttl_days).toBe(30);
@@ -65,9 +68,14 @@ describe('config', () => {
     );
   });
 
-  it.each(['banana', '10.0.0.1,banana', '10.0.0.0/99', '-1', 'true,10.0.0.1', ' , '])('refuses trust_proxy %j and names what it takes', (value) => {
-    expect(() => loadConfig({ env: { GP_TRUST_PROXY: value }, cwd: dir() })).toThrow(/^Setting trust_proxy \(GP_TRUST_PROXY\): .*true, false, a hop count/);
-  });
+  it.each(['banana', '10.0.0.1,banana', '10.0.0.0/99', '-1', 'true,10.0.0.1', ' , '])(
+    'refuses trust_proxy %j and names what it takes',
+    (value) => {
+      expect(() => loadConfig({ env: { GP_TRUST_PROXY: value }, cwd: dir() })).toThrow(
+        /^Setting trust_proxy \(GP_TRUST_PROXY\): .*true, false, a hop count/,
+      );
+    },
+  );
 
   it.each([
     ['', ''],
@@ -99,7 +107,12 @@ describe('config', () => {
   });
 
   describe('in production', () => {
-    const base = { NODE_ENV: 'production', GP_PUBLIC_URL: 'https://play.example.com', GP_TRUST_PROXY: 'true', GP_GAMES_URL: 'https://{slug}.play-games.example' };
+    const base = {
+      NODE_ENV: 'production',
+      GP_PUBLIC_URL: 'https://play.example.com',
+      GP_TRUST_PROXY: 'true',
+      GP_GAMES_URL: 'https://{slug}.play-games.example',
+    };
     it('refuses the default secret', () => {
       expect(() => loadConfig({ env: base, cwd: dir() })).toThrow(/secret \(GP_SECRET\)/);
       expect(() => loadConfig({ env: { ...base, GP_SECRET: DEFAULT_SECRET }, cwd: dir() })).toThrow(/GP_SECRET/);
@@ -109,14 +122,25 @@ describe('config', () => {
     });
     it('needs TLS or a trusted proxy, and an https public_url', () => {
       const secret = 's'.repeat(40);
-      expect(() => loadConfig({ env: { ...base, GP_SECRET: secret, GP_TRUST_PROXY: '' }, cwd: dir() })).toThrow(/HTTPS only/);
-      expect(() => loadConfig({ env: { ...base, GP_SECRET: secret, GP_PUBLIC_URL: 'http://x.example' }, cwd: dir() })).toThrow(/https:\/\//);
+      expect(() => loadConfig({ env: { ...base, GP_SECRET: secret, GP_TRUST_PROXY: '' }, cwd: dir() })).toThrow(
+        /HTTPS only/,
+      );
+      expect(() =>
+        loadConfig({ env: { ...base, GP_SECRET: secret, GP_PUBLIC_URL: 'http://x.example' }, cwd: dir() }),
+      ).toThrow(/https:\/\//);
       expect(loadConfig({ env: { ...base, GP_SECRET: secret }, cwd: dir() }).env).toBe('production');
     });
-    it('needs an https games_url: game files are never served from the portal\'s origin', () => {
+    it("needs an https games_url: game files are never served from the portal's origin", () => {
       const secret = 's'.repeat(40);
-      expect(() => loadConfig({ env: { ...base, GP_SECRET: secret, GP_GAMES_URL: '' }, cwd: dir() })).toThrow(/games_url \(GP_GAMES_URL\) must be set in production/);
-      expect(() => loadConfig({ env: { ...base, GP_SECRET: secret, GP_GAMES_URL: 'http://{slug}.games.example.com' }, cwd: dir() })).toThrow(/games_url.*https/);
+      expect(() => loadConfig({ env: { ...base, GP_SECRET: secret, GP_GAMES_URL: '' }, cwd: dir() })).toThrow(
+        /games_url \(GP_GAMES_URL\) must be set in production/,
+      );
+      expect(() =>
+        loadConfig({
+          env: { ...base, GP_SECRET: secret, GP_GAMES_URL: 'http://{slug}.games.example.com' },
+          cwd: dir(),
+        }),
+      ).toThrow(/games_url.*https/);
     });
   });
 
@@ -131,7 +155,9 @@ describe('config', () => {
 
     it('takes {slug} as the first label of the host, or as the last segment of the path, in a canonical form', () => {
       expect(games({ GP_GAMES_URL: 'https://{slug}.Games.Example.com:443/' })).toBe('https://{slug}.games.example.com');
-      expect(games({ GP_GAMES_URL: 'https://cdn.example.net/play/{slug}/' })).toBe('https://cdn.example.net/play/{slug}');
+      expect(games({ GP_GAMES_URL: 'https://cdn.example.net/play/{slug}/' })).toBe(
+        'https://cdn.example.net/play/{slug}',
+      );
     });
 
     it.each([
@@ -154,10 +180,17 @@ describe('config', () => {
 describe('config: upgrade_url', () => {
   it('is unset by default, and takes an http(s) URL from the file or GP_UPGRADE_URL', () => {
     expect(loadConfig({ env: {}, cwd: dir() }).upgrade_url).toBe('');
-    expect(loadConfig({ env: { GP_UPGRADE_URL: 'https://shop.example.com/unlimited?from=portal' }, cwd: dir() }).upgrade_url).toBe('https://shop.example.com/unlimited?from=portal');
+    expect(
+      loadConfig({ env: { GP_UPGRADE_URL: 'https://shop.example.com/unlimited?from=portal' }, cwd: dir() }).upgrade_url,
+    ).toBe('https://shop.example.com/unlimited?from=portal');
   });
 
-  it.each(['javascript:alert(1)', 'shop.example.com', '/unlimited', 'https://'])('refuses %s and names the setting', (value) => {
-    expect(() => loadConfig({ env: { GP_UPGRADE_URL: value }, cwd: dir() })).toThrow(/upgrade_url \(GP_UPGRADE_URL\) must be an http:\/\/ or https:\/\/ URL/);
-  });
+  it.each(['javascript:alert(1)', 'shop.example.com', '/unlimited', 'https://'])(
+    'refuses %s and names the setting',
+    (value) => {
+      expect(() => loadConfig({ env: { GP_UPGRADE_URL: value }, cwd: dir() })).toThrow(
+        /upgrade_url \(GP_UPGRADE_URL\) must be an http:\/\/ or https:\/\/ URL/,
+      );
+    },
+  );
 });

@@ -6,7 +6,9 @@ import { buildProgram } from '../src/cli.js';
 
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 const front = read('README.md');
-const docs = readdirSync(new URL('../docs/', import.meta.url)).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+const docs = readdirSync(new URL('../docs/', import.meta.url))
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => `docs/${f}`);
 const readme = [front, ...docs.map(read)].join('\n');
 
 describe('README', () => {
@@ -33,14 +35,22 @@ describe('README', () => {
 
   it('links every page under docs/ from the front page, and every relative link finds its file and heading', () => {
     for (const doc of docs) expect(front).toContain(`](${doc})`);
-    const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');
+    const slug = (heading: string) =>
+      heading
+        .trim()
+        .toLowerCase()
+        .replace(/[^a-z0-9 _-]/g, '')
+        .replace(/ /g, '-');
     for (const page of ['README.md', ...docs]) {
       const dir = page.includes('/') ? 'docs/' : '';
       for (const [, target, anchor] of read(page).matchAll(/\]\((?!https?:)([^)#\s]*)(?:#([^)\s]+))?\)/g)) {
         const file = target ? new URL(`../${dir}${target}`, import.meta.url) : new URL(`../${page}`, import.meta.url);
         expect(existsSync(file), `${page} links ${target}`).toBe(true);
         if (anchor) {
-          const headings = readFileSync(file, 'utf8').split('\n').filter((l) => /^#{1,6} /.test(l)).map((l) => slug(l.replace(/^#+ /, '')));
+          const headings = readFileSync(file, 'utf8')
+            .split('\n')
+            .filter((l) => /^#{1,6} /.test(l))
+            .map((l) => slug(l.replace(/^#+ /, '')));
           expect(headings, `${page} links #${anchor}`).toContain(anchor);
         }
       }

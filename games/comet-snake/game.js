@@ -26,7 +26,11 @@
   let step = 160;
 
   function reset() {
-    snake = [[8, 10], [7, 10], [6, 10]];
+    snake = [
+      [8, 10],
+      [7, 10],
+      [6, 10],
+    ];
     dir = [1, 0];
     queue = [];
     score = 0;
@@ -115,7 +119,16 @@
     });
   }
 
-  const KEYS = { ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right', w: 'up', s: 'down', a: 'left', d: 'right' };
+  const KEYS = {
+    ArrowUp: 'up',
+    ArrowDown: 'down',
+    ArrowLeft: 'left',
+    ArrowRight: 'right',
+    w: 'up',
+    s: 'down',
+    a: 'left',
+    d: 'right',
+  };
   document.addEventListener('keydown', (event) => {
     if (event.key === ' ' && !(event.target instanceof HTMLButtonElement)) {
       event.preventDefault();
@@ -139,7 +152,8 @@
     if (Math.max(Math.abs(dx), Math.abs(dy)) < 20) return;
     steer(Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'right' : 'left') : dy > 0 ? 'down' : 'up');
   });
-  for (const b of document.querySelectorAll('[data-dir]')) b.addEventListener('click', () => steer(/** @type {HTMLElement} */ (b).dataset.dir ?? ''));
+  for (const b of document.querySelectorAll('[data-dir]'))
+    b.addEventListener('click', () => steer(/** @type {HTMLElement} */ (b).dataset.dir ?? ''));
   document.getElementById('start')?.addEventListener('click', start);
 
   GamePlatform.on('pause', ({ reason }) => {

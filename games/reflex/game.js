@@ -27,10 +27,13 @@
   function startRound() {
     clearTimeout(timer);
     show('wait', 'Wait…', `Round ${times.length + 1} of ${ROUNDS}: wait for green`);
-    timer = setTimeout(() => {
-      shownAt = performance.now();
-      show('go', 'Now!', 'Hit it!');
-    }, 1200 + Math.random() * 1800);
+    timer = setTimeout(
+      () => {
+        shownAt = performance.now();
+        show('go', 'Now!', 'Hit it!');
+      },
+      1200 + Math.random() * 1800,
+    );
   }
 
   function hit() {
@@ -70,11 +73,13 @@
   async function showBoard() {
     try {
       const page = await GamePlatform.leaderboard.read({ period: 'week', limit: 5 });
-      rows.replaceChildren(...page.rows.map((row) => {
-        const li = document.createElement('li');
-        li.textContent = `${row.player.display_name}: ${row.score} ms`;
-        return li;
-      }));
+      rows.replaceChildren(
+        ...page.rows.map((row) => {
+          const li = document.createElement('li');
+          li.textContent = `${row.player.display_name}: ${row.score} ms`;
+          return li;
+        }),
+      );
       board.hidden = page.rows.length === 0;
     } catch {
       board.hidden = true;
@@ -96,7 +101,11 @@
   GamePlatform.on('pause', ({ reason }) => {
     clearTimeout(timer);
     if (state === 'wait' || state === 'go') times = []; // a round cut short does not count
-    show('paused', 'Paused', reason === 'replaced' ? 'You are playing in another tab' : 'Your free time for today is up');
+    show(
+      'paused',
+      'Paused',
+      reason === 'replaced' ? 'You are playing in another tab' : 'Your free time for today is up',
+    );
   });
   GamePlatform.on('resume', () => {
     show('idle', 'Reflex', 'Press Space, tap or click to start');

@@ -83,7 +83,9 @@
 
   function canMove() {
     if (cells.includes(0)) return true;
-    return ['left', 'up'].some((dir) => lines(dir).some((idx) => idx.some((c, k) => k > 0 && cells[c] === cells[idx[k - 1]])));
+    return ['left', 'up'].some((dir) =>
+      lines(dir).some((idx) => idx.some((c, k) => k > 0 && cells[c] === cells[idx[k - 1]])),
+    );
   }
 
   async function endGame(reason) {
@@ -122,7 +124,8 @@
   /** @param {unknown} state a loaded save; false when it is not one of this game's */
   function restore(state) {
     const data = /** @type {{format: number, cells: number[], score: number, moves: number, over: boolean}} */ (state);
-    if (!data || data.format !== FORMAT || !Array.isArray(data.cells) || data.cells.length !== SIZE * SIZE) return false;
+    if (!data || data.format !== FORMAT || !Array.isArray(data.cells) || data.cells.length !== SIZE * SIZE)
+      return false;
     cells = data.cells.slice();
     score = data.score;
     moves = data.moves;
@@ -136,13 +139,25 @@
     slots: slotsEl,
     status,
     dialog: /** @type {HTMLDialogElement} */ (document.getElementById('conflict')),
-    snapshot: () => ({ state: { format: FORMAT, cells, score, moves, over }, label: `${score} points, ${moves} ${moves === 1 ? 'move' : 'moves'}` }),
+    snapshot: () => ({
+      state: { format: FORMAT, cells, score, moves, over },
+      label: `${score} points, ${moves} ${moves === 1 ? 'move' : 'moves'}`,
+    }),
     restore,
   });
 
   // ---- input: keyboard, swipe (touch and mouse drag), buttons ----
 
-  const KEYS = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down', a: 'left', d: 'right', w: 'up', s: 'down' };
+  const KEYS = {
+    ArrowLeft: 'left',
+    ArrowRight: 'right',
+    ArrowUp: 'up',
+    ArrowDown: 'down',
+    a: 'left',
+    d: 'right',
+    w: 'up',
+    s: 'down',
+  };
   document.addEventListener('keydown', (event) => {
     const dir = KEYS[/** @type {keyof typeof KEYS} */ (event.key)];
     if (!dir || event.target instanceof HTMLButtonElement) return;
@@ -162,7 +177,8 @@
     if (Math.max(Math.abs(dx), Math.abs(dy)) < 24) return;
     move(Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'right' : 'left') : dy > 0 ? 'down' : 'up');
   });
-  for (const b of document.querySelectorAll('[data-dir]')) b.addEventListener('click', () => move(/** @type {HTMLElement} */ (b).dataset.dir));
+  for (const b of document.querySelectorAll('[data-dir]'))
+    b.addEventListener('click', () => move(/** @type {HTMLElement} */ (b).dataset.dir));
   document.getElementById('new')?.addEventListener('click', () => {
     newGame();
     status.textContent = 'New game.';

@@ -22,7 +22,8 @@ function createSaves(game) {
   const say = (text) => (status.textContent = text);
   const errorText = (error) => (GamePlatform.isError(error) ? error.message : 'error');
   const isConflict = (error) => GamePlatform.isError(error) && error.code === 'version_conflict';
-  const emptySlot = () => Array.from({ length: slotCount }, (_, i) => i).find((i) => !listed.has(i) && !changedElsewhere.has(i));
+  const emptySlot = () =>
+    Array.from({ length: slotCount }, (_, i) => i).find((i) => !listed.has(i) && !changedElsewhere.has(i));
 
   async function refresh() {
     try {
@@ -40,8 +41,15 @@ function createSaves(game) {
     const label = document.createElement('span');
     label.className = 'label';
     label.textContent = `Slot ${slot + 1}: ${info ? `${info.label ?? 'saved'} (v${info.version})` : 'empty'}`;
-    li.append(label, button('Save', `Save to slot ${slot + 1}`, () => save(slot)));
-    if (info) li.append(button('Load', `Load slot ${slot + 1}`, () => load(slot)), button('Delete', `Delete slot ${slot + 1}`, () => remove(slot)));
+    li.append(
+      label,
+      button('Save', `Save to slot ${slot + 1}`, () => save(slot)),
+    );
+    if (info)
+      li.append(
+        button('Load', `Load slot ${slot + 1}`, () => load(slot)),
+        button('Delete', `Delete slot ${slot + 1}`, () => remove(slot)),
+      );
     return li;
   }
 
@@ -83,7 +91,8 @@ function createSaves(game) {
   function ask(slot) {
     const theirs = listed.get(slot);
     const spare = emptySlot();
-    /** @type {HTMLElement} */ (dialog.querySelector('#conflict-title')).textContent = `Slot ${slot + 1} was changed on another device`;
+    /** @type {HTMLElement} */ (dialog.querySelector('#conflict-title')).textContent =
+      `Slot ${slot + 1} was changed on another device`;
     /** @type {HTMLElement} */ (dialog.querySelector('#conflict-text')).textContent = theirs
       ? `It now holds “${theirs.label ?? 'a save'}” (version ${theirs.version}, saved ${theirs.updated_at} UTC), saved on another device or in another tab. Overwrite it with this game?`
       : `Its save was deleted on another device or in another tab. Save this game there?`;
@@ -91,8 +100,15 @@ function createSaves(game) {
       if (!(await put(slot, theirs?.version ?? 0)) && changedElsewhere.has(slot)) ask(slot); // changed once more meanwhile
     };
     const choices = [button(`Overwrite slot ${slot + 1}`, `Overwrite slot ${slot + 1}`, () => choose(overwrite))];
-    if (spare !== undefined) choices.push(button(`Save to slot ${spare + 1}`, `Save to slot ${spare + 1} instead`, () => choose(() => put(spare, 0))));
-    choices.push(button('Keep the other save', 'Keep the other save', () => choose(() => say(`Slot ${slot + 1} kept as it was saved elsewhere.`))));
+    if (spare !== undefined)
+      choices.push(
+        button(`Save to slot ${spare + 1}`, `Save to slot ${spare + 1} instead`, () => choose(() => put(spare, 0))),
+      );
+    choices.push(
+      button('Keep the other save', 'Keep the other save', () =>
+        choose(() => say(`Slot ${slot + 1} kept as it was saved elsewhere.`)),
+      ),
+    );
     /** @type {HTMLElement} */ (dialog.querySelector('#conflict-choices')).replaceChildren(...choices);
     if (!dialog.open) dialog.showModal();
   }

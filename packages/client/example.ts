@@ -17,9 +17,12 @@ const id = Number(env('PLAYER_ID'));
 
 // 1. The player's save states in this game, with their payloads.
 const states = await unwrap(
-  api.GET('/v1/dev/games/{slug}/players/{id}/states', { params: { path: { slug, id }, query: { include_state: true } } }),
+  api.GET('/v1/dev/games/{slug}/players/{id}/states', {
+    params: { path: { slug, id }, query: { include_state: true } },
+  }),
 );
-for (const state of states.data.states) console.log(`slot ${state.slot} (${state.label ?? 'no label'}): version ${state.version}`);
+for (const state of states.data.states)
+  console.log(`slot ${state.slot} (${state.label ?? 'no label'}): version ${state.version}`);
 console.log(`${states.data.states.length} of ${states.meta.save_slots} slots used`);
 
 // 2. A score on the player's behalf; the Idempotency-Key makes a retry safe (the same answer, nothing stored twice).
@@ -35,7 +38,9 @@ if (submitted.error) {
   else console.log(`refused: ${error.code} ${error.message}`);
 } else {
   const result = submitted.data.data;
-  console.log(`score ${result.score} on ${result.board}: rank ${result.rank.rank}${result.personal_best ? ', a personal best' : ''}`);
+  console.log(
+    `score ${result.score} on ${result.board}: rank ${result.rank.rank}${result.personal_best ? ', a personal best' : ''}`,
+  );
 }
 
 // 3. The game's statistics.

@@ -29,11 +29,15 @@ await build({
 export function moduleTypes(globalTypes) {
   const namespace = 'declare namespace GamePlatform {';
   const constant = 'declare const GamePlatform: GamePlatform.SDK;';
-  if (!globalTypes.includes(namespace) || !globalTypes.includes(constant)) throw new Error('sdk/gameplatform.d.ts has changed shape');
+  if (!globalTypes.includes(namespace) || !globalTypes.includes(constant))
+    throw new Error('sdk/gameplatform.d.ts has changed shape');
   return `${banner}\n${globalTypes
     .replace(namespace, `export ${namespace}`)
     .replace(/\/\*\* The SDK, defined by `\/sdk\/v1\.js`\. \*\/\n/, '')
-    .replace(constant, `/** The SDK, connected to the play shell when the module is first imported. */\nexport ${constant}\nexport default GamePlatform;`)}`;
+    .replace(
+      constant,
+      `/** The SDK, connected to the play shell when the module is first imported. */\nexport ${constant}\nexport default GamePlatform;`,
+    )}`;
 }
 
 writeFileSync(path.join(dist, 'index.d.ts'), moduleTypes(readFileSync(path.join(sdk, 'gameplatform.d.ts'), 'utf8')));

@@ -31,12 +31,17 @@ export interface CallOptions {
 
 export function apiUrl(path: string, query?: CallOptions['query']): string {
   const url = new URL(path, location.origin);
-  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
+  for (const [key, value] of Object.entries(query ?? {}))
+    if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
   return url.pathname + url.search;
 }
 
 /** Calls the API; resolves with data and meta, or throws ApiError with the envelope's code, message and fields. */
-export async function api<T = any, M = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResult<T, M>> {
+export async function api<T = any, M = any>(
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<ApiResult<T, M>> {
   const headers: Record<string, string> = { ...SDK_HEADER, Accept: 'application/json' };
   let body: BodyInit | undefined;
   if (options.form) body = options.form;
@@ -44,8 +49,19 @@ export async function api<T = any, M = any>(method: string, path: string, option
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
-  const response = await send(apiUrl(path, options.query), { method, headers, body, credentials: 'same-origin', keepalive: options.keepalive });
-  const envelope = (await response.json().catch(() => null)) as { ok?: boolean; data?: T; meta?: M; error?: Record<string, unknown> } | null;
+  const response = await send(apiUrl(path, options.query), {
+    method,
+    headers,
+    body,
+    credentials: 'same-origin',
+    keepalive: options.keepalive,
+  });
+  const envelope = (await response.json().catch(() => null)) as {
+    ok?: boolean;
+    data?: T;
+    meta?: M;
+    error?: Record<string, unknown>;
+  } | null;
   if (envelope?.ok === true) return { data: envelope.data as T, meta: envelope.meta as M, status: response.status };
   throw errorOf(response.status, envelope?.error);
 }
@@ -66,7 +82,17 @@ export async function failureOf(response: Response): Promise<ApiError> {
 }
 
 function errorOf(status: number, error: Record<string, unknown> = {}): ApiError {
-  const { code, message, fields, ...extra } = error as { code?: string; message?: string; fields?: Record<string, string> };
+  const { code, message, fields, ...extra } = error as {
+    code?: string;
+    message?: string;
+    fields?: Record<string, string>;
+  };
   const text = code === 'rate_limited' ? rateLimitedText((extra as { retry_after?: unknown }).retry_after) : message;
-  return new ApiError(status, code ?? 'network_error', text ?? `The service answered HTTP ${status}`, fields ?? {}, extra);
+  return new ApiError(
+    status,
+    code ?? 'network_error',
+    text ?? `The service answered HTTP ${status}`,
+    fields ?? {},
+    extra,
+  );
 }

@@ -49,7 +49,11 @@ export function field(spec: FieldSpec): Field {
     control = h('textarea', { ...common, maxlength: spec.maxlength, minlength: spec.minlength, rows: 4 });
     control.value = String(spec.value ?? '');
   } else if (spec.type === 'select') {
-    control = h('select', common, (spec.options ?? []).map(([value, label]) => h('option', { value }, label)));
+    control = h(
+      'select',
+      common,
+      (spec.options ?? []).map(([value, label]) => h('option', { value }, label)),
+    );
     control.value = String(spec.value ?? '');
   } else {
     control = h('input', {
@@ -66,7 +70,12 @@ export function field(spec: FieldSpec): Field {
   }
   const error = h('p', { class: 'field-error', id: errorId, hidden: true });
   const hint = spec.hint ? h('p', { class: 'hint', id: hintId }, spec.hint) : null;
-  const label = h('label', { for: id }, spec.label, spec.required ? h('span', { class: 'required', 'aria-hidden': 'true' }, ' *') : null);
+  const label = h(
+    'label',
+    { for: id },
+    spec.label,
+    spec.required ? h('span', { class: 'required', 'aria-hidden': 'true' }, ' *') : null,
+  );
   const wrapper =
     spec.type === 'checkbox'
       ? h('div', { class: 'field field-check' }, control, label, hint, error)
@@ -172,7 +181,18 @@ export function createForm(options: FormOptions): FormHandle {
       }
       const message = error instanceof ApiError ? error.message : 'Something went wrong. Please try again.';
       if (!first || unplaced.length) {
-        alert.replaceChildren(h('p', null, message), ...(unplaced.length ? [h('ul', null, unplaced.map((u) => h('li', null, u)))] : []));
+        alert.replaceChildren(
+          h('p', null, message),
+          ...(unplaced.length
+            ? [
+                h(
+                  'ul',
+                  null,
+                  unplaced.map((u) => h('li', null, u)),
+                ),
+              ]
+            : []),
+        );
         alert.hidden = false;
       }
       if (first) first.control.focus();

@@ -51,9 +51,14 @@ export function me(refresh = false): Promise<Me | null> {
         throw error;
       },
     );
-    if (refresh) void current.then((who) => refreshed.forEach((listener) => {
-          listener(who);
-        }), () => undefined);
+    if (refresh)
+      void current.then(
+        (who) =>
+          refreshed.forEach((listener) => {
+            listener(who);
+          }),
+        () => undefined,
+      );
   }
   return current;
 }

@@ -13,7 +13,7 @@ describe('portal: waits in words', () => {
     expect(humanWait(0.2)).toBe('1 second');
   });
 
-  it("words a 429 from its retry_after, and copes without one", () => {
+  it('words a 429 from its retry_after, and copes without one', () => {
     expect(rateLimitedText(590)).toBe('Too many attempts. Please try again in 10 minutes.');
     expect(rateLimitedText(undefined)).toBe('Too many attempts. Please try again later.');
   });

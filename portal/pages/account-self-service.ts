@@ -35,7 +35,8 @@ export function resendVerificationButton(): HTMLElement {
       const { data } = await api<{ email: string }>('POST', '/v1/me/verification-email');
       status.textContent = `Sent: check ${data.email} for the new link.`;
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'already_verified') status.textContent = 'Your email address is verified already.';
+      if (error instanceof ApiError && error.code === 'already_verified')
+        status.textContent = 'Your email address is verified already.';
       else status.textContent = (error as Error).message;
       button.disabled = false;
     }
@@ -48,25 +49,54 @@ export function passwordSection(): HTMLElement {
     label: 'Change password',
     submitLabel: 'Change password',
     fields: [
-      { name: 'current_password', label: 'Current password', type: 'password', required: true, autocomplete: 'current-password' },
-      { name: 'new_password', label: 'New password', type: 'password', required: true, minlength: 8, maxlength: 256, autocomplete: 'new-password', hint: 'At least 8 characters.' },
-      { name: 'confirm', label: 'Repeat the new password', type: 'password', required: true, autocomplete: 'new-password' },
+      {
+        name: 'current_password',
+        label: 'Current password',
+        type: 'password',
+        required: true,
+        autocomplete: 'current-password',
+      },
+      {
+        name: 'new_password',
+        label: 'New password',
+        type: 'password',
+        required: true,
+        minlength: 8,
+        maxlength: 256,
+        autocomplete: 'new-password',
+        hint: 'At least 8 characters.',
+      },
+      {
+        name: 'confirm',
+        label: 'Repeat the new password',
+        type: 'password',
+        required: true,
+        autocomplete: 'new-password',
+      },
     ],
     async onSubmit(values, handle) {
-      if (values.new_password !== values.confirm) return atField(handle, 'confirm', 'Repeat the new password: it does not match the new password');
+      if (values.new_password !== values.confirm)
+        return atField(handle, 'confirm', 'Repeat the new password: it does not match the new password');
       try {
-        const { data } = await api<{ tokens_revoked: number }>('POST', '/v1/me/password', { body: { current_password: values.current_password, new_password: values.new_password } });
+        const { data } = await api<{ tokens_revoked: number }>('POST', '/v1/me/password', {
+          body: { current_password: values.current_password, new_password: values.new_password },
+        });
         clear(handle, 'current_password', 'new_password', 'confirm');
         return data.tokens_revoked
           ? `Password changed. You stay logged in here; ${data.tokens_revoked} other session${data.tokens_revoked === 1 ? '' : 's'} and token${data.tokens_revoked === 1 ? ' was' : 's were'} logged out.`
           : 'Password changed. You stay logged in here.';
       } catch (error) {
-        if (error instanceof ApiError && error.code === 'wrong_password') return atField(handle, 'current_password', 'Current password is not right');
+        if (error instanceof ApiError && error.code === 'wrong_password')
+          return atField(handle, 'current_password', 'Current password is not right');
         throw error;
       }
     },
   });
-  return section('Change password', h('p', null, 'Your other devices and API tokens are logged out when the password changes.'), form.form);
+  return section(
+    'Change password',
+    h('p', null, 'Your other devices and API tokens are logged out when the password changes.'),
+    form.form,
+  );
 }
 
 export function emailSection(player: OwnPlayer): HTMLElement {
@@ -74,27 +104,55 @@ export function emailSection(player: OwnPlayer): HTMLElement {
     label: 'Change email',
     submitLabel: 'Send confirmation link',
     fields: [
-      { name: 'email', label: 'New email address', type: 'email', required: true, maxlength: 254, autocomplete: 'email' },
-      { name: 'password', label: 'Your password', type: 'password', required: true, autocomplete: 'current-password', hint: 'To make sure it is you.' },
+      {
+        name: 'email',
+        label: 'New email address',
+        type: 'email',
+        required: true,
+        maxlength: 254,
+        autocomplete: 'email',
+      },
+      {
+        name: 'password',
+        label: 'Your password',
+        type: 'password',
+        required: true,
+        autocomplete: 'current-password',
+        hint: 'To make sure it is you.',
+      },
     ],
     async onSubmit(values, handle) {
       try {
-        const { data } = await api<{ pending_email: string }>('POST', '/v1/me/email', { body: { email: values.email, password: values.password } });
+        const { data } = await api<{ pending_email: string }>('POST', '/v1/me/email', {
+          body: { email: values.email, password: values.password },
+        });
         clear(handle, 'password');
         return `Almost done: open the link we sent to ${data.pending_email} within 24 hours. Until then your address stays ${player.email}.`;
       } catch (error) {
-        if (error instanceof ApiError && error.code === 'wrong_password') return atField(handle, 'password', 'Your password is not right');
-        if (error instanceof ApiError && error.code === 'email_taken') return atField(handle, 'email', 'New email address is used by another account');
+        if (error instanceof ApiError && error.code === 'wrong_password')
+          return atField(handle, 'password', 'Your password is not right');
+        if (error instanceof ApiError && error.code === 'email_taken')
+          return atField(handle, 'email', 'New email address is used by another account');
         if (error instanceof ApiError && error.code === 'validation_failed' && error.fields.email) {
           // the API says which: the current address, or one it cannot take ("must match format email")
           const current = /current address/.test(error.fields.email);
-          return atField(handle, 'email', current ? 'New email address is your current address already' : 'Enter a whole email address, like name@example.com');
+          return atField(
+            handle,
+            'email',
+            current
+              ? 'New email address is your current address already'
+              : 'Enter a whole email address, like name@example.com',
+          );
         }
         throw error;
       }
     },
   });
-  return section('Change email', h('p', null, 'We send a link to the new address; your email changes when you open it.'), form.form);
+  return section(
+    'Change email',
+    h('p', null, 'We send a link to the new address; your email changes when you open it.'),
+    form.form,
+  );
 }
 
 /** The file name the server gives in Content-Disposition, or a default. */
@@ -110,7 +168,10 @@ export function exportSection(): HTMLElement {
     button.disabled = true;
     status.textContent = 'Preparing your file…';
     try {
-      const response = await send('/v1/me/export', { headers: { ...SDK_HEADER, Accept: 'application/json' }, credentials: 'same-origin' });
+      const response = await send('/v1/me/export', {
+        headers: { ...SDK_HEADER, Accept: 'application/json' },
+        credentials: 'same-origin',
+      });
       if (!response.ok) throw await failureOf(response);
       const blob = await response.blob();
       const url = URL.createObjectURL(blob);
@@ -128,7 +189,11 @@ export function exportSection(): HTMLElement {
   });
   return section(
     'Download my data',
-    h('p', null, 'One JSON file with your profile, membership, favourites, saves, scores, play history and API tokens (their first characters only). Passwords are never in it.'),
+    h(
+      'p',
+      null,
+      'One JSON file with your profile, membership, favourites, saves, scores, play history and API tokens (their first characters only). Passwords are never in it.',
+    ),
     h('div', { class: 'actions' }, button),
     status,
   );
@@ -146,14 +211,25 @@ export function deleteSection(main: HTMLElement): HTMLElement {
   const form = createForm({
     label: 'Confirm account deletion',
     submitLabel: 'Delete my account',
-    fields: [{ name: 'password', label: 'Type your password to confirm', type: 'password', required: true, autocomplete: 'current-password' }],
+    fields: [
+      {
+        name: 'password',
+        label: 'Type your password to confirm',
+        type: 'password',
+        required: true,
+        autocomplete: 'current-password',
+      },
+    ],
     async onSubmit(values, handle) {
       let due: string;
       try {
-        const { data } = await api<{ deletion_due_at: string }>('DELETE', '/v1/me', { body: { password: values.password } });
+        const { data } = await api<{ deletion_due_at: string }>('DELETE', '/v1/me', {
+          body: { password: values.password },
+        });
         due = data.deletion_due_at;
       } catch (error) {
-        if (error instanceof ApiError && error.code === 'wrong_password') return atField(handle, 'password', 'Your password is not right');
+        if (error instanceof ApiError && error.code === 'wrong_password')
+          return atField(handle, 'password', 'Your password is not right');
         throw error;
       }
       void me(true);

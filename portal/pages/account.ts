@@ -7,7 +7,13 @@ import { createForm, field } from '../lib/forms.js';
 import { me, requireLogin, type Me, type OwnPlayer } from '../lib/session.js';
 import { formatDuration } from '../shell/schedule.js';
 import { yourGamesSection } from './shelves.js';
-import { deleteSection, emailSection, exportSection, passwordSection, resendVerificationButton } from './account-self-service.js';
+import {
+  deleteSection,
+  emailSection,
+  exportSection,
+  passwordSection,
+  resendVerificationButton,
+} from './account-self-service.js';
 
 const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 const AVATAR_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
@@ -43,10 +49,42 @@ function profileSection(player: OwnPlayer): HTMLElement {
     label: 'Profile',
     submitLabel: 'Save profile',
     fields: [
-      { name: 'display_name', label: 'Display name', value: player.display_name, required: true, minlength: 2, maxlength: 40, autocomplete: 'nickname' },
-      { name: 'username', label: 'Username', value: player.username, required: true, minlength: 3, maxlength: 32, pattern: '[A-Za-z0-9_]{3,32}', patternMessage: 'Use 3–32 letters, digits or _', autocomplete: 'username', hint: 'Letters, digits and _. Your profile lives at /u/<username>.' },
-      { name: 'bio', label: 'Bio', type: 'textarea', value: player.bio ?? '', maxlength: 300, hint: 'Up to 300 characters. Leave empty to remove it.' },
-      { name: 'country', label: 'Country', type: 'select', value: player.country ?? '', options: [['', 'Not shown'], ...countryOptions()] },
+      {
+        name: 'display_name',
+        label: 'Display name',
+        value: player.display_name,
+        required: true,
+        minlength: 2,
+        maxlength: 40,
+        autocomplete: 'nickname',
+      },
+      {
+        name: 'username',
+        label: 'Username',
+        value: player.username,
+        required: true,
+        minlength: 3,
+        maxlength: 32,
+        pattern: '[A-Za-z0-9_]{3,32}',
+        patternMessage: 'Use 3–32 letters, digits or _',
+        autocomplete: 'username',
+        hint: 'Letters, digits and _. Your profile lives at /u/<username>.',
+      },
+      {
+        name: 'bio',
+        label: 'Bio',
+        type: 'textarea',
+        value: player.bio ?? '',
+        maxlength: 300,
+        hint: 'Up to 300 characters. Leave empty to remove it.',
+      },
+      {
+        name: 'country',
+        label: 'Country',
+        type: 'select',
+        value: player.country ?? '',
+        options: [['', 'Not shown'], ...countryOptions()],
+      },
       { name: 'newsletter', label: 'Send me the newsletter', type: 'checkbox', value: player.newsletter },
     ],
     async onSubmit(values) {
@@ -69,7 +107,13 @@ function profileSection(player: OwnPlayer): HTMLElement {
 function avatarSection(player: OwnPlayer): HTMLElement {
   const current = avatar(player.avatar_url, 96, 'Your current avatar');
   const preview = h('img', { class: 'avatar preview', alt: '', width: 96, height: 96, hidden: true });
-  const file = field({ name: 'avatar', label: 'New picture', type: 'file', accept: AVATAR_TYPES.join(','), hint: 'JPG, PNG, GIF or WebP, at most 2 MB. It is cropped to a square.' });
+  const file = field({
+    name: 'avatar',
+    label: 'New picture',
+    type: 'file',
+    accept: AVATAR_TYPES.join(','),
+    hint: 'JPG, PNG, GIF or WebP, at most 2 MB. It is cropped to a square.',
+  });
   const status = h('p', { class: 'form-status', role: 'status' });
   const upload = h('button', { type: 'submit', class: 'button primary', disabled: true }, 'Upload');
   const remove = h('button', { type: 'button', class: 'button' }, 'Remove picture');
@@ -105,12 +149,22 @@ function avatarSection(player: OwnPlayer): HTMLElement {
       },
       () => {
         URL.revokeObjectURL(url);
-        if (pick === picks) file.setError(`New picture: “${picked.name}” cannot be read as an image. Choose a JPG, PNG, GIF or WebP picture`);
+        if (pick === picks)
+          file.setError(
+            `New picture: “${picked.name}” cannot be read as an image. Choose a JPG, PNG, GIF or WebP picture`,
+          );
       },
     );
   });
 
-  const form = h('form', { class: 'avatar-form', 'aria-label': 'Avatar' }, h('div', { class: 'avatar-row' }, current, preview), file.wrapper, h('div', { class: 'actions' }, upload, remove), status);
+  const form = h(
+    'form',
+    { class: 'avatar-form', 'aria-label': 'Avatar' },
+    h('div', { class: 'avatar-row' }, current, preview),
+    file.wrapper,
+    h('div', { class: 'actions' }, upload, remove),
+    status,
+  );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const picked = chosen();
@@ -127,7 +181,9 @@ function avatarSection(player: OwnPlayer): HTMLElement {
       status.textContent = 'Avatar updated.';
       void me(true); // the header shows the new picture
     } catch (error) {
-      file.setError(`New picture: ${error instanceof ApiError && error.code === 'payload_too_large' ? 'the file is over 2 MB' : error instanceof ApiError && error.code === 'unsupported_media_type' ? 'the file is not a JPG, PNG, GIF or WebP image' : (error as Error).message}`);
+      file.setError(
+        `New picture: ${error instanceof ApiError && error.code === 'payload_too_large' ? 'the file is over 2 MB' : error instanceof ApiError && error.code === 'unsupported_media_type' ? 'the file is not a JPG, PNG, GIF or WebP image' : (error as Error).message}`,
+      );
       input.focus();
     } finally {
       upload.disabled = !chosen() || preview.hidden;
@@ -155,11 +211,35 @@ function accountSection(who: Me): HTMLElement {
       'dl',
       { class: 'details' },
       h('dt', null, 'Email'),
-      h('dd', null, player.email, ' ', player.email_verified ? h('span', { class: 'badge ok' }, 'Verified') : h('span', { class: 'badge warn' }, 'Not verified yet: check your inbox for the link'), player.email_verified ? null : resendVerificationButton()),
+      h(
+        'dd',
+        null,
+        player.email,
+        ' ',
+        player.email_verified
+          ? h('span', { class: 'badge ok' }, 'Verified')
+          : h('span', { class: 'badge warn' }, 'Not verified yet: check your inbox for the link'),
+        player.email_verified ? null : resendVerificationButton(),
+      ),
       h('dt', null, 'Plan'),
-      h('dd', null, plan, membership.ends_at ? ` (ends ${formatTimestamp(membership.ends_at)})` : membership.renews_at ? ` (renews ${formatTimestamp(membership.renews_at)})` : ''),
+      h(
+        'dd',
+        null,
+        plan,
+        membership.ends_at
+          ? ` (ends ${formatTimestamp(membership.ends_at)})`
+          : membership.renews_at
+            ? ` (renews ${formatTimestamp(membership.renews_at)})`
+            : '',
+      ),
       h('dt', null, 'Daily play time'),
-      h('dd', null, entitlement.unlimited ? 'No limit' : `${formatDuration(entitlement.allowance_seconds)} a day`, ' · ', h('a', { href: '/playtime' }, 'See your playtime')),
+      h(
+        'dd',
+        null,
+        entitlement.unlimited ? 'No limit' : `${formatDuration(entitlement.allowance_seconds)} a day`,
+        ' · ',
+        h('a', { href: '/playtime' }, 'See your playtime'),
+      ),
       h('dt', null, 'Member since'),
       h('dd', null, formatTimestamp(player.member_since)),
     ),
@@ -198,7 +278,18 @@ function sessionsSection(): HTMLElement {
         'table',
         { class: 'tokens sessions' },
         h('caption', null, 'Signed-in browsers'),
-        h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Browser'), h('th', { scope: 'col', class: 'hide-narrow' }, 'Signed in'), h('th', { scope: 'col' }, 'Last used'), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')))),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            h('th', { scope: 'col' }, 'Browser'),
+            h('th', { scope: 'col', class: 'hide-narrow' }, 'Signed in'),
+            h('th', { scope: 'col' }, 'Last used'),
+            h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
+          ),
+        ),
         h('tbody', null, rows.map(sessionRow)),
       ),
     );
@@ -206,8 +297,14 @@ function sessionsSection(): HTMLElement {
 
   function sessionRow(session: SessionRow): HTMLElement {
     // The accessible name starts with the visible words (WCAG 2.5.3) and says which browser.
-    const which = session.current ? 'this browser' : `${session.name}, last used ${session.last_used_at ? formatTimestamp(session.last_used_at, true) : 'never'}`;
-    const signOut = h('button', { type: 'button', class: 'button small danger', 'aria-label': `Sign out ${which}` }, 'Sign out');
+    const which = session.current
+      ? 'this browser'
+      : `${session.name}, last used ${session.last_used_at ? formatTimestamp(session.last_used_at, true) : 'never'}`;
+    const signOut = h(
+      'button',
+      { type: 'button', class: 'button small danger', 'aria-label': `Sign out ${which}` },
+      'Sign out',
+    );
     let armed = false;
     signOut.addEventListener('click', async () => {
       // A second click confirms.
@@ -236,7 +333,11 @@ function sessionsSection(): HTMLElement {
       { 'data-session-id': session.id, class: session.current ? 'current' : null },
       h('th', { scope: 'row' }, session.name, session.current ? h('span', { class: 'badge' }, 'This browser') : null),
       h('td', { class: 'hide-narrow' }, formatTimestamp(session.created_at, true)),
-      h('td', null, session.current ? 'Now' : session.last_used_at ? formatTimestamp(session.last_used_at, true) : 'Never'),
+      h(
+        'td',
+        null,
+        session.current ? 'Now' : session.last_used_at ? formatTimestamp(session.last_used_at, true) : 'Never',
+      ),
       h('td', { class: 'action' }, signOut),
     );
   }
@@ -250,7 +351,8 @@ function sessionsSection(): HTMLElement {
     others.disabled = true;
     try {
       const { data } = await api<{ revoked: number }>('DELETE', '/v1/me/sessions');
-      status.textContent = data.revoked === 1 ? '1 other browser signed out.' : `${data.revoked} other browsers signed out.`;
+      status.textContent =
+        data.revoked === 1 ? '1 other browser signed out.' : `${data.revoked} other browsers signed out.`;
       await refresh();
     } catch (error) {
       status.textContent = `The other browsers could not be signed out: ${(error as Error).message}`;
@@ -259,10 +361,16 @@ function sessionsSection(): HTMLElement {
     }
   });
 
-  void refresh().catch((error: unknown) => mount(list, h('p', { class: 'form-error', role: 'alert' }, (error as Error).message)));
+  void refresh().catch((error: unknown) =>
+    mount(list, h('p', { class: 'form-error', role: 'alert' }, (error as Error).message)),
+  );
   const result = section(
     'Signed-in browsers',
-    h('p', null, 'Where you are logged in to this site. Up to 10 browsers stay signed in; signing in on an eleventh signs out the one used longest ago, and tells you so. They do not count among your API tokens.'),
+    h(
+      'p',
+      null,
+      'Where you are logged in to this site. Up to 10 browsers stay signed in; signing in on an eleventh signs out the one used longest ago, and tells you so. They do not count among your API tokens.',
+    ),
     list,
     othersRow,
     status,
@@ -297,7 +405,9 @@ function tokensSection(): HTMLElement {
 
   async function refresh(): Promise<void> {
     // The API lists browsers too (kind 'web'): they have their own section above.
-    const tokens = (await api<{ tokens: TokenRow[] }>('GET', '/v1/me/tokens')).data.tokens.filter((t) => t.kind === 'api');
+    const tokens = (await api<{ tokens: TokenRow[] }>('GET', '/v1/me/tokens')).data.tokens.filter(
+      (t) => t.kind === 'api',
+    );
     if (revealedId !== null && !tokens.some((t) => t.id === revealedId)) hideReveal();
     if (!tokens.length) return mount(list, h('p', { class: 'empty' }, 'No active tokens.'));
     mount(
@@ -306,14 +416,30 @@ function tokensSection(): HTMLElement {
         'table',
         { class: 'tokens' },
         h('caption', null, 'Active tokens'),
-        h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col' }, 'Starts with'), h('th', { scope: 'col', class: 'hide-narrow' }, 'Last used'), h('th', { scope: 'col', class: 'hide-narrow' }, 'Expires'), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')))),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            h('th', { scope: 'col' }, 'Name'),
+            h('th', { scope: 'col' }, 'Starts with'),
+            h('th', { scope: 'col', class: 'hide-narrow' }, 'Last used'),
+            h('th', { scope: 'col', class: 'hide-narrow' }, 'Expires'),
+            h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
+          ),
+        ),
         h('tbody', null, tokens.map(tokenRow)),
       ),
     );
   }
 
   function tokenRow(token: TokenRow): HTMLElement {
-    const revoke = h('button', { type: 'button', class: 'button small danger', 'aria-label': `Revoke ${token.name}` }, 'Revoke');
+    const revoke = h(
+      'button',
+      { type: 'button', class: 'button small danger', 'aria-label': `Revoke ${token.name}` },
+      'Revoke',
+    );
     let armed = false;
     revoke.addEventListener('click', async () => {
       // A second click confirms: revoking breaks whatever uses the token (this browser, for the current one).
@@ -335,7 +461,11 @@ function tokensSection(): HTMLElement {
       h('th', { scope: 'row' }, token.name, token.current ? h('span', { class: 'badge' }, 'this browser') : null),
       h('td', null, h('code', null, `${token.prefix}…`)),
       h('td', { class: 'hide-narrow' }, token.last_used_at ? formatTimestamp(token.last_used_at, true) : 'Never'),
-      h('td', { class: 'hide-narrow' }, new Date(token.token_expires_at).toLocaleDateString('en-GB', { dateStyle: 'medium' })),
+      h(
+        'td',
+        { class: 'hide-narrow' },
+        new Date(token.token_expires_at).toLocaleDateString('en-GB', { dateStyle: 'medium' }),
+      ),
       h('td', { class: 'action' }, revoke),
     );
   }
@@ -343,16 +473,43 @@ function tokensSection(): HTMLElement {
   const create = createForm({
     label: 'Create a token',
     submitLabel: 'Create token',
-    fields: [{ name: 'name', label: 'Token name', required: true, maxlength: 100, hint: 'What will use it, for example “stats script”.' }],
+    fields: [
+      {
+        name: 'name',
+        label: 'Token name',
+        required: true,
+        maxlength: 100,
+        hint: 'What will use it, for example “stats script”.',
+      },
+    ],
     async onSubmit(values, handle) {
-      const { data } = await api<{ id: number; name: string; token: string; token_expires_at: string }>('POST', '/v1/me/tokens', { body: { name: values.name } });
-      const value = h('input', { class: 'token-value', id: 'new-token', readonly: true, value: data.token, 'aria-describedby': 'new-token-hint' });
+      const { data } = await api<{ id: number; name: string; token: string; token_expires_at: string }>(
+        'POST',
+        '/v1/me/tokens',
+        { body: { name: values.name } },
+      );
+      const value = h('input', {
+        class: 'token-value',
+        id: 'new-token',
+        readonly: true,
+        value: data.token,
+        'aria-describedby': 'new-token-hint',
+      });
       const copy = h('button', { type: 'button', class: 'button small' }, 'Copy');
       copy.addEventListener('click', () => {
         value.select();
         void navigator.clipboard?.writeText(data.token).then(() => (copy.textContent = 'Copied'));
       });
-      mount(reveal, h('label', { for: 'new-token' }, `Your new token “${data.name}”`), h('div', { class: 'inline' }, value, copy), h('p', { class: 'hint', id: 'new-token-hint' }, 'Copy it now: it is shown only once. Send it as Authorization: Bearer <token>.'));
+      mount(
+        reveal,
+        h('label', { for: 'new-token' }, `Your new token “${data.name}”`),
+        h('div', { class: 'inline' }, value, copy),
+        h(
+          'p',
+          { class: 'hint', id: 'new-token-hint' },
+          'Copy it now: it is shown only once. Send it as Authorization: Bearer <token>.',
+        ),
+      );
       reveal.hidden = false;
       revealedId = data.id;
       (handle.fields.get('name')!.control as HTMLInputElement).value = '';
@@ -362,6 +519,19 @@ function tokensSection(): HTMLElement {
     },
   });
 
-  void refresh().catch((error: unknown) => mount(list, h('p', { class: 'form-error', role: 'alert' }, (error as Error).message)));
-  return section('API tokens', h('p', null, 'Tokens let companion apps and scripts use the API as you. Up to 10 can be active; the browsers you sign in on are listed above and do not count.'), list, status, reveal, create.form);
+  void refresh().catch((error: unknown) =>
+    mount(list, h('p', { class: 'form-error', role: 'alert' }, (error as Error).message)),
+  );
+  return section(
+    'API tokens',
+    h(
+      'p',
+      null,
+      'Tokens let companion apps and scripts use the API as you. Up to 10 can be active; the browsers you sign in on are listed above and do not count.',
+    ),
+    list,
+    status,
+    reveal,
+    create.form,
+  );
 }

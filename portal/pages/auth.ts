@@ -11,7 +11,15 @@ function panel(title: string, ...children: Array<Node | string | null>): HTMLEle
 
 function deviceName(): string {
   const ua = navigator.userAgent;
-  const browser = /Firefox\//.test(ua) ? 'Firefox' : /Edg\//.test(ua) ? 'Edge' : /Chrome\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : 'Browser';
+  const browser = /Firefox\//.test(ua)
+    ? 'Firefox'
+    : /Edg\//.test(ua)
+      ? 'Edge'
+      : /Chrome\//.test(ua)
+        ? 'Chrome'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : 'Browser';
   return `Web portal (${browser})`;
 }
 
@@ -21,20 +29,65 @@ export async function registerPage(main: HTMLElement): Promise<void> {
     label: 'Create an account',
     submitLabel: 'Create account',
     fields: [
-      { name: 'display_name', label: 'Display name', required: true, minlength: 2, maxlength: 40, autocomplete: 'nickname', hint: 'Shown on leaderboards. 2–40 characters.' },
-      { name: 'email', label: 'Email', type: 'email', required: true, autocomplete: 'email', hint: 'We send a link to confirm it. You can play right away.' },
-      { name: 'username', label: 'Username (optional)', minlength: 3, maxlength: 32, pattern: '[A-Za-z0-9_]{3,32}', patternMessage: 'Use 3–32 letters, digits or _', autocomplete: 'username', hint: 'Letters, digits and _; made from your display name when left empty.' },
-      { name: 'password', label: 'Password', type: 'password', required: true, minlength: 8, maxlength: 256, autocomplete: 'new-password', hint: 'At least 8 characters.' },
+      {
+        name: 'display_name',
+        label: 'Display name',
+        required: true,
+        minlength: 2,
+        maxlength: 40,
+        autocomplete: 'nickname',
+        hint: 'Shown on leaderboards. 2–40 characters.',
+      },
+      {
+        name: 'email',
+        label: 'Email',
+        type: 'email',
+        required: true,
+        autocomplete: 'email',
+        hint: 'We send a link to confirm it. You can play right away.',
+      },
+      {
+        name: 'username',
+        label: 'Username (optional)',
+        minlength: 3,
+        maxlength: 32,
+        pattern: '[A-Za-z0-9_]{3,32}',
+        patternMessage: 'Use 3–32 letters, digits or _',
+        autocomplete: 'username',
+        hint: 'Letters, digits and _; made from your display name when left empty.',
+      },
+      {
+        name: 'password',
+        label: 'Password',
+        type: 'password',
+        required: true,
+        minlength: 8,
+        maxlength: 256,
+        autocomplete: 'new-password',
+        hint: 'At least 8 characters.',
+      },
       { name: 'newsletter', label: 'Send me the newsletter', type: 'checkbox' },
     ],
     async onSubmit(values) {
-      const body: Record<string, unknown> = { display_name: values.display_name, email: values.email, password: values.password, newsletter: values.newsletter };
+      const body: Record<string, unknown> = {
+        display_name: values.display_name,
+        email: values.email,
+        password: values.password,
+        newsletter: values.newsletter,
+      };
       if (values.username) body.username = values.username;
       await api('POST', '/v1/auth/register', { body });
       location.assign(nextPath('/'));
     },
   });
-  mount(main, panel('Create an account', form.form, h('p', null, 'Already have one? ', h('a', { href: `/login${location.search}` }, 'Log in'))));
+  mount(
+    main,
+    panel(
+      'Create an account',
+      form.form,
+      h('p', null, 'Already have one? ', h('a', { href: `/login${location.search}` }, 'Log in')),
+    ),
+  );
 }
 
 export async function loginPage(main: HTMLElement): Promise<void> {
@@ -50,7 +103,11 @@ export async function loginPage(main: HTMLElement): Promise<void> {
       let revoked: RevokedToken | undefined;
       let restored = false;
       try {
-        const { data } = await api<{ revoked_token?: RevokedToken; deletion_canceled?: boolean }>('POST', '/v1/auth/login', { body: { login: values.login, password: values.password, device_name: deviceName() } });
+        const { data } = await api<{ revoked_token?: RevokedToken; deletion_canceled?: boolean }>(
+          'POST',
+          '/v1/auth/login',
+          { body: { login: values.login, password: values.password, device_name: deviceName() } },
+        );
         revoked = data.revoked_token;
         restored = data.deletion_canceled === true;
       } catch (error) {
@@ -62,7 +119,18 @@ export async function loginPage(main: HTMLElement): Promise<void> {
       }
       // A login within the grace period of a deletion keeps the account: say so before going on.
       if (restored) {
-        mount(main, panel('Welcome back', h('p', { role: 'status' }, 'Your account was going to be deleted. Logging in has cancelled that: everything stays as it was.'), h('p', null, h('a', { class: 'button primary', href: nextPath('/') }, 'Continue'))));
+        mount(
+          main,
+          panel(
+            'Welcome back',
+            h(
+              'p',
+              { role: 'status' },
+              'Your account was going to be deleted. Logging in has cancelled that: everything stays as it was.',
+            ),
+            h('p', null, h('a', { class: 'button primary', href: nextPath('/') }, 'Continue')),
+          ),
+        );
         return focusHeading(main);
       }
       if (revoked) return signedOutElsewhere(main, revoked);
@@ -71,7 +139,12 @@ export async function loginPage(main: HTMLElement): Promise<void> {
   });
   mount(
     main,
-    panel('Log in', form.form, h('p', null, h('a', { href: '/forgot-password' }, 'Forgot your password?')), h('p', null, 'New here? ', h('a', { href: `/register${location.search}` }, 'Create an account'))),
+    panel(
+      'Log in',
+      form.form,
+      h('p', null, h('a', { href: '/forgot-password' }, 'Forgot your password?')),
+      h('p', null, 'New here? ', h('a', { href: `/register${location.search}` }, 'Create an account')),
+    ),
   );
 }
 
@@ -92,13 +165,20 @@ async function signedOutElsewhere(main: HTMLElement, revoked: RevokedToken): Pro
     revoked.kind === 'web'
       ? 'at most 10 browsers and API tokens stay active at once, and the browser used longest ago makes room. Your API tokens are not affected.'
       : 'at most 10 browsers and API tokens stay active at once, and no other browser was signed in to make room.';
-  const when = revoked.last_used_at ? `last used ${formatTimestamp(revoked.last_used_at, true)}` : `signed in ${formatTimestamp(revoked.created_at, true)} and not used since`;
+  const when = revoked.last_used_at
+    ? `last used ${formatTimestamp(revoked.last_used_at, true)}`
+    : `signed in ${formatTimestamp(revoked.created_at, true)} and not used since`;
   mount(
     main,
     panel(
       'You are logged in',
       h('p', { role: 'status' }, `Signing in here ${what} (${when}): ${why}`),
-      h('div', { class: 'actions' }, h('a', { class: 'button primary', href: nextPath('/') }, 'Continue'), h('a', { class: 'button', href: '/account#signed-in-browsers' }, 'See your signed-in browsers')),
+      h(
+        'div',
+        { class: 'actions' },
+        h('a', { class: 'button primary', href: nextPath('/') }, 'Continue'),
+        h('a', { class: 'button', href: '/account#signed-in-browsers' }, 'See your signed-in browsers'),
+      ),
     ),
   );
   focusHeading(main);
@@ -108,13 +188,34 @@ async function signedOutElsewhere(main: HTMLElement, revoked: RevokedToken): Pro
 
 export async function logoutPage(main: HTMLElement): Promise<void> {
   const who = await me();
-  if (!who) return mount(main, panel('You are logged out', h('p', null, h('a', { href: '/' }, 'Browse the games'), ' or ', h('a', { href: '/login' }, 'log in again'), '.')));
+  if (!who)
+    return mount(
+      main,
+      panel(
+        'You are logged out',
+        h(
+          'p',
+          null,
+          h('a', { href: '/' }, 'Browse the games'),
+          ' or ',
+          h('a', { href: '/login' }, 'log in again'),
+          '.',
+        ),
+      ),
+    );
   const button = h('button', { type: 'button', class: 'button primary' }, 'Log out');
   button.addEventListener('click', () => {
     button.disabled = true;
     void logOut();
   });
-  mount(main, panel('Log out', h('p', null, `You are logged in as ${who.player.display_name} (@${who.player.username}).`), h('div', { class: 'actions' }, button)));
+  mount(
+    main,
+    panel(
+      'Log out',
+      h('p', null, `You are logged in as ${who.player.display_name} (@${who.player.username}).`),
+      h('div', { class: 'actions' }, button),
+    ),
+  );
 }
 
 export function forgotPasswordPage(main: HTMLElement): void {
@@ -127,7 +228,14 @@ export function forgotPasswordPage(main: HTMLElement): void {
       return `If an account uses ${String(values.email)}, we have sent it a link to choose a new password. The link works for one hour.`;
     },
   });
-  mount(main, panel('Forgot your password?', h('p', null, 'Enter the email of your account and we will send you a link to choose a new password.'), form.form));
+  mount(
+    main,
+    panel(
+      'Forgot your password?',
+      h('p', null, 'Enter the email of your account and we will send you a link to choose a new password.'),
+      form.form,
+    ),
+  );
 }
 
 function tokenFromUrl(): string | null {
@@ -145,37 +253,97 @@ export function resetPasswordPage(main: HTMLElement): void {
     label: 'Choose a new password',
     submitLabel: 'Set password',
     fields: [
-      { name: 'password', label: 'New password', type: 'password', required: true, minlength: 8, maxlength: 256, autocomplete: 'new-password', hint: 'At least 8 characters.' },
-      { name: 'confirm', label: 'Repeat the new password', type: 'password', required: true, autocomplete: 'new-password' },
+      {
+        name: 'password',
+        label: 'New password',
+        type: 'password',
+        required: true,
+        minlength: 8,
+        maxlength: 256,
+        autocomplete: 'new-password',
+        hint: 'At least 8 characters.',
+      },
+      {
+        name: 'confirm',
+        label: 'Repeat the new password',
+        type: 'password',
+        required: true,
+        autocomplete: 'new-password',
+      },
     ],
     async onSubmit(values) {
-      if (values.password !== values.confirm) throw new ApiError(422, 'validation_failed', 'The passwords differ', { confirm: 'does not match the new password' });
+      if (values.password !== values.confirm)
+        throw new ApiError(422, 'validation_failed', 'The passwords differ', {
+          confirm: 'does not match the new password',
+        });
       try {
         await api('POST', '/v1/auth/reset-password', { body: { token, password: values.password } });
       } catch (error) {
-        if (error instanceof ApiError && error.code === 'invalid_token') throw new ApiError(422, error.code, 'This reset link is used or expired. Ask for a new one on the forgot-password page.');
+        if (error instanceof ApiError && error.code === 'invalid_token')
+          throw new ApiError(
+            422,
+            error.code,
+            'This reset link is used or expired. Ask for a new one on the forgot-password page.',
+          );
         throw error;
       }
-      mount(main, panel('Password changed', h('p', { role: 'status' }, 'Your new password is set, and every device was logged out.'), h('p', null, h('a', { class: 'button primary', href: '/login' }, 'Log in'))));
+      mount(
+        main,
+        panel(
+          'Password changed',
+          h('p', { role: 'status' }, 'Your new password is set, and every device was logged out.'),
+          h('p', null, h('a', { class: 'button primary', href: '/login' }, 'Log in')),
+        ),
+      );
       focusHeading(main);
     },
   });
-  mount(main, panel('Choose a new password', form.form, h('p', null, h('a', { href: '/forgot-password' }, 'Ask for a new link'))));
+  mount(
+    main,
+    panel('Choose a new password', form.form, h('p', null, h('a', { href: '/forgot-password' }, 'Ask for a new link'))),
+  );
 }
 
 export async function verifyEmailPage(main: HTMLElement): Promise<void> {
   const token = tokenFromUrl();
-  if (!token) return mount(main, errorPanel('Link incomplete', 'This page needs the whole link from the verification email.', accountLink()));
+  if (!token)
+    return mount(
+      main,
+      errorPanel('Link incomplete', 'This page needs the whole link from the verification email.', accountLink()),
+    );
   mount(main, panel('Verifying your email…', h('p', { role: 'status' }, 'One moment.')));
   try {
     await api('POST', '/v1/auth/verify-email', { body: { token } });
-    mount(main, panel('Email verified', h('p', { role: 'status' }, 'Thank you: your email address is confirmed.'), h('p', null, h('a', { class: 'button primary', href: '/' }, 'Play a game'))));
+    mount(
+      main,
+      panel(
+        'Email verified',
+        h('p', { role: 'status' }, 'Thank you: your email address is confirmed.'),
+        h('p', null, h('a', { class: 'button primary', href: '/' }, 'Play a game')),
+      ),
+    );
   } catch (error) {
-    if (!(error instanceof ApiError && error.code === 'invalid_token')) mount(main, errorPanel('Email not verified', (error as Error).message, accountLink()));
+    if (!(error instanceof ApiError && error.code === 'invalid_token'))
+      mount(main, errorPanel('Email not verified', (error as Error).message, accountLink()));
     // A link used once already: for the player who used it, that is good news, not an error.
     else if ((await me(true).catch(() => null))?.player.email_verified) {
-      mount(main, panel('Email already verified', h('p', { role: 'status' }, 'Your email address is confirmed; this link has done its job.'), h('p', null, h('a', { class: 'button primary', href: '/' }, 'Play a game'))));
-    } else mount(main, errorPanel('Email not verified', 'This link is used or expired. Log in to see whether your email is verified.', accountLink()));
+      mount(
+        main,
+        panel(
+          'Email already verified',
+          h('p', { role: 'status' }, 'Your email address is confirmed; this link has done its job.'),
+          h('p', null, h('a', { class: 'button primary', href: '/' }, 'Play a game')),
+        ),
+      );
+    } else
+      mount(
+        main,
+        errorPanel(
+          'Email not verified',
+          'This link is used or expired. Log in to see whether your email is verified.',
+          accountLink(),
+        ),
+      );
   }
   focusHeading(main);
 }

@@ -51,9 +51,25 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
   let filter = filterFromUrl();
   history.replaceState(null, '', urlOf(filter));
 
-  const search = h('input', { type: 'search', id: 'game-search', name: 'q', value: filter.q, autocomplete: 'off', placeholder: 'Name, tag or author' });
-  const searchForm = h('form', { role: 'search', class: 'search-row', 'aria-label': 'Games' }, h('label', { for: 'game-search' }, 'Search games'), h('div', { class: 'inline' }, search, h('button', { type: 'submit', class: 'button' }, 'Search')));
-  const sortSelect = h('select', { id: 'game-sort', name: 'sort' }, SORTS.map(([value, label]) => h('option', { value, selected: value === filter.sort }, label)));
+  const search = h('input', {
+    type: 'search',
+    id: 'game-search',
+    name: 'q',
+    value: filter.q,
+    autocomplete: 'off',
+    placeholder: 'Name, tag or author',
+  });
+  const searchForm = h(
+    'form',
+    { role: 'search', class: 'search-row', 'aria-label': 'Games' },
+    h('label', { for: 'game-search' }, 'Search games'),
+    h('div', { class: 'inline' }, search, h('button', { type: 'submit', class: 'button' }, 'Search')),
+  );
+  const sortSelect = h(
+    'select',
+    { id: 'game-sort', name: 'sort' },
+    SORTS.map(([value, label]) => h('option', { value, selected: value === filter.sort }, label)),
+  );
   sortSelect.value = filter.sort;
   const categories = h('nav', { class: 'chips', 'aria-label': 'Categories' });
   const count = h('p', { class: 'muted', role: 'status', 'aria-live': 'polite' }, 'Loading games…');
@@ -67,7 +83,12 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
     shelves,
     allTitle,
     searchForm,
-    h('div', { class: 'catalogue-controls' }, categories, h('div', { class: 'sort' }, h('label', { for: 'game-sort' }, 'Sort by'), sortSelect)),
+    h(
+      'div',
+      { class: 'catalogue-controls' },
+      categories,
+      h('div', { class: 'sort' }, h('label', { for: 'game-sort' }, 'Sort by'), sortSelect),
+    ),
     count,
     list,
     empty,
@@ -82,7 +103,11 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
 
   // Every category the catalogue has (counted without q), so that a search with few or no matches keeps its chips.
   let everyCategory: Promise<string[]> | null = null;
-  const allCategories = () => (everyCategory ??= api<{ games: Game[] }, GamesMeta>('GET', '/v1/games').then(({ meta }) => Object.keys(meta.categories), () => []));
+  const allCategories = () =>
+    (everyCategory ??= api<{ games: Game[] }, GamesMeta>('GET', '/v1/games').then(
+      ({ meta }) => Object.keys(meta.categories),
+      () => [],
+    ));
 
   let generation = 0;
   async function load(): Promise<void> {
@@ -92,14 +117,19 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
     count.textContent = 'Loading games…';
     try {
       const [{ data, meta }, known] = await Promise.all([
-        api<{ games: Game[] }, GamesMeta>('GET', '/v1/games', { query: { q: shown.q, category: shown.category, sort: shown.sort === DEFAULT_SORT ? undefined : shown.sort } }),
+        api<{ games: Game[] }, GamesMeta>('GET', '/v1/games', {
+          query: { q: shown.q, category: shown.category, sort: shown.sort === DEFAULT_SORT ? undefined : shown.sort },
+        }),
         shown.q ? allCategories() : Promise.resolve([]),
       ]);
       if (mine !== generation) return; // a newer filter answered first
       if (!shown.q) everyCategory ??= Promise.resolve(Object.keys(meta.categories));
       renderChips(shown, meta.categories, known);
       count.textContent = data.games.length === 1 ? '1 game' : `${data.games.length} games`;
-      mount(list, data.games.map((game) => gameCard(game)));
+      mount(
+        list,
+        data.games.map((game) => gameCard(game)),
+      );
       renderEmpty(shown, data.games.length, meta.categories, known);
     } catch (error) {
       if (mine !== generation) return;
@@ -124,7 +154,10 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
     const names = new Set([...known, ...Object.keys(counts)]);
     if (shown.category) names.add(shown.category);
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
-    const wanted: [string, number][] = [['', total], ...[...names].sort((a, b) => a.localeCompare(b)).map((name): [string, number] => [name, counts[name] ?? 0])];
+    const wanted: [string, number][] = [
+      ['', total],
+      ...[...names].sort((a, b) => a.localeCompare(b)).map((name): [string, number] => [name, counts[name] ?? 0]),
+    ];
     const keep = new Set(wanted.map(([value]) => value));
     for (const [value, link] of chips) {
       if (keep.has(value)) continue;
@@ -162,7 +195,10 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
   function renderEmpty(shown: Filter, found: number, counts: Record<string, number>, known: string[]): void {
     // The search names a category ("arcade"): q searches the games' text (DESIGN §5), so offer the category itself.
     const wanted = shown.q.trim().toLowerCase();
-    const named = wanted && shown.category.toLowerCase() !== wanted ? known.find((name) => name.toLowerCase() === wanted || categoryLabel(name).toLowerCase() === wanted) : undefined;
+    const named =
+      wanted && shown.category.toLowerCase() !== wanted
+        ? known.find((name) => name.toLowerCase() === wanted || categoryLabel(name).toLowerCase() === wanted)
+        : undefined;
     const categoryLink = named
       ? (() => {
           const b = h('button', { type: 'button', class: 'button' }, `Show the ${categoryLabel(named)} category`);
@@ -192,7 +228,18 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
     // The status line says it (screen readers hear it); the empty state offers the ways out.
     if (shown.q) {
       count.textContent = `No games match “${shown.q}”${inCategory}.`;
-      mount(empty, h('p', { class: 'actions' }, categoryLink, button('Clear search', { q: '' }), shown.category && anywhere ? button(`Show all ${anywhere === 1 ? '1 match' : `${anywhere} matches`}`, { category: '' }) : null));
+      mount(
+        empty,
+        h(
+          'p',
+          { class: 'actions' },
+          categoryLink,
+          button('Clear search', { q: '' }),
+          shown.category && anywhere
+            ? button(`Show all ${anywhere === 1 ? '1 match' : `${anywhere} matches`}`, { category: '' })
+            : null,
+        ),
+      );
     } else {
       count.textContent = shown.category ? `No games${inCategory} yet.` : 'No games here yet.';
       mount(empty, shown.category ? h('p', { class: 'actions' }, button('Show all games', { category: '' })) : null);

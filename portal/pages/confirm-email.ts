@@ -12,12 +12,27 @@ const accountLink = () => h('a', { class: 'button primary', href: '/account' }, 
 
 export async function confirmEmailPage(main: HTMLElement): Promise<void> {
   const token = new URLSearchParams(location.search).get('token')?.trim();
-  if (!token) return mount(main, errorPanel('Link incomplete', 'This page needs the whole link from the email that confirms your new address.', accountLink()));
+  if (!token)
+    return mount(
+      main,
+      errorPanel(
+        'Link incomplete',
+        'This page needs the whole link from the email that confirms your new address.',
+        accountLink(),
+      ),
+    );
   mount(main, panel('Confirming your new email…', h('p', { role: 'status' }, 'One moment.')));
   try {
     const { data } = await api<{ email: string }>('POST', '/v1/auth/confirm-email', { body: { token } });
     void me(true);
-    mount(main, panel('Email changed', h('p', { role: 'status' }, `Your account now uses ${data.email}. Log in with it from now on.`), h('p', null, accountLink())));
+    mount(
+      main,
+      panel(
+        'Email changed',
+        h('p', { role: 'status' }, `Your account now uses ${data.email}. Log in with it from now on.`),
+        h('p', null, accountLink()),
+      ),
+    );
   } catch (error) {
     const message =
       error instanceof ApiError && error.code === 'invalid_token'

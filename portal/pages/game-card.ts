@@ -11,7 +11,13 @@ export function categoryLabel(category: string): string {
 
 /** The badges under a card: category, Unlimited only, Beta. */
 export function gameBadges(game: Game): HTMLElement {
-  return h('p', { class: 'card-meta' }, h('span', { class: 'badge' }, categoryLabel(game.category)), game.requires_premium ? premiumBadge() : null, game.status === 'beta' ? h('span', { class: 'badge' }, 'Beta') : null);
+  return h(
+    'p',
+    { class: 'card-meta' },
+    h('span', { class: 'badge' }, categoryLabel(game.category)),
+    game.requires_premium ? premiumBadge() : null,
+    game.status === 'beta' ? h('span', { class: 'badge' }, 'Beta') : null,
+  );
 }
 
 export function gameCard(game: Game, ...extra: Array<Node | null>): HTMLElement {
@@ -22,7 +28,12 @@ export function gameCard(game: Game, ...extra: Array<Node | null>): HTMLElement 
       'a',
       { href: `/games/${encodeURIComponent(game.slug)}`, class: 'card-link' },
       h('img', { class: 'cover', src: game.cover_url, alt: '', loading: 'lazy', width: 320, height: 180 }),
-      h('span', { class: 'card-body' }, h('span', { class: 'card-title' }, game.name), game.tagline ? h('span', { class: 'card-tagline' }, game.tagline) : null),
+      h(
+        'span',
+        { class: 'card-body' },
+        h('span', { class: 'card-title' }, game.name),
+        game.tagline ? h('span', { class: 'card-tagline' }, game.tagline) : null,
+      ),
     ),
     ...extra,
     gameBadges(game),

@@ -1,6 +1,14 @@
 // A game's page: details, cover, favourite, share, the play button (or the Unlimited pitch) and its leaderboard with a
 // board picker, a period switch, pages and "around me".
-import { avatar, errorPanel, formatNumber, formatScore, formatTimestamp, premiumBadge, unlimitedPitch } from '../layout.js';
+import {
+  avatar,
+  errorPanel,
+  formatNumber,
+  formatScore,
+  formatTimestamp,
+  premiumBadge,
+  unlimitedPitch,
+} from '../layout.js';
 import { ApiError, api } from '../lib/api.js';
 import { h, mount, setTitle, uid } from '../lib/dom.js';
 import { me, type Me } from '../lib/session.js';
@@ -33,7 +41,11 @@ function freePlayerNote(game: Game, who: Me | null): HTMLElement | null {
     return h(
       'div',
       { class: 'notice upsell', 'data-upsell': 'premium' },
-      h('p', null, 'This game is for Unlimited members. Your account has the free plan: you can play every other game for your free time each day.'),
+      h(
+        'p',
+        null,
+        'This game is for Unlimited members. Your account has the free plan: you can play every other game for your free time each day.',
+      ),
       unlimitedPitch('h3'),
     );
   }
@@ -42,7 +54,11 @@ function freePlayerNote(game: Game, who: Me | null): HTMLElement | null {
     return h(
       'div',
       { class: 'notice upsell', 'data-upsell': 'limit' },
-      h('p', null, `Your free play time for today (${formatDuration(entitlement.allowance_seconds)}) is used up. It comes back in ${formatDuration(entitlement.resets_in_seconds)}, at midnight.`),
+      h(
+        'p',
+        null,
+        `Your free play time for today (${formatDuration(entitlement.allowance_seconds)}) is used up. It comes back in ${formatDuration(entitlement.resets_in_seconds)}, at midnight.`,
+      ),
       unlimitedPitch('h3'),
     );
   }
@@ -55,7 +71,8 @@ export async function gamePage(main: HTMLElement, data: DOMStringMap): Promise<v
   try {
     game = (await api<Game>('GET', `/v1/games/${encodeURIComponent(slug)}`)).data;
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return mount(main, errorPanel('Game not found', 'This game does not exist or is no longer listed.'));
+    if (error instanceof ApiError && error.status === 404)
+      return mount(main, errorPanel('Game not found', 'This game does not exist or is no longer listed.'));
     throw error;
   }
   const who = await me();
@@ -64,10 +81,22 @@ export async function gamePage(main: HTMLElement, data: DOMStringMap): Promise<v
   // A free player who cannot play now (premium game, or no time left today) gets the pitch, not a primary Play button.
   const upsell = freePlayerNote(game, who);
   const premiumForFree = Boolean(who && game.requires_premium && !who.entitlement.unlimited);
-  const play = premiumForFree ? null : h('a', { class: upsell ? 'button large' : 'button primary large', href: `/play/${encodeURIComponent(game.slug)}` }, 'Play');
+  const play = premiumForFree
+    ? null
+    : h(
+        'a',
+        { class: upsell ? 'button large' : 'button primary large', href: `/play/${encodeURIComponent(game.slug)}` },
+        'Play',
+      );
   const premiumNote =
     game.requires_premium && !who
-      ? h('p', { class: 'notice' }, 'This game is for Unlimited members. ', h('a', { href: `/login?next=${encodeURIComponent(location.pathname)}` }, 'Log in'), '')
+      ? h(
+          'p',
+          { class: 'notice' },
+          'This game is for Unlimited members. ',
+          h('a', { href: `/login?next=${encodeURIComponent(location.pathname)}` }, 'Log in'),
+          '',
+        )
       : upsell;
 
   const details: Array<[string, string]> = [
@@ -75,7 +104,10 @@ export async function gamePage(main: HTMLElement, data: DOMStringMap): Promise<v
     ['Author', game.author],
     ['Version', game.version],
     ['Released', formatTimestamp(game.released_at)],
-    ['Players', game.players.min === game.players.max ? String(game.players.min) : `${game.players.min}–${game.players.max}`],
+    [
+      'Players',
+      game.players.min === game.players.max ? String(game.players.min) : `${game.players.min}–${game.players.max}`,
+    ],
     ['Orientation', game.orientation],
     ['Save slots', String(game.save_slots)],
     ['Plays', formatNumber(game.stats.plays)],
@@ -94,21 +126,51 @@ export async function gamePage(main: HTMLElement, data: DOMStringMap): Promise<v
         { class: 'game-intro' },
         h('h1', null, game.name),
         game.tagline ? h('p', { class: 'tagline' }, game.tagline) : null,
-        h('p', { class: 'card-meta' }, h('span', { class: 'badge' }, categoryLabel(game.category)), game.requires_premium ? premiumBadge() : null, game.status === 'beta' ? h('span', { class: 'badge' }, 'Beta') : null),
+        h(
+          'p',
+          { class: 'card-meta' },
+          h('span', { class: 'badge' }, categoryLabel(game.category)),
+          game.requires_premium ? premiumBadge() : null,
+          game.status === 'beta' ? h('span', { class: 'badge' }, 'Beta') : null,
+        ),
         h('div', { class: 'actions' }, play, favouriteButton(game, Boolean(who))),
-        h('div', { class: 'actions share-row' }, shareButton(game.name, `${location.origin}/games/${encodeURIComponent(game.slug)}`)),
+        h(
+          'div',
+          { class: 'actions share-row' },
+          shareButton(game.name, `${location.origin}/games/${encodeURIComponent(game.slug)}`),
+        ),
         premiumNote,
         game.description ? h('p', { class: 'description' }, game.description) : null,
-        game.tags.length ? h('ul', { class: 'tags', 'aria-label': 'Tags' }, game.tags.map((t) => h('li', null, h('a', { href: `/?q=${encodeURIComponent(t)}` }, `#${t}`)))) : null,
+        game.tags.length
+          ? h(
+              'ul',
+              { class: 'tags', 'aria-label': 'Tags' },
+              game.tags.map((t) => h('li', null, h('a', { href: `/?q=${encodeURIComponent(t)}` }, `#${t}`))),
+            )
+          : null,
       ),
     ),
-    h('section', { class: 'panel', 'aria-labelledby': 'details-title' }, h('h2', { id: 'details-title' }, 'Details'), h('dl', { class: 'details' }, details.map(([k, v]) => [h('dt', null, k), h('dd', null, v)]))),
+    h(
+      'section',
+      { class: 'panel', 'aria-labelledby': 'details-title' },
+      h('h2', { id: 'details-title' }, 'Details'),
+      h(
+        'dl',
+        { class: 'details' },
+        details.map(([k, v]) => [h('dt', null, k), h('dd', null, v)]),
+      ),
+    ),
     game.leaderboard.enabled ? leaderboardSection(game, who) : null,
   );
 }
 
 function favouriteButton(game: Game, loggedIn: boolean): HTMLElement {
-  if (!loggedIn) return h('a', { class: 'button', href: `/login?next=${encodeURIComponent(location.pathname)}` }, '☆ Log in to add to favourites');
+  if (!loggedIn)
+    return h(
+      'a',
+      { class: 'button', href: `/login?next=${encodeURIComponent(location.pathname)}` },
+      '☆ Log in to add to favourites',
+    );
   let on = Boolean(game.is_favorite);
   const button = h('button', { type: 'button', class: 'button favourite' });
   // What went wrong, said politely next to the button (the button keeps showing what is stored).
@@ -126,7 +188,8 @@ function favouriteButton(game: Game, loggedIn: boolean): HTMLElement {
     button.setAttribute('aria-disabled', 'true');
     status.textContent = '';
     try {
-      on = (await api<{ is_favorite: boolean }>('POST', `/v1/games/${encodeURIComponent(game.slug)}/favorite`)).data.is_favorite;
+      on = (await api<{ is_favorite: boolean }>('POST', `/v1/games/${encodeURIComponent(game.slug)}/favorite`)).data
+        .is_favorite;
       render();
     } catch (error) {
       status.textContent =
@@ -167,7 +230,10 @@ function leaderboardSection(game: Game, who: Me | null): HTMLElement {
   void api<{ boards: string[] }>('GET', `${gamePath}/leaderboard/boards`)
     .then(({ data }) => {
       const names = data.boards.includes(board) ? data.boards : [...data.boards, board];
-      mount(boardSelect, names.map((name) => h('option', { value: name }, name)));
+      mount(
+        boardSelect,
+        names.map((name) => h('option', { value: name }, name)),
+      );
       boardSelect.value = board;
     })
     .catch(() => undefined); // the picker keeps the current board
@@ -235,7 +301,9 @@ function leaderboardSection(game: Game, who: Me | null): HTMLElement {
     else url.searchParams.delete('offset');
     history.replaceState(null, '', url);
     try {
-      const { data, meta } = await api<BoardPage, LeaderboardMeta>('GET', `${gamePath}/leaderboard`, { query: { board, period, limit: PAGE_SIZE, offset } });
+      const { data, meta } = await api<BoardPage, LeaderboardMeta>('GET', `${gamePath}/leaderboard`, {
+        query: { board, period, limit: PAGE_SIZE, offset },
+      });
       const total = meta.total ?? 0;
       if (!data.leaderboard.length && total > 0 && offset > 0) {
         offset = Math.floor((total - 1) / PAGE_SIZE) * PAGE_SIZE; // past the end (an old link): the last page
@@ -243,22 +311,48 @@ function leaderboardSection(game: Game, who: Me | null): HTMLElement {
       }
       const unit = meta.unit ?? game.leaderboard.unit;
       myRank = data.me?.rank ?? null;
-      mine.textContent = data.me ? (data.me.rank ? `Your rank: #${data.me.rank} with ${formatScore(data.me.best ?? 0, unit)}` : 'You have no score on this board for this period yet.') : '';
+      mine.textContent = data.me
+        ? data.me.rank
+          ? `Your rank: #${data.me.rank} with ${formatScore(data.me.best ?? 0, unit)}`
+          : 'You have no score on this board for this period yet.'
+        : '';
       previous.disabled = offset === 0;
       next.disabled = offset + data.leaderboard.length >= total;
       if (aroundMe) aroundMe.disabled = myRank === null;
-      pageInfo.textContent = data.leaderboard.length ? `Ranks ${formatNumber(offset + 1)}–${formatNumber(offset + data.leaderboard.length)} of ${formatNumber(total)}` : '';
+      pageInfo.textContent = data.leaderboard.length
+        ? `Ranks ${formatNumber(offset + 1)}–${formatNumber(offset + data.leaderboard.length)} of ${formatNumber(total)}`
+        : '';
       pager.hidden = total <= PAGE_SIZE; // one page: nothing to page through, and the player's row (if any) is on it
       keepFocus();
       const periodLabel = PERIODS.find(([p]) => p === period)![1].toLowerCase();
-      if (!data.leaderboard.length) return mount(table, h('p', { class: 'empty' }, `No scores on board “${board}” ${periodLabel === 'all time' ? 'yet' : periodLabel}.`));
+      if (!data.leaderboard.length)
+        return mount(
+          table,
+          h(
+            'p',
+            { class: 'empty' },
+            `No scores on board “${board}” ${periodLabel === 'all time' ? 'yet' : periodLabel}.`,
+          ),
+        );
       mount(
         table,
         h(
           'table',
           null,
           h('caption', null, `Board “${board}”, ${periodLabel}, ${meta.order === 'asc' ? 'lowest' : 'highest'} first`),
-          h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Rank'), h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col', class: 'num' }, 'Best'), h('th', { scope: 'col', class: 'num hide-narrow' }, 'Scores submitted'), h('th', { scope: 'col', class: 'hide-narrow' }, 'Last score'))),
+          h(
+            'thead',
+            null,
+            h(
+              'tr',
+              null,
+              h('th', { scope: 'col' }, 'Rank'),
+              h('th', { scope: 'col' }, 'Player'),
+              h('th', { scope: 'col', class: 'num' }, 'Best'),
+              h('th', { scope: 'col', class: 'num hide-narrow' }, 'Scores submitted'),
+              h('th', { scope: 'col', class: 'hide-narrow' }, 'Last score'),
+            ),
+          ),
           h(
             'tbody',
             null,
@@ -268,7 +362,17 @@ function leaderboardSection(game: Game, who: Me | null): HTMLElement {
                 'tr',
                 isMe ? { class: 'me', 'aria-current': 'true' } : null,
                 h('td', null, `#${row.rank}`),
-                h('td', null, h('a', { href: `/u/${encodeURIComponent(row.player.username)}`, class: 'player-link' }, avatar(row.player.avatar_url, 24), row.player.display_name), isMe ? h('span', { class: 'you' }, ' (you)') : null),
+                h(
+                  'td',
+                  null,
+                  h(
+                    'a',
+                    { href: `/u/${encodeURIComponent(row.player.username)}`, class: 'player-link' },
+                    avatar(row.player.avatar_url, 24),
+                    row.player.display_name,
+                  ),
+                  isMe ? h('span', { class: 'you' }, ' (you)') : null,
+                ),
                 h('td', { class: 'num score' }, formatScore(row.score, unit)),
                 h('td', { class: 'num hide-narrow' }, formatNumber(row.entries)),
                 h('td', { class: 'hide-narrow' }, formatTimestamp(row.last_played)),

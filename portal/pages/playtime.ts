@@ -29,12 +29,32 @@ export async function playtimePage(main: HTMLElement): Promise<void> {
   const chart = h('figure', { class: 'chart' });
   const table = h('details', { class: 'chart-table' });
   const rangeId = uid('range');
-  const range = h('select', { id: rangeId }, RANGES.map((n) => h('option', { value: n, selected: n === days }, `Last ${n} days`)));
+  const range = h(
+    'select',
+    { id: rangeId },
+    RANGES.map((n) => h('option', { value: n, selected: n === days }, `Last ${n} days`)),
+  );
   range.addEventListener('change', () => {
     days = Number(range.value);
     void load();
   });
-  mount(main, h('h1', null, 'Your playtime'), summary, h('section', { class: 'panel', 'aria-labelledby': 'history-title' }, h('div', { class: 'panel-head' }, h('h2', { id: 'history-title' }, 'History'), h('div', { class: 'inline' }, h('label', { for: rangeId }, 'Show'), range)), chart, table));
+  mount(
+    main,
+    h('h1', null, 'Your playtime'),
+    summary,
+    h(
+      'section',
+      { class: 'panel', 'aria-labelledby': 'history-title' },
+      h(
+        'div',
+        { class: 'panel-head' },
+        h('h2', { id: 'history-title' }, 'History'),
+        h('div', { class: 'inline' }, h('label', { for: rangeId }, 'Show'), range),
+      ),
+      chart,
+      table,
+    ),
+  );
 
   async function load(): Promise<void> {
     const url = new URL(location.href);
@@ -45,21 +65,54 @@ export async function playtimePage(main: HTMLElement): Promise<void> {
     mount(
       summary,
       stat('Played today', formatDuration(t.used_seconds)),
-      stat('Left today', t.unlimited || t.remaining_seconds === null ? 'No limit' : formatDuration(t.remaining_seconds)),
+      stat(
+        'Left today',
+        t.unlimited || t.remaining_seconds === null ? 'No limit' : formatDuration(t.remaining_seconds),
+      ),
       stat(t.unlimited ? 'Plan' : 'Daily allowance', t.unlimited ? 'Unlimited' : formatDuration(t.allowance_seconds)),
       stat('Resets in', formatDuration(t.resets_in_seconds)),
       stat(`Last ${days} days`, formatDuration(data.total_seconds)),
     );
     const oldestFirst = [...data.history].sort((a, b) => a.day.localeCompare(b.day));
-    mount(chart, barChart(oldestFirst, t.unlimited ? null : t.allowance_seconds), h('figcaption', null, `Minutes played per day, last ${days} days (${formatDuration(data.total_seconds)} in all).`));
+    mount(
+      chart,
+      barChart(oldestFirst, t.unlimited ? null : t.allowance_seconds),
+      h(
+        'figcaption',
+        null,
+        `Minutes played per day, last ${days} days (${formatDuration(data.total_seconds)} in all).`,
+      ),
+    );
     mount(
       table,
       h('summary', null, 'Show the numbers'),
       h(
         'table',
         null,
-        h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Day'), h('th', { scope: 'col', class: 'num' }, 'Played'), h('th', { scope: 'col', class: 'num' }, 'Sessions'))),
-        h('tbody', null, data.history.map((d) => h('tr', null, h('td', null, d.day), h('td', { class: 'num' }, formatDuration(d.seconds)), h('td', { class: 'num' }, formatNumber(d.sessions))))),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            h('th', { scope: 'col' }, 'Day'),
+            h('th', { scope: 'col', class: 'num' }, 'Played'),
+            h('th', { scope: 'col', class: 'num' }, 'Sessions'),
+          ),
+        ),
+        h(
+          'tbody',
+          null,
+          data.history.map((d) =>
+            h(
+              'tr',
+              null,
+              h('td', null, d.day),
+              h('td', { class: 'num' }, formatDuration(d.seconds)),
+              h('td', { class: 'num' }, formatNumber(d.sessions)),
+            ),
+          ),
+        ),
       ),
     );
   }
@@ -67,7 +120,12 @@ export async function playtimePage(main: HTMLElement): Promise<void> {
 }
 
 function stat(label: string, value: string): HTMLElement {
-  return h('div', { class: 'stat' }, h('span', { class: 'stat-label' }, label), h('span', { class: 'stat-value' }, value));
+  return h(
+    'div',
+    { class: 'stat' },
+    h('span', { class: 'stat-label' }, label),
+    h('span', { class: 'stat-value' }, value),
+  );
 }
 
 /** One bar per day; a dashed line marks the free allowance. */
@@ -78,7 +136,8 @@ function barChart(history: Day[], allowanceSeconds: number | null): SVGSVGElemen
   const height = 220;
   const pad = { top: 12, right: 8, bottom: 28, left: 40 };
   const maxMinutes = Math.max(1, ...history.map((d) => d.seconds / 60), allowanceSeconds ? allowanceSeconds / 60 : 0);
-  const niceMax = [1, 2, 5, 10, 15, 30, 60, 120, 180, 240, 360, 720, 1440].find((m) => m >= maxMinutes) ?? Math.ceil(maxMinutes);
+  const niceMax =
+    [1, 2, 5, 10, 15, 30, 60, 120, 180, 240, 360, 720, 1440].find((m) => m >= maxMinutes) ?? Math.ceil(maxMinutes);
   const innerW = width - pad.left - pad.right;
   const innerH = height - pad.top - pad.bottom;
   const step = innerW / Math.max(1, history.length);
@@ -86,14 +145,26 @@ function barChart(history: Day[], allowanceSeconds: number | null): SVGSVGElemen
   const total = history.reduce((a, d) => a + d.seconds, 0);
   const busiest = history.reduce<Day | null>((best, d) => (!best || d.seconds > best.seconds ? d : best), null);
   const label = `Bar chart of minutes played per day from ${history[0]?.day ?? ''} to ${history.at(-1)?.day ?? ''}: ${formatDuration(total)} in all${busiest?.seconds ? `, most on ${busiest.day} (${formatDuration(busiest.seconds)})` : ''}.`;
-  const labelEvery = Math.ceil(history.length / Math.max(3, Math.min(7, Math.floor((width - pad.left - pad.right) / 48))));
+  const labelEvery = Math.ceil(
+    history.length / Math.max(3, Math.min(7, Math.floor((width - pad.left - pad.right) / 48))),
+  );
 
   return svg(
     'svg',
-    { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label, class: 'bars', preserveAspectRatio: 'xMidYMid meet' },
+    {
+      viewBox: `0 0 ${width} ${height}`,
+      role: 'img',
+      'aria-label': label,
+      class: 'bars',
+      preserveAspectRatio: 'xMidYMid meet',
+    },
     [0, niceMax / 2, niceMax].map((m) => [
       svg('line', { x1: pad.left, x2: width - pad.right, y1: y(m), y2: y(m), class: 'grid' }),
-      svg('text', { x: pad.left - 6, y: y(m) + 4, 'text-anchor': 'end', class: 'axis' }, `${Number.isInteger(m) ? m : m.toFixed(1)}m`),
+      svg(
+        'text',
+        { x: pad.left - 6, y: y(m) + 4, 'text-anchor': 'end', class: 'axis' },
+        `${Number.isInteger(m) ? m : m.toFixed(1)}m`,
+      ),
     ]),
     history.map((d, i) => {
       const minutes = d.seconds / 60;
@@ -102,10 +173,28 @@ function barChart(history: Day[], allowanceSeconds: number | null): SVGSVGElemen
       return svg(
         'g',
         null,
-        svg('rect', { x, y: pad.top + innerH - barH, width: step * 0.7, height: barH, rx: 2, class: 'bar' }, svg('title', null, `${d.day}: ${formatDuration(d.seconds)}, ${d.sessions} sessions`)),
-        i % labelEvery === 0 || i === history.length - 1 ? svg('text', { x: x + step * 0.35, y: height - 8, 'text-anchor': 'middle', class: 'axis' }, d.day.slice(5)) : null,
+        svg(
+          'rect',
+          { x, y: pad.top + innerH - barH, width: step * 0.7, height: barH, rx: 2, class: 'bar' },
+          svg('title', null, `${d.day}: ${formatDuration(d.seconds)}, ${d.sessions} sessions`),
+        ),
+        i % labelEvery === 0 || i === history.length - 1
+          ? svg('text', { x: x + step * 0.35, y: height - 8, 'text-anchor': 'middle', class: 'axis' }, d.day.slice(5))
+          : null,
       );
     }),
-    allowanceSeconds ? svg('line', { x1: pad.left, x2: width - pad.right, y1: y(allowanceSeconds / 60), y2: y(allowanceSeconds / 60), class: 'allowance' }, svg('title', null, 'Free daily allowance')) : null,
+    allowanceSeconds
+      ? svg(
+          'line',
+          {
+            x1: pad.left,
+            x2: width - pad.right,
+            y1: y(allowanceSeconds / 60),
+            y2: y(allowanceSeconds / 60),
+            class: 'allowance',
+          },
+          svg('title', null, 'Free daily allowance'),
+        )
+      : null,
   );
 }

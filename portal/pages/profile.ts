@@ -17,7 +17,8 @@ export async function profilePage(main: HTMLElement, data: DOMStringMap): Promis
   try {
     profile = (await api<Profile>('GET', `/v1/players/${encodeURIComponent(data.username!)}`)).data;
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return mount(main, errorPanel('Player not found', 'No active player has this username.'));
+    if (error instanceof ApiError && error.status === 404)
+      return mount(main, errorPanel('Player not found', 'No active player has this username.'));
     throw error;
   }
   const { player } = profile;
@@ -32,10 +33,25 @@ export async function profilePage(main: HTMLElement, data: DOMStringMap): Promis
         'div',
         null,
         h('h1', null, player.display_name),
-        h('p', { class: 'muted' }, `@${player.username}`, profile.unlimited ? ' ' : '', profile.unlimited ? h('span', { class: 'badge premium' }, 'Unlimited') : null),
-        h('p', { class: 'muted' }, player.country ? `${countryName(player.country)} · ` : '', `Member since ${formatTimestamp(player.member_since)}`),
+        h(
+          'p',
+          { class: 'muted' },
+          `@${player.username}`,
+          profile.unlimited ? ' ' : '',
+          profile.unlimited ? h('span', { class: 'badge premium' }, 'Unlimited') : null,
+        ),
+        h(
+          'p',
+          { class: 'muted' },
+          player.country ? `${countryName(player.country)} · ` : '',
+          `Member since ${formatTimestamp(player.member_since)}`,
+        ),
         player.bio ? h('p', { class: 'bio' }, player.bio) : null,
-        h('div', { class: 'actions share-row' }, shareButton(player.display_name, `${location.origin}/u/${encodeURIComponent(player.username)}`)),
+        h(
+          'div',
+          { class: 'actions share-row' },
+          shareButton(player.display_name, `${location.origin}/u/${encodeURIComponent(player.username)}`),
+        ),
       ),
     ),
     h(
@@ -46,8 +62,23 @@ export async function profilePage(main: HTMLElement, data: DOMStringMap): Promis
         ? h(
             'table',
             null,
-            h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Game'), h('th', { scope: 'col', class: 'num' }, 'Best'))),
-            h('tbody', null, profile.best_scores.map((s) => h('tr', null, h('td', null, h('a', { href: `/games/${encodeURIComponent(s.game)}` }, s.game_name)), h('td', { class: 'num score' }, formatScore(s.best, s.unit))))),
+            h(
+              'thead',
+              null,
+              h('tr', null, h('th', { scope: 'col' }, 'Game'), h('th', { scope: 'col', class: 'num' }, 'Best')),
+            ),
+            h(
+              'tbody',
+              null,
+              profile.best_scores.map((s) =>
+                h(
+                  'tr',
+                  null,
+                  h('td', null, h('a', { href: `/games/${encodeURIComponent(s.game)}` }, s.game_name)),
+                  h('td', { class: 'num score' }, formatScore(s.best, s.unit)),
+                ),
+              ),
+            ),
           )
         : h('p', { class: 'empty' }, 'No scores yet.'),
     ),

@@ -41,20 +41,38 @@ function continueCard(entry: RecentGame): HTMLElement {
       { class: 'card-continue' },
       h('p', { class: 'card-note' }, `Played ${formatTimestamp(entry.last_played_at, true)}`),
       entry.last_save ? h('p', { class: 'card-note' }, `Last save: ${saveText(entry.last_save)}`) : null,
-      h('a', { class: 'button primary small', href: playHref(game), 'aria-label': `Continue ${game.name}` }, 'Continue'),
+      h(
+        'a',
+        { class: 'button primary small', href: playHref(game), 'aria-label': `Continue ${game.name}` },
+        'Continue',
+      ),
     ),
   );
 }
 
 function shelf(title: string, cards: HTMLElement[]): HTMLElement {
   const id = uid('shelf');
-  return h('section', { class: 'shelf', 'aria-labelledby': id }, h('h2', { id }, title), h('ul', { class: 'cards shelf-cards', 'aria-labelledby': id }, cards));
+  return h(
+    'section',
+    { class: 'shelf', 'aria-labelledby': id },
+    h('h2', { id }, title),
+    h('ul', { class: 'cards shelf-cards', 'aria-labelledby': id }, cards),
+  );
 }
 
 /** The home page's rows for a logged-in player; empty rows are left out. Errors leave the rows out too: the catalogue matters more. */
 export async function renderHomeShelves(container: HTMLElement): Promise<boolean> {
   const { recent, favorites } = await loadShelves().catch(() => ({ recent: [], favorites: [] }) as Shelves);
-  mount(container, recent.length ? shelf('Continue playing', recent.map(continueCard)) : null, favorites.length ? shelf('Your favourites', favorites.map((g) => gameCard(g))) : null);
+  mount(
+    container,
+    recent.length ? shelf('Continue playing', recent.map(continueCard)) : null,
+    favorites.length
+      ? shelf(
+          'Your favourites',
+          favorites.map((g) => gameCard(g)),
+        )
+      : null,
+  );
   return recent.length > 0 || favorites.length > 0;
 }
 
@@ -71,12 +89,42 @@ export function yourGamesSection(): HTMLElement {
         body,
         h('h3', { id: recentId }, 'Recently played'),
         recent.length
-          ? h('ul', { class: 'your-games', 'aria-labelledby': recentId }, recent.map((e) => h('li', null, gameLink(e.game), ' ', h('span', { class: 'muted' }, e.last_save ? `· ${saveText(e.last_save)}` : `· played ${formatTimestamp(e.last_played_at, true)}`), ' ', h('a', { class: 'button small', href: playHref(e.game), 'aria-label': `Continue ${e.game.name}` }, 'Continue'))))
+          ? h(
+              'ul',
+              { class: 'your-games', 'aria-labelledby': recentId },
+              recent.map((e) =>
+                h(
+                  'li',
+                  null,
+                  gameLink(e.game),
+                  ' ',
+                  h(
+                    'span',
+                    { class: 'muted' },
+                    e.last_save ? `· ${saveText(e.last_save)}` : `· played ${formatTimestamp(e.last_played_at, true)}`,
+                  ),
+                  ' ',
+                  h(
+                    'a',
+                    { class: 'button small', href: playHref(e.game), 'aria-label': `Continue ${e.game.name}` },
+                    'Continue',
+                  ),
+                ),
+              ),
+            )
           : h('p', { class: 'empty' }, 'No games played yet.'),
         h('h3', { id: favId }, 'Favourites'),
         favorites.length
-          ? h('ul', { class: 'your-games', 'aria-labelledby': favId }, favorites.map((g) => h('li', null, gameLink(g))))
-          : h('p', { class: 'empty' }, 'No favourites yet: “Add to favourites” on a game’s page puts it here and on the home page.'),
+          ? h(
+              'ul',
+              { class: 'your-games', 'aria-labelledby': favId },
+              favorites.map((g) => h('li', null, gameLink(g))),
+            )
+          : h(
+              'p',
+              { class: 'empty' },
+              'No favourites yet: “Add to favourites” on a game’s page puts it here and on the home page.',
+            ),
       );
       body.removeAttribute('aria-busy');
     },

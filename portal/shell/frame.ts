@@ -7,7 +7,15 @@ import { h } from '../lib/dom.js';
  * site, a store page) open as ordinary pages. Pointer lock and orientation lock are for games; modals for engines that
  * report errors with alert().
  */
-const SANDBOX = ['allow-scripts', 'allow-pointer-lock', 'allow-orientation-lock', 'allow-modals', 'allow-popups', 'allow-popups-to-escape-sandbox', 'allow-downloads'];
+const SANDBOX = [
+  'allow-scripts',
+  'allow-pointer-lock',
+  'allow-orientation-lock',
+  'allow-modals',
+  'allow-popups',
+  'allow-popups-to-escape-sandbox',
+  'allow-downloads',
+];
 
 /** Permissions the frame may use (Permissions Policy): full screen, gamepads, sound without a click, motion sensors. */
 const ALLOW = ['fullscreen', 'gamepad', 'autoplay', 'accelerometer', 'gyroscope', 'screen-wake-lock'];
@@ -24,6 +32,12 @@ export function gameFrame(entryUrl: string, title: string, isolated: boolean): G
   // allow-same-origin only ever for a foreign origin: on the portal's own it would hand the game the player's session.
   const sandbox = origin === location.origin ? SANDBOX : ['allow-same-origin', ...SANDBOX];
   const allow = isolated ? [...ALLOW, 'cross-origin-isolated'] : ALLOW;
-  const frame = h('iframe', { src: entryUrl, title, class: 'game-frame', sandbox: sandbox.join(' '), allow: allow.join('; ') });
+  const frame = h('iframe', {
+    src: entryUrl,
+    title,
+    class: 'game-frame',
+    sandbox: sandbox.join(' '),
+    allow: allow.join('; '),
+  });
   return { frame, origin };
 }

@@ -13,7 +13,8 @@ type Refusal = { error: GamePlatform.ErrorInfo };
 
 const refuse = (message: string): Refusal => ({ error: localError('bad_request', message) });
 const isInteger = (v: unknown): v is number => Number.isSafeInteger(v);
-const optional = (params: Params, key: string, check: (v: unknown) => boolean) => params[key] === undefined || check(params[key]);
+const optional = (params: Params, key: string, check: (v: unknown) => boolean) =>
+  params[key] === undefined || check(params[key]);
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isPlainObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -26,7 +27,12 @@ function defined(params: Params, keys: string[]): Params {
  * The API call for one SDK request, or why it is refused. The slug is the shell's, never the game's: a game
  * can reach its own saves, scores and leaderboard, and nothing else. `session` ties scores to the play session.
  */
-export function apiCallFor(slug: string, session: string, method: Exclude<MethodName, 'init'>, raw: unknown): ApiCall | Refusal {
+export function apiCallFor(
+  slug: string,
+  session: string,
+  method: Exclude<MethodName, 'init'>,
+  raw: unknown,
+): ApiCall | Refusal {
   const params = (isPlainObject(raw) ? raw : {}) as Params;
   const game = `/v1/games/${encodeURIComponent(slug)}`;
   const slotPath = () => (isInteger(params.slot) && params.slot >= 0 ? `${game}/states/${params.slot}` : null);
@@ -52,7 +58,11 @@ export function apiCallFor(slug: string, session: string, method: Exclude<Method
       if (!isInteger(params.score)) return refuse('score must be an integer');
       if (!optional(params, 'board', isString)) return refuse('board must be a string');
       if (!optional(params, 'meta', isPlainObject)) return refuse('meta must be an object');
-      return { method: 'POST', path: `${game}/scores`, body: { ...defined(params, ['score', 'board', 'meta']), play_session: session } };
+      return {
+        method: 'POST',
+        path: `${game}/scores`,
+        body: { ...defined(params, ['score', 'board', 'meta']), play_session: session },
+      };
     }
     case 'leaderboard.read': {
       const query: Record<string, string> = {};
@@ -81,12 +91,21 @@ export interface ApiOutcome {
 }
 
 /** The result a game receives for an API answer, or the error it is rejected with (the API's code, message and extra fields). */
-export function resultFor<M extends Exclude<MethodName, 'init'>>(method: M, outcome: ApiOutcome): { result: Methods[M]['result'] } | Refusal {
-  const body = (isPlainObject(outcome.body) ? outcome.body : {}) as { ok?: boolean; data?: Params; meta?: Params; error?: Params };
+export function resultFor<M extends Exclude<MethodName, 'init'>>(
+  method: M,
+  outcome: ApiOutcome,
+): { result: Methods[M]['result'] } | Refusal {
+  const body = (isPlainObject(outcome.body) ? outcome.body : {}) as {
+    ok?: boolean;
+    data?: Params;
+    meta?: Params;
+    error?: Params;
+  };
   if (body.ok !== true) {
     const error: Params = isPlainObject(body.error) ? (body.error as Params) : {};
     // An empty slot is a normal answer for a game: null rather than an error.
-    if (method === 'saves.load' && outcome.status === 404 && error.code === 'not_found') return { result: null as Methods[M]['result'] };
+    if (method === 'saves.load' && outcome.status === 404 && error.code === 'not_found')
+      return { result: null as Methods[M]['result'] };
     return {
       error: {
         ...error,
@@ -103,7 +122,9 @@ export function resultFor<M extends Exclude<MethodName, 'init'>>(method: M, outc
     case 'saves.load':
       return { result: (data.state ?? null) as Methods[M]['result'] };
     case 'leaderboard.read':
-      return { result: { ...(body.meta ?? {}), rows: data.leaderboard ?? [], me: data.me ?? null } as Methods[M]['result'] };
+      return {
+        result: { ...(body.meta ?? {}), rows: data.leaderboard ?? [], me: data.me ?? null } as Methods[M]['result'],
+      };
     default:
       return { result: data as Methods[M]['result'] };
   }

@@ -11,10 +11,14 @@ interface StartedMessage {
 }
 
 const isStarted = (value: unknown): value is StartedMessage =>
-  typeof value === 'object' && value !== null && (value as StartedMessage).type === 'started' && typeof (value as StartedMessage).slug === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  (value as StartedMessage).type === 'started' &&
+  typeof (value as StartedMessage).slug === 'string';
 
 export class TabSignal {
-  private readonly channel: BroadcastChannel | null = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : null;
+  private readonly channel: BroadcastChannel | null =
+    typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : null;
 
   /** `onOtherTab` runs when another tab of this browser has started the same game. */
   constructor(

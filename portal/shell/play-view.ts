@@ -23,7 +23,8 @@ export class PlayView {
     const quit = h('button', { type: 'button', class: 'button small quit' }, 'Quit');
     quit.addEventListener('click', handlers.quit);
     this.stage = h('div', { class: `stage orientation-${game.orientation}` });
-    if (game.orientation === 'portrait' || game.orientation === 'landscape') this.stage.append(this.rotateHint(game.orientation));
+    if (game.orientation === 'portrait' || game.orientation === 'landscape')
+      this.stage.append(this.rotateHint(game.orientation));
     this.element = h('section', { class: 'shell', 'aria-label': `Playing ${game.name}` });
     const full = fullScreenButton(this.element, game.orientation, handlers.fullScreenChanged);
     const bar = h(
@@ -52,10 +53,25 @@ export class PlayView {
     const where = by === 'tab' ? 'in another tab' : 'in another tab or on another device';
     this.notice = h(
       'section',
-      { class: 'stage-notice', 'data-screen': 'replaced', role: 'alertdialog', 'aria-labelledby': 'replaced-title', 'aria-describedby': 'replaced-text' },
+      {
+        class: 'stage-notice',
+        'data-screen': 'replaced',
+        role: 'alertdialog',
+        'aria-labelledby': 'replaced-title',
+        'aria-describedby': 'replaced-text',
+      },
       h('h2', { id: 'replaced-title', tabindex: '-1' }, `Playing ${where}`),
-      h('p', { id: 'replaced-text' }, `${this.game.name} is open ${where}, so it stopped here: one game plays in one place at a time, and its time counts once.`),
-      h('div', { class: 'actions' }, button, h('a', { class: 'button', href: `/games/${encodeURIComponent(this.game.slug)}` }, `Back to ${this.game.name}`)),
+      h(
+        'p',
+        { id: 'replaced-text' },
+        `${this.game.name} is open ${where}, so it stopped here: one game plays in one place at a time, and its time counts once.`,
+      ),
+      h(
+        'div',
+        { class: 'actions' },
+        button,
+        h('a', { class: 'button', href: `/games/${encodeURIComponent(this.game.slug)}` }, `Back to ${this.game.name}`),
+      ),
     );
     this.stage.append(this.notice);
     button.focus();
@@ -70,6 +86,11 @@ export class PlayView {
     const anyway = h('button', { type: 'button', class: 'button small' }, 'Play anyway');
     anyway.addEventListener('click', () => this.stage.classList.add('hint-dismissed'));
     const turn = orientation === 'landscape' ? 'sideways' : 'upright';
-    return h('div', { class: 'rotate-hint', role: 'note' }, h('p', null, `Turn your device ${turn} to play ${this.game.name}.`), anyway);
+    return h(
+      'div',
+      { class: 'rotate-hint', role: 'note' },
+      h('p', null, `Turn your device ${turn} to play ${this.game.name}.`),
+      anyway,
+    );
   }
 }

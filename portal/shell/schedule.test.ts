@@ -1,11 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { formatClock, formatDuration, planNext } from './schedule.js';
 
-const free = (remaining: number): GamePlatform.Entitlement => ({ unlimited: false, allowance_seconds: 900, used_seconds: 900 - remaining, remaining_seconds: remaining, limit_reached: remaining === 0, resets_in_seconds: 1000, day: '2026-11-21' });
+const free = (remaining: number): GamePlatform.Entitlement => ({
+  unlimited: false,
+  allowance_seconds: 900,
+  used_seconds: 900 - remaining,
+  remaining_seconds: remaining,
+  limit_reached: remaining === 0,
+  resets_in_seconds: 1000,
+  day: '2026-11-21',
+});
 
 describe('shell: heartbeat plan', () => {
   it('beats every interval for Unlimited players', () => {
-    expect(planNext({ ...free(0), unlimited: true, remaining_seconds: null, limit_reached: false }, 30)).toEqual({ heartbeatInMs: 30_000, final: false, warnInMs: null });
+    expect(planNext({ ...free(0), unlimited: true, remaining_seconds: null, limit_reached: false }, 30)).toEqual({
+      heartbeatInMs: 30_000,
+      final: false,
+      warnInMs: null,
+    });
   });
 
   it('beats every interval while more time is left than one interval', () => {

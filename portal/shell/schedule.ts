@@ -12,9 +12,14 @@ export interface HeartbeatPlan {
 /** How long before the final heartbeat the game hears `pause` and `limit`, to stop and save. */
 export const LIMIT_WARNING_MS = 1500;
 
-export function planNext(entitlement: GamePlatform.Entitlement, intervalSeconds: number, warningMs = LIMIT_WARNING_MS): HeartbeatPlan {
+export function planNext(
+  entitlement: GamePlatform.Entitlement,
+  intervalSeconds: number,
+  warningMs = LIMIT_WARNING_MS,
+): HeartbeatPlan {
   const intervalMs = Math.max(1, intervalSeconds) * 1000;
-  if (entitlement.unlimited || entitlement.remaining_seconds === null) return { heartbeatInMs: intervalMs, final: false, warnInMs: null };
+  if (entitlement.unlimited || entitlement.remaining_seconds === null)
+    return { heartbeatInMs: intervalMs, final: false, warnInMs: null };
   const remainingMs = Math.max(0, entitlement.remaining_seconds) * 1000;
   if (remainingMs > intervalMs) return { heartbeatInMs: intervalMs, final: false, warnInMs: null };
   // The allowance runs out before the next regular beat: beat exactly when it does, so the server closes the session then.

@@ -1,6 +1,15 @@
 // The play shell (DESIGN §10): starts the play session, hosts the game in a sandboxed frame, beats while visible,
 // answers the game's SDK calls with this game's API routes only, and removes the game when the free time runs out.
-import { event, failure, isKnownMethod, isRequestMessage, localError, success, type EventName, type RequestMessage } from '../../sdk/protocol.js';
+import {
+  event,
+  failure,
+  isKnownMethod,
+  isRequestMessage,
+  localError,
+  success,
+  type EventName,
+  type RequestMessage,
+} from '../../sdk/protocol.js';
 import { errorPanel, unlimitedPitch } from '../layout.js';
 import { ApiError, SDK_HEADER, api, apiUrl } from '../lib/api.js';
 import { focusHeading, h, mount, setTitle } from '../lib/dom.js';
@@ -28,7 +37,10 @@ interface HeartbeatResult {
 
 export async function playShell(main: HTMLElement, data: DOMStringMap): Promise<void> {
   const slug = data.slug!;
-  const [who, game] = await Promise.all([me(), api<Game>('GET', `/v1/games/${encodeURIComponent(slug)}`).then((r) => r.data)]);
+  const [who, game] = await Promise.all([
+    me(),
+    api<Game>('GET', `/v1/games/${encodeURIComponent(slug)}`).then((r) => r.data),
+  ]);
   setTitle(`Play ${game.name}`);
   if (!who) return screen(main, loginScreen(game));
   let started: StartResult;
@@ -48,7 +60,12 @@ function screen(main: HTMLElement, content: HTMLElement): void {
 }
 
 function gameLinks(game: Game): HTMLElement {
-  return h('div', { class: 'actions' }, h('a', { class: 'button primary', href: `/games/${encodeURIComponent(game.slug)}` }, `Back to ${game.name}`), h('a', { class: 'button', href: '/' }, 'Browse games'));
+  return h(
+    'div',
+    { class: 'actions' },
+    h('a', { class: 'button primary', href: `/games/${encodeURIComponent(game.slug)}` }, `Back to ${game.name}`),
+    h('a', { class: 'button', href: '/' }, 'Browse games'),
+  );
 }
 
 function loginScreen(game: Game): HTMLElement {
@@ -57,8 +74,17 @@ function loginScreen(game: Game): HTMLElement {
     'section',
     { class: 'panel shell-screen', 'data-screen': 'login' },
     h('h1', null, `Log in to play ${game.name}`),
-    h('p', null, 'Playing needs an account, so that your time, saves and scores are yours. Free accounts play every day.'),
-    h('div', { class: 'actions' }, h('a', { class: 'button primary', href: `/login${next}` }, 'Log in'), h('a', { class: 'button', href: `/register${next}` }, 'Create an account')),
+    h(
+      'p',
+      null,
+      'Playing needs an account, so that your time, saves and scores are yours. Free accounts play every day.',
+    ),
+    h(
+      'div',
+      { class: 'actions' },
+      h('a', { class: 'button primary', href: `/login${next}` }, 'Log in'),
+      h('a', { class: 'button', href: `/register${next}` }, 'Create an account'),
+    ),
   );
 }
 
@@ -67,8 +93,16 @@ function limitScreen(game: Game, entitlement: GamePlatform.Entitlement, during: 
     'section',
     { class: 'panel shell-screen', 'data-screen': 'limit' },
     h('h1', null, during ? 'Your free play time for today is used up' : 'No free play time left today'),
-    h('p', null, `Free players can play ${formatDuration(entitlement.allowance_seconds)} a day, across all games. ${during ? `${game.name} has been closed.` : `${game.name} was not started.`}`),
-    h('p', { class: 'reset-note' }, `Your free time comes back in ${formatDuration(entitlement.resets_in_seconds)}, at midnight.`),
+    h(
+      'p',
+      null,
+      `Free players can play ${formatDuration(entitlement.allowance_seconds)} a day, across all games. ${during ? `${game.name} has been closed.` : `${game.name} was not started.`}`,
+    ),
+    h(
+      'p',
+      { class: 'reset-note' },
+      `Your free time comes back in ${formatDuration(entitlement.resets_in_seconds)}, at midnight.`,
+    ),
     unlimitedPitch(),
     gameLinks(game),
   );
@@ -79,7 +113,11 @@ function premiumScreen(game: Game): HTMLElement {
     'section',
     { class: 'panel shell-screen', 'data-screen': 'premium' },
     h('h1', null, `${game.name} is for Unlimited members`),
-    h('p', null, 'This game can only be played with an Unlimited membership. Your account is on the free plan: you can still play every other game for your free time each day.'),
+    h(
+      'p',
+      null,
+      'This game can only be played with an Unlimited membership. Your account is on the free plan: you can still play every other game for your free time each day.',
+    ),
     unlimitedPitch(),
     gameLinks(game),
   );
@@ -90,7 +128,14 @@ function refusalScreen(game: Game, who: Me, error: unknown): HTMLElement {
     if (error.code === 'premium_required') return premiumScreen(game);
     if (error.code === 'limit_reached') return limitScreen(game, who.entitlement, false);
     if (error.status === 401) return loginScreen(game);
-    if (error.code === 'game_unavailable' || error.status === 403) return h('section', { class: 'panel shell-screen', 'data-screen': 'unavailable' }, h('h1', null, `${game.name} cannot be played right now`), h('p', { role: 'alert' }, error.message), gameLinks(game));
+    if (error.code === 'game_unavailable' || error.status === 403)
+      return h(
+        'section',
+        { class: 'panel shell-screen', 'data-screen': 'unavailable' },
+        h('h1', null, `${game.name} cannot be played right now`),
+        h('p', { role: 'alert' }, error.message),
+        gameLinks(game),
+      );
   }
   // The service is unavailable (503), or cannot be reached: say so, with a way to try again and a way back.
   const retry = h('button', { type: 'button', class: 'button primary' }, 'Retry');
@@ -100,7 +145,12 @@ function refusalScreen(game: Game, who: Me, error: unknown): HTMLElement {
     { class: 'panel shell-screen', 'data-screen': 'error' },
     h('h1', null, `${game.name} could not start`),
     h('p', { role: 'alert' }, (error as Error).message),
-    h('div', { class: 'actions' }, retry, h('a', { class: 'button', href: `/games/${encodeURIComponent(game.slug)}` }, `Back to ${game.name}`)),
+    h(
+      'div',
+      { class: 'actions' },
+      retry,
+      h('a', { class: 'button', href: `/games/${encodeURIComponent(game.slug)}` }, `Back to ${game.name}`),
+    ),
   );
 }
 
@@ -138,7 +188,10 @@ class ShellSession {
     this.entitlement = started.entitlement;
     this.interval = started.heartbeat_interval;
     this.entryUrl = started.entry_url;
-    this.view = new PlayView(game, started.entitlement.unlimited, { quit: () => this.quit(), fullScreenChanged: () => this.frame?.focus() });
+    this.view = new PlayView(game, started.entitlement.unlimited, {
+      quit: () => this.quit(),
+      fullScreenChanged: () => this.frame?.focus(),
+    });
     this.tabs = new TabSignal(game.slug, () => this.onOtherTab());
   }
 
@@ -203,7 +256,10 @@ class ShellSession {
   private remainingNow(): GamePlatform.Entitlement {
     if (this.entitlement.remaining_seconds === null) return this.entitlement;
     const elapsed = (performance.now() - this.syncedAt) / 1000;
-    return { ...this.entitlement, remaining_seconds: Math.max(0, Math.ceil(this.entitlement.remaining_seconds - elapsed)) };
+    return {
+      ...this.entitlement,
+      remaining_seconds: Math.max(0, Math.ceil(this.entitlement.remaining_seconds - elapsed)),
+    };
   }
 
   private async beat(): Promise<void> {
@@ -233,7 +289,8 @@ class ShellSession {
       this.send('entitlement', data.entitlement);
       if (data.limit_reached || data.entitlement.limit_reached) this.closeAtLimit();
     } catch (error) {
-      if (error instanceof ApiError && (error.status === 410 || error.code === 'session_ended')) await this.sessionClosed(error.extra.reason);
+      if (error instanceof ApiError && (error.status === 410 || error.code === 'session_ended'))
+        await this.sessionClosed(error.extra.reason);
       // A failed beat (network, 5xx) is retried at the next one; the server credits the gap then.
     }
   }
@@ -337,7 +394,10 @@ class ShellSession {
     this.state = 'ended';
     this.pauseTimers();
     // A session taken over elsewhere is already closed on the server.
-    if (wasPlaying) void api('POST', '/v1/play/end', { body: { session: this.session, reason }, keepalive: true }).catch(() => undefined);
+    if (wasPlaying)
+      void api('POST', '/v1/play/end', { body: { session: this.session, reason }, keepalive: true }).catch(
+        () => undefined,
+      );
   }
 
   private updateClock(): void {
@@ -373,8 +433,20 @@ class ShellSession {
     const { game, who } = this;
     return {
       local: false,
-      game: { slug: game.slug, name: game.name, version: game.version, save_slots: game.save_slots, orientation: game.orientation, leaderboard: game.leaderboard },
-      player: { id: who.player.id, username: who.player.username, display_name: who.player.display_name, avatar_url: who.player.avatar_url },
+      game: {
+        slug: game.slug,
+        name: game.name,
+        version: game.version,
+        save_slots: game.save_slots,
+        orientation: game.orientation,
+        leaderboard: game.leaderboard,
+      },
+      player: {
+        id: who.player.id,
+        username: who.player.username,
+        display_name: who.player.display_name,
+        avatar_url: who.player.avatar_url,
+      },
       entitlement: this.remainingNow(),
     };
   }
@@ -384,9 +456,17 @@ async function callApi(call: ApiCall): Promise<ApiOutcome> {
   const headers: Record<string, string> = { ...SDK_HEADER, Accept: 'application/json' };
   if (call.body !== undefined) headers['Content-Type'] = 'application/json';
   try {
-    const response = await fetch(apiUrl(call.path, call.query), { method: call.method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body), credentials: 'same-origin' });
+    const response = await fetch(apiUrl(call.path, call.query), {
+      method: call.method,
+      headers,
+      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      credentials: 'same-origin',
+    });
     return { status: response.status, body: await response.json().catch(() => undefined) };
   } catch {
-    return { status: 0, body: { ok: false, error: { code: 'network_error', message: 'The service cannot be reached' } } };
+    return {
+      status: 0,
+      body: { ok: false, error: { code: 'network_error', message: 'The service cannot be reached' } },
+    };
   }
 }

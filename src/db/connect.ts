@@ -125,7 +125,11 @@ function prepareMarkedStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   client.query = ((...args: unknown[]) => {
     const [text, values] = args;
-    if (typeof text === 'string' && text.includes(PREPARED) && (args.length === 1 || (args.length === 2 && Array.isArray(values)))) {
+    if (
+      typeof text === 'string' &&
+      text.includes(PREPARED) &&
+      (args.length === 1 || (args.length === 2 && Array.isArray(values)))
+    ) {
       let name = statementNames.get(text);
       if (name === undefined) {
         name = `gp_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
@@ -183,8 +187,13 @@ function resilientPool(url: string, options: OpenOptions): pg.Pool {
 function openPostgres(url: string, options: OpenOptions): DatabaseHandle {
   const pool = resilientPool(url, options);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  const poolStats = () => ({ size: pool.totalCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount });
-  const listen = (channels: readonly string[], events: ListenerEvents) => new NotificationListener(url, channels, events);
+  const poolStats = () => ({
+    size: pool.totalCount,
+    inUse: pool.totalCount - pool.idleCount,
+    waiting: pool.waitingCount,
+  });
+  const listen = (channels: readonly string[], events: ListenerEvents) =>
+    new NotificationListener(url, channels, events);
   return { db, dialect: 'postgres', poolStats, listen, destroy: () => db.destroy() };
 }
 

@@ -86,7 +86,12 @@ export class NotificationListener {
 
   async #connect(): Promise<void> {
     if (this.#closed) return;
-    const client = new pg.Client({ connectionString: this.#url, application_name: LISTENER_APPLICATION_NAME, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+    const client = new pg.Client({
+      connectionString: this.#url,
+      application_name: LISTENER_APPLICATION_NAME,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     this.#client = client;
     client.on('error', (error) => this.#lost(client, 'connection lost', error));
     client.on('end', () => this.#lost(client, 'connection ended'));
@@ -99,7 +104,9 @@ export class NotificationListener {
     });
     try {
       await client.connect();
-      const listens = [...this.#channels, this.#echoChannel].map((channel) => `listen ${client.escapeIdentifier(channel)};`).join(' ');
+      const listens = [...this.#channels, this.#echoChannel]
+        .map((channel) => `listen ${client.escapeIdentifier(channel)};`)
+        .join(' ');
       await client.query(`set synchronous_commit = off; ${listens}`);
       // Behind a pooler in transaction mode the NOTIFY may run on another server connection than the LISTEN, and
       // no echo would ever come back: then never go up, rather than make requests wait for echoes.
@@ -112,7 +119,10 @@ export class NotificationListener {
         new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ECHO_TIMEOUT_MS))),
       ]);
       clearTimeout(timer);
-      if (!echoed) throw new Error(`no echo of a NOTIFY within ${ECHO_TIMEOUT_MS} ms: behind a pooler in transaction mode LISTEN does not work`);
+      if (!echoed)
+        throw new Error(
+          `no echo of a NOTIFY within ${ECHO_TIMEOUT_MS} ms: behind a pooler in transaction mode LISTEN does not work`,
+        );
     } catch (error) {
       this.#lost(client, 'cannot listen', error);
       return;
@@ -129,7 +139,10 @@ export class NotificationListener {
     if (this.#inFlight || !this.#up || !client || !this.#waiters.length) return;
     this.#inFlight = true;
     const echo = ++this.#sent;
-    this.#echoTimer = setTimeout(() => this.#lost(client, `echo ${echo} not back after ${ECHO_TIMEOUT_MS} ms`), ECHO_TIMEOUT_MS);
+    this.#echoTimer = setTimeout(
+      () => this.#lost(client, `echo ${echo} not back after ${ECHO_TIMEOUT_MS} ms`),
+      ECHO_TIMEOUT_MS,
+    );
     // A failed NOTIFY means a broken connection: the client's 'error' or 'end' follows, or the echo timer fires.
     client.query(`notify ${this.#echoChannel}, '${echo}'`).catch(() => undefined);
   }

@@ -12,7 +12,10 @@ function unwrap(result: MigrationResultSet): string[] {
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
     // The cause stays attached: a lost connection (retried at start) is told from a migration that is wrong.
-    throw new Error(`${failed ? `Migration ${failed}` : 'Migrating'} failed: ${(result.error as Error).message ?? String(result.error)}`, { cause: result.error });
+    throw new Error(
+      `${failed ? `Migration ${failed}` : 'Migrating'} failed: ${(result.error as Error).message ?? String(result.error)}`,
+      { cause: result.error },
+    );
   }
   return (result.results ?? []).map((r) => `${r.direction === 'Up' ? 'applied' : 'reverted'} ${r.migrationName}`);
 }

@@ -70,5 +70,7 @@ export function paramsFromOneRow(text: string, count: number): string {
   if (n === 0 || n !== count) return text;
   const args = `prepared_args as materialized (select ${Array.from({ length: n }, (_, i) => `? as p${i + 1}`).join(', ')})`;
   const withClause = /^\s*with(\s+recursive)?\s/i.exec(body);
-  return withClause ? `with${withClause[1] ?? ''} ${args}, ${body.slice(withClause[0].length)}` : `with ${args} ${body}`;
+  return withClause
+    ? `with${withClause[1] ?? ''} ${args}, ${body.slice(withClause[0].length)}`
+    : `with ${args} ${body}`;
 }

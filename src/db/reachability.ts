@@ -32,7 +32,11 @@ function findFailure(error: unknown, depth = 0): Failure | undefined {
     const found = findFailure(inner, depth + 1);
     if (found) return found;
   }
-  if ((e.code && UNREACHABLE_CODES.has(e.code)) || (!e.code && TIMEOUT_MESSAGE.test(e.message) && /connect/i.test(e.message))) return e;
+  if (
+    (e.code && UNREACHABLE_CODES.has(e.code)) ||
+    (!e.code && TIMEOUT_MESSAGE.test(e.message) && /connect/i.test(e.message))
+  )
+    return e;
   return findFailure(e.cause, depth + 1);
 }
 

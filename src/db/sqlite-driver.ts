@@ -14,7 +14,9 @@ function load(): typeof SqliteDatabase {
   try {
     return require('better-sqlite3-node20') as typeof SqliteDatabase;
   } catch {
-    throw new Error(`Node.js ${process.versions.node} is past its end of life; run the service on Node.js 22.12 or newer (24 LTS recommended)`);
+    throw new Error(
+      `Node.js ${process.versions.node} is past its end of life; run the service on Node.js 22.12 or newer (24 LTS recommended)`,
+    );
   }
 }
 

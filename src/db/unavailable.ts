@@ -31,13 +31,15 @@ const ERRNOS = new Set([
 const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '25006']);
 
 /** What pg says, without a code, when the socket goes away under a query or a client that lost it is used again. */
-const MESSAGES = /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|terminating connection/i;
+const MESSAGES =
+  /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|terminating connection/i;
 
 /** Whether the error (or its cause, or one of an AggregateError's errors) means the database is unreachable now. */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 4) return false;
   const e = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof e.code === 'string' && (ERRNOS.has(e.code) || SQLSTATES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code))) return true;
+  if (typeof e.code === 'string' && (ERRNOS.has(e.code) || SQLSTATES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code)))
+    return true;
   if (typeof e.message === 'string' && MESSAGES.test(e.message)) return true;
   if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);

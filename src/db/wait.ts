@@ -19,7 +19,11 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * Runs `task` (connect, migrate, …); while it fails because the database is unreachable, logs why and runs it again
  * after a growing delay (0.5 s, doubling, at most 10 s), until `timeoutMs` has passed. Any other error ends it at once.
  */
-export async function whileDatabaseUnreachable<T>(what: string, task: () => Promise<T>, options: WaitOptions): Promise<T> {
+export async function whileDatabaseUnreachable<T>(
+  what: string,
+  task: () => Promise<T>,
+  options: WaitOptions,
+): Promise<T> {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? pause;
   const started = now();
@@ -34,10 +38,15 @@ export async function whileDatabaseUnreachable<T>(what: string, task: () => Prom
       const waited = now() - started;
       const reason = rootMessage(error);
       if (waited >= options.timeoutMs) {
-        throw new Error(`The database cannot be reached (${reason}); gave up ${what} after ${Math.round(waited / 1000)} s (database_connect_timeout_seconds)`, { cause: error });
+        throw new Error(
+          `The database cannot be reached (${reason}); gave up ${what} after ${Math.round(waited / 1000)} s (database_connect_timeout_seconds)`,
+          { cause: error },
+        );
       }
       const wait = Math.min(delay, options.timeoutMs - waited);
-      options.log.warn(`the database cannot be reached (${reason}) while ${what}; retrying in ${wait / 1000} s (gives up after ${options.timeoutMs / 1000} s)`);
+      options.log.warn(
+        `the database cannot be reached (${reason}) while ${what}; retrying in ${wait / 1000} s (gives up after ${options.timeoutMs / 1000} s)`,
+      );
       await sleep(wait);
       delay = Math.min(MAX_DELAY_MS, delay * 2);
     }

@@ -61,7 +61,11 @@ function playerCredential(row: ActiveTokenRow, via: PlayerCredential['via']): Pl
  * The player token's credential: from the credential cache (PostgreSQL) when it holds the token and its last use was
  * written less than TOUCH_INTERVAL_MS ago, else from the database (which writes the last use when due).
  */
-async function playerFromToken(ctx: AppContext, token: string, via: PlayerCredential['via']): Promise<PlayerCredential | null> {
+async function playerFromToken(
+  ctx: AppContext,
+  token: string,
+  via: PlayerCredential['via'],
+): Promise<PlayerCredential | null> {
   const now = ctx.clock.now();
   const tokenHash = sha256(token);
   const touchBefore = now - TOUCH_INTERVAL_MS;
@@ -87,7 +91,12 @@ async function keyFromSecret(ctx: AppContext, secret: string): Promise<KeyCreden
   if (!row) return null;
   const now = ctx.clock.now();
   if (row.last_used_at === null || now - row.last_used_at > TOUCH_INTERVAL_MS) await touchKey(ctx.db, row.key_id, now);
-  return { kind: 'key', keyId: row.key_id, gameId: row.game_id, scopes: new Set(row.scopes.split(' ').filter(Boolean) as Scope[]) };
+  return {
+    kind: 'key',
+    keyId: row.key_id,
+    gameId: row.game_id,
+    scopes: new Set(row.scopes.split(' ').filter(Boolean) as Scope[]),
+  };
 }
 
 async function fromBearer(ctx: AppContext, header: string): Promise<Credential> {
@@ -118,7 +127,12 @@ async function fromCookie(ctx: AppContext, request: FastifyRequest, strict: bool
 }
 
 /** Reads the credential the route's mode asks for; throws 401/403 as DESIGN §3. */
-export async function authenticate(ctx: AppContext, request: FastifyRequest, mode: AuthMode, scope?: Scope): Promise<Credential | null> {
+export async function authenticate(
+  ctx: AppContext,
+  request: FastifyRequest,
+  mode: AuthMode,
+  scope?: Scope,
+): Promise<Credential | null> {
   if (mode === 'none') return null;
   const header = request.headers.authorization;
   const strict = mode !== 'optional';

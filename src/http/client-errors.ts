@@ -12,13 +12,25 @@ interface Answer {
   message: string;
 }
 
-const HEADERS_TOO_LARGE: Answer = { status: 431, code: 'headers_too_large', message: 'The request headers are too large' };
+const HEADERS_TOO_LARGE: Answer = {
+  status: 431,
+  code: 'headers_too_large',
+  message: 'The request headers are too large',
+};
 const TIMEOUT: Answer = { status: 408, code: 'request_timeout', message: 'The request did not arrive in time' };
 const BAD_REQUEST: Answer = { status: 400, code: 'bad_request', message: 'The request cannot be read' };
-const EXPECTATION_FAILED: Answer = { status: 417, code: 'expectation_failed', message: 'The only Expect this service meets is 100-continue' };
+const EXPECTATION_FAILED: Answer = {
+  status: 417,
+  code: 'expectation_failed',
+  message: 'The only Expect this service meets is 100-continue',
+};
 
 /** The headers of every such answer: the envelope's type, nosniff (DESIGN §4) and no caching. */
-const HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' };
+const HEADERS = {
+  'Content-Type': 'application/json; charset=utf-8',
+  'X-Content-Type-Options': 'nosniff',
+  'Cache-Control': 'no-store',
+};
 
 function envelope(answer: Answer): string {
   return JSON.stringify({ ok: false, error: { code: answer.code, message: answer.message } });
@@ -55,7 +67,11 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
 export function registerExpectationHandler(app: FastifyInstance): void {
   app.server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
     const body = envelope(EXPECTATION_FAILED);
-    response.writeHead(EXPECTATION_FAILED.status, { ...HEADERS, 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+    response.writeHead(EXPECTATION_FAILED.status, {
+      ...HEADERS,
+      'Content-Length': Buffer.byteLength(body),
+      Connection: 'close',
+    });
     response.end(body);
   });
 }

@@ -24,7 +24,11 @@ export interface JsonParserOptions {
   tooDeep?: () => Error;
 }
 
-const tooDeepDefault = () => validationFailed({ body: `is nested too deeply (more than ${MAX_JSON_DEPTH} levels of arrays and objects)` }, 'The body is nested too deeply');
+const tooDeepDefault = () =>
+  validationFailed(
+    { body: `is nested too deeply (more than ${MAX_JSON_DEPTH} levels of arrays and objects)` },
+    'The body is nested too deeply',
+  );
 
 /** Installs the JSON parser on `app` (the root, or a plugin's own context to change it for that plugin's routes). */
 export function registerJsonParser(app: FastifyInstance, options: JsonParserOptions = {}): void {
@@ -51,7 +55,12 @@ export function registerBodyEncodingCheck(app: FastifyInstance): void {
   app.addHook('preParsing', (request, _reply, payload, done) => {
     const encoding = request.headers['content-encoding']?.trim().toLowerCase();
     if (encoding && encoding !== 'identity') {
-      return done(new AppError('unsupported_media_type', `Request bodies are not decoded: send the body without Content-Encoding (got ${JSON.stringify(encoding.slice(0, 40))})`));
+      return done(
+        new AppError(
+          'unsupported_media_type',
+          `Request bodies are not decoded: send the body without Content-Encoding (got ${JSON.stringify(encoding.slice(0, 40))})`,
+        ),
+      );
     }
     done(null, payload);
   });

@@ -38,13 +38,17 @@ export function errorEnvelope(status: number, codes: ErrorCode[]): TSchema {
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 /** `YYYY-MM-DD HH:MM:SS` in UTC. */
-export const Timestamp = Type.String({ description: 'timestamp YYYY-MM-DD HH:MM:SS (UTC)', examples: ['2026-11-21 09:30:00'] });
+export const Timestamp = Type.String({
+  description: 'timestamp YYYY-MM-DD HH:MM:SS (UTC)',
+  examples: ['2026-11-21 09:30:00'],
+});
 /** `YYYY-MM-DD` in reset_timezone. */
 export const DateString = Type.String({ description: 'date YYYY-MM-DD', examples: ['2026-11-21'] });
 
 /** The largest row id: ids are 32-bit integer columns on PostgreSQL (SQLite's are wider), so a larger one is 422. */
 export const MAX_ROW_ID = 2_147_483_647;
 /** An integer input naming a row (a player, a token, a key): 1 to MAX_ROW_ID. */
-export const RowId = (description?: string) => Type.Integer({ minimum: 1, maximum: MAX_ROW_ID, ...(description ? { description } : {}) });
+export const RowId = (description?: string) =>
+  Type.Integer({ minimum: 1, maximum: MAX_ROW_ID, ...(description ? { description } : {}) });
 /** A save slot in a path: 0 to the column's bound (the game's save_slots narrows it further, with 422). */
 export const SlotNumber = (description: string) => Type.Integer({ minimum: 0, maximum: MAX_ROW_ID, description });

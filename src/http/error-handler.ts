@@ -41,13 +41,15 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   unavailable: 'The service is unavailable; try again shortly',
 };
 
-
 function joinPath(base: string, key: string): string {
   return base ? `${base}.${key}` : key;
 }
 
 /** Turns Ajv errors into `{field: message}`, one message per field. */
-export function validationFields(errors: FastifySchemaValidationError[], context: string | undefined): Record<string, string> {
+export function validationFields(
+  errors: FastifySchemaValidationError[],
+  context: string | undefined,
+): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const e of errors) {
     let name = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
@@ -67,13 +69,23 @@ export function validationFields(errors: FastifySchemaValidationError[], context
       if (context === 'body' && e.keyword === 'type') message = 'must be a JSON object';
     }
     // defineProperty, not assignment: a field named __proto__ (an unknown field of a state body) must stay a field
-    if (!Object.hasOwn(fields, name)) Object.defineProperty(fields, name, { value: message, enumerable: true, writable: true, configurable: true });
+    if (!Object.hasOwn(fields, name))
+      Object.defineProperty(fields, name, { value: message, enumerable: true, writable: true, configurable: true });
   }
   return fields;
 }
 
-function send(reply: FastifyReply, status: number, code: ErrorCode, message: string, extra: Record<string, unknown> = {}) {
-  return reply.code(status).type('application/json; charset=utf-8').send({ ok: false, error: { code, message, ...extra } });
+function send(
+  reply: FastifyReply,
+  status: number,
+  code: ErrorCode,
+  message: string,
+  extra: Record<string, unknown> = {},
+) {
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send({ ok: false, error: { code, message, ...extra } });
 }
 
 export function errorHandler(this: FastifyInstance, error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
@@ -84,11 +96,19 @@ export function errorHandler(this: FastifyInstance, error: FastifyError, request
     return send(reply, 422, 'validation_failed', 'Some fields are not valid', { fields });
   }
 
-  const mapped = (error.code && FRAMEWORK_CODES[error.code]) || (error.statusCode && error.statusCode < 500 ? STATUS_CODES[error.statusCode] : undefined);
+  const mapped =
+    (error.code && FRAMEWORK_CODES[error.code]) ||
+    (error.statusCode && error.statusCode < 500 ? STATUS_CODES[error.statusCode] : undefined);
   if (mapped) {
-    const code: ErrorCode = mapped === 'payload_too_large' ? (request.routeOptions.config.tooLargeCode ?? mapped) : mapped;
+    const code: ErrorCode =
+      mapped === 'payload_too_large' ? (request.routeOptions.config.tooLargeCode ?? mapped) : mapped;
     const status = code === 'state_too_large' ? 413 : statusOf(mapped, error.statusCode);
-    return send(reply, status, code, code === 'state_too_large' ? 'The state is larger than 262,144 bytes' : (MESSAGES[code] ?? error.message));
+    return send(
+      reply,
+      status,
+      code,
+      code === 'state_too_large' ? 'The state is larger than 262,144 bytes' : (MESSAGES[code] ?? error.message),
+    );
   }
 
   // The database went away (a failover, a restart, a lost connection) or is busy: the transaction was rolled back.
@@ -103,6 +123,11 @@ export function errorHandler(this: FastifyInstance, error: FastifyError, request
 }
 
 function statusOf(code: ErrorCode, fallback: number | undefined): number {
-  const byCode: Partial<Record<ErrorCode, number>> = { invalid_json: 400, unsupported_media_type: 415, payload_too_large: 413, bad_request: 400 };
+  const byCode: Partial<Record<ErrorCode, number>> = {
+    invalid_json: 400,
+    unsupported_media_type: 415,
+    payload_too_large: 413,
+    bad_request: 400,
+  };
   return byCode[code] ?? fallback ?? 400;
 }

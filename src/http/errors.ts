@@ -1,41 +1,101 @@
 // The error codes of DESIGN §3 (and the few this service adds), with their status and meaning: one table for the handler and the OpenAPI document.
 export const ERROR_CATALOG = {
-  bad_request: { status: 400, description: 'the request line or headers cannot be read (malformed URL or Content-Length)' },
+  bad_request: {
+    status: 400,
+    description: 'the request line or headers cannot be read (malformed URL or Content-Length)',
+  },
   invalid_json: { status: 400, description: 'the body is not parseable JSON' },
   unauthenticated: { status: 401, description: 'credential missing, unknown, expired or revoked on a protected route' },
-  invalid_credentials: { status: 401, description: 'failed login: unknown login or wrong password (one body for both)' },
+  invalid_credentials: {
+    status: 401,
+    description: 'failed login: unknown login or wrong password (one body for both)',
+  },
   limit_reached: { status: 402, description: 'POST /play/start with the daily free allowance used up' },
-  premium_required: { status: 402, description: 'POST /play/start of a premium-only game by a player without Unlimited' },
-  wrong_password: { status: 403, description: 'the current password sent to confirm an account change (password, email, deletion) is wrong' },
+  premium_required: {
+    status: 402,
+    description: 'POST /play/start of a premium-only game by a player without Unlimited',
+  },
+  wrong_password: {
+    status: 403,
+    description: 'the current password sent to confirm an account change (password, email, deletion) is wrong',
+  },
   forbidden: { status: 403, description: 'valid credential of the wrong kind, or for another game or player' },
-  insufficient_scope: { status: 403, description: 'developer key without the needed scope; error.required_scope names it' },
+  insufficient_scope: {
+    status: 403,
+    description: 'developer key without the needed scope; error.required_scope names it',
+  },
   csrf_rejected: { status: 403, description: 'cookie-session call without the header X-Requested-With: ServiceSDK' },
   cross_origin_forbidden: { status: 403, description: "request whose Origin is not public_url's origin" },
   https_required: { status: 403, description: 'plain HTTP in production' },
   game_unavailable: { status: 403, description: 'POST /play/start for a game that cannot be launched' },
-  play_not_allowed: { status: 403, description: 'entry file requested without an active play session that still has time' },
+  play_not_allowed: {
+    status: 403,
+    description: 'entry file requested without an active play session that still has time',
+  },
   not_found: { status: 404, description: 'unknown route, game, player, token or empty save slot' },
-  leaderboard_disabled: { status: 404, description: 'score or leaderboard route of a game with leaderboard.enabled false' },
+  leaderboard_disabled: {
+    status: 404,
+    description: 'score or leaderboard route of a game with leaderboard.enabled false',
+  },
   method_not_allowed: { status: 405, description: 'known path, wrong method; the Allow header lists the methods' },
-  request_timeout: { status: 408, description: 'the request line, headers or body did not arrive within the time the server allows (settings http.*)' },
-  email_taken: { status: 409, description: 'register, or a change of email (asked or confirmed), with an email already in use' },
-  already_verified: { status: 409, description: 'POST /me/verification-email when the email address is verified already' },
-  username_taken: { status: 409, description: 'register or PATCH /me with a username already in use (case-insensitive)' },
+  request_timeout: {
+    status: 408,
+    description: 'the request line, headers or body did not arrive within the time the server allows (settings http.*)',
+  },
+  email_taken: {
+    status: 409,
+    description: 'register, or a change of email (asked or confirmed), with an email already in use',
+  },
+  already_verified: {
+    status: 409,
+    description: 'POST /me/verification-email when the email address is verified already',
+  },
+  username_taken: {
+    status: 409,
+    description: 'register or PATCH /me with a username already in use (case-insensitive)',
+  },
   token_limit_reached: { status: 409, description: 'POST /me/tokens with 10 active tokens' },
-  version_conflict: { status: 409, description: 'expected_version differs from the stored version; error.current_version gives it' },
-  session_ended: { status: 410, description: 'heartbeat on a closed play session; error.reason says why it closed (replaced, timeout, limit, quit, …)' },
+  version_conflict: {
+    status: 409,
+    description: 'expected_version differs from the stored version; error.current_version gives it',
+  },
+  session_ended: {
+    status: 410,
+    description:
+      'heartbeat on a closed play session; error.reason says why it closed (replaced, timeout, limit, quit, …)',
+  },
   payload_too_large: { status: 413, description: "body over the route's limit, or an avatar over 2 MB" },
   state_too_large: { status: 413, description: 'save state over 262,144 bytes of JSON text' },
-  unsupported_media_type: { status: 415, description: 'a body that is not application/json on a JSON route; an avatar that is not JPG, PNG, GIF or WebP by content' },
+  unsupported_media_type: {
+    status: 415,
+    description:
+      'a body that is not application/json on a JSON route; an avatar that is not JPG, PNG, GIF or WebP by content',
+  },
   expectation_failed: { status: 417, description: 'an Expect header other than 100-continue' },
-  validation_failed: { status: 422, description: 'invalid field or query parameter; error.fields maps each name to a message' },
-  invalid_token: { status: 422, description: 'an email-verification, password-reset or email-change token that is unknown, used or expired' },
-  invalid_play_session: { status: 422, description: 'score names a play session that is not this player\'s for this game' },
+  validation_failed: {
+    status: 422,
+    description: 'invalid field or query parameter; error.fields maps each name to a message',
+  },
+  invalid_token: {
+    status: 422,
+    description: 'an email-verification, password-reset or email-change token that is unknown, used or expired',
+  },
+  invalid_play_session: {
+    status: 422,
+    description: "score names a play session that is not this player's for this game",
+  },
   idempotency_key_reused: { status: 422, description: 'an Idempotency-Key sent again with a different body' },
-  invalid_identity_token: { status: 422, description: 'POST /dev/identity-token/verify with a token that cannot be trusted; error.reason says why (malformed, bad_signature, expired, other_game, player_unavailable)' },
+  invalid_identity_token: {
+    status: 422,
+    description:
+      'POST /dev/identity-token/verify with a token that cannot be trusted; error.reason says why (malformed, bad_signature, expired, other_game, player_unavailable)',
+  },
   rate_limited: { status: 429, description: 'too many requests; Retry-After gives the seconds to wait' },
-  headers_too_large: { status: 431, description: 'request headers over the server\'s limit (16 KB)' },
-  internal_error: { status: 500, description: 'a fault of the service; the message holds no internals, error.request_id finds it in the log' },
+  headers_too_large: { status: 431, description: "request headers over the server's limit (16 KB)" },
+  internal_error: {
+    status: 500,
+    description: 'a fault of the service; the message holds no internals, error.request_id finds it in the log',
+  },
   unavailable: { status: 503, description: 'the service is shutting down or its database is unreachable' },
 } as const satisfies Record<string, { status: number; description: string }>;
 

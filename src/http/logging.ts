@@ -8,7 +8,16 @@ import type { ChildLoggerOptions, LoggerOptions } from 'pino';
 export const REDACTED = '[redacted]';
 
 /** Query parameters whose values are secrets: masked in every logged URL. */
-const SECRET_QUERY_NAMES = new Set(['token', 'session', 'password', 'key', 'secret', 'code', 'access_token', 'api_key']);
+const SECRET_QUERY_NAMES = new Set([
+  'token',
+  'session',
+  'password',
+  'key',
+  'secret',
+  'code',
+  'access_token',
+  'api_key',
+]);
 
 /** Secrets issued by the service (DESIGN §4 and the mail and play tokens): the prefix, then base62. */
 const SECRET_VALUE = /\b(agp|agk|mt|ps)_[0-9A-Za-z]{16,}/g;
@@ -217,7 +226,11 @@ class LazyChildLogger {
 }
 
 /** Fastify's childLoggerFactory: a request's logger is made when it is first written to (LazyChildLogger). */
-export function lazyChildLogger(logger: FastifyBaseLogger, bindings: Record<string, unknown>, options: ChildLoggerOptions): FastifyBaseLogger {
+export function lazyChildLogger(
+  logger: FastifyBaseLogger,
+  bindings: Record<string, unknown>,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
   if (options.level !== undefined || options.serializers !== undefined) return logger.child(bindings, options);
   return new LazyChildLogger(logger, bindings) as unknown as FastifyBaseLogger;
 }

@@ -32,14 +32,19 @@ export function registerNotFound(app: FastifyInstance, options: NotFoundOptions 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     // A route that exists for this method sent the request here itself (a static file that is not there): plain 404.
-    if (shadow.find(request.method as HTTPMethod, path)) throw new AppError('not_found', `Nothing at ${request.method} ${path}`);
+    if (shadow.find(request.method as HTTPMethod, path))
+      throw new AppError('not_found', `Nothing at ${request.method} ${path}`);
     const allowed = METHODS.filter((m) => m !== request.method && shadow.find(m, path));
     if (allowed.length > 0) {
       reply.header('Allow', allowed.join(', '));
       throw new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(', ')}`);
     }
     if (options.htmlPage && !isApiPath(path) && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply.code(404).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(options.htmlPage(request, path));
+      return reply
+        .code(404)
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(options.htmlPage(request, path));
     }
     throw new AppError('not_found', `Nothing at ${request.method} ${path}`);
   });

@@ -29,25 +29,58 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
 };
 
 /** The fields an error adds to `code` and `message`, per code (spec §1: `error.<field>`). */
-const ERROR_EXTRAS: Partial<Record<ErrorCode, { required: Record<string, TSchema>; optional?: Record<string, TSchema> }>> = {
+const ERROR_EXTRAS: Partial<
+  Record<ErrorCode, { required: Record<string, TSchema>; optional?: Record<string, TSchema> }>
+> = {
   validation_failed: {
-    required: { fields: Type.Record(Type.String(), Type.String(), { description: 'each invalid field or query parameter (dotted path) with a message' }) },
+    required: {
+      fields: Type.Record(Type.String(), Type.String(), {
+        description: 'each invalid field or query parameter (dotted path) with a message',
+      }),
+    },
   },
-  version_conflict: { required: { current_version: Type.Integer({ minimum: 0, description: 'the version stored now; 0 when the slot is empty' }) } },
-  rate_limited: { required: { retry_after: Type.Integer({ minimum: 0, description: 'seconds to wait before trying again (also the Retry-After header)' }) } },
-  insufficient_scope: { required: { required_scope: Type.String({ description: 'the scope the developer key lacks', examples: ['scores:write'] }) } },
+  version_conflict: {
+    required: {
+      current_version: Type.Integer({ minimum: 0, description: 'the version stored now; 0 when the slot is empty' }),
+    },
+  },
+  rate_limited: {
+    required: {
+      retry_after: Type.Integer({
+        minimum: 0,
+        description: 'seconds to wait before trying again (also the Retry-After header)',
+      }),
+    },
+  },
+  insufficient_scope: {
+    required: {
+      required_scope: Type.String({ description: 'the scope the developer key lacks', examples: ['scores:write'] }),
+    },
+  },
   limit_reached: { required: { entitlement: EntitlementSchema } },
   session_ended: {
-    required: { reason: Type.String({ description: 'why the session closed: replaced, timeout, limit, quit, …', examples: ['timeout'] }) },
+    required: {
+      reason: Type.String({
+        description: 'why the session closed: replaced, timeout, limit, quit, …',
+        examples: ['timeout'],
+      }),
+    },
   },
   state_too_large: {
     required: {},
     optional: {
-      size_bytes: Type.Integer({ minimum: 0, description: 'size of the sent state as JSON text (absent when the body itself was over the limit)' }),
+      size_bytes: Type.Integer({
+        minimum: 0,
+        description: 'size of the sent state as JSON text (absent when the body itself was over the limit)',
+      }),
       max_bytes: Type.Integer({ minimum: 0, description: 'the most a state may hold, 262,144' }),
     },
   },
-  internal_error: { required: { request_id: Type.String({ description: 'finds the fault in the service log (also the X-Request-Id header)' }) } },
+  internal_error: {
+    required: {
+      request_id: Type.String({ description: 'finds the fault in the service log (also the X-Request-Id header)' }),
+    },
+  },
 };
 
 const HEADERS: Record<string, Json> = {
@@ -55,7 +88,10 @@ const HEADERS: Record<string, Json> = {
     description: "the id of this request in the service log (a trusted proxy's own X-Request-Id when it sent one)",
     schema: { type: 'string' },
   },
-  RateLimitLimit: { description: 'requests allowed in the current window for this credential (or address)', schema: { type: 'integer', minimum: 0 } },
+  RateLimitLimit: {
+    description: 'requests allowed in the current window for this credential (or address)',
+    schema: { type: 'integer', minimum: 0 },
+  },
   RateLimitRemaining: { description: 'requests left in the current window', schema: { type: 'integer', minimum: 0 } },
   RateLimitReset: { description: 'seconds until the window starts again', schema: { type: 'integer', minimum: 0 } },
   RetryAfter: {
@@ -68,7 +104,7 @@ const HEADERS: Record<string, Json> = {
   },
   SetCookie: {
     description:
-      'with `X-Requested-With: ServiceSDK`: sets (log in, register) or clears (log out, revoking the session\'s own token) the ' +
+      "with `X-Requested-With: ServiceSDK`: sets (log in, register) or clears (log out, revoking the session's own token) the " +
       'portal session cookie `gp_session` (`__Host-gp_session` in production)',
     schema: { type: 'string' },
   },
@@ -156,7 +192,7 @@ export interface RouteFacts {
 /** Applies the rules to the document fastify-swagger built; `facts` is keyed by `METHOD /path/{param}`. */
 export function finishDocument(doc: Json, facts: Map<string, RouteFacts>): Json {
   const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation>>;
-  const components = ((doc.components ??= {}) as Json) as Record<string, Record<string, Json>>;
+  const components = (doc.components ??= {}) as Json as Record<string, Record<string, Json>>;
   const schemas: Record<string, Json> = {};
   const usedErrors = new Set<ErrorCode>();
   const usedTags = new Set<string>();
@@ -171,7 +207,9 @@ export function finishDocument(doc: Json, facts: Map<string, RouteFacts>): Json 
       for (const param of op.parameters ?? []) {
         if (param.in === 'query' && param.schema?.default !== undefined) param.required = false;
       }
-      const idempotent = (op.parameters ?? []).some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+      const idempotent = (op.parameters ?? []).some(
+        (p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key',
+      );
       const setsCookie = facts.get(`${method.toUpperCase()} ${path}`)?.setsCookie ?? false;
 
       for (const [status, response] of Object.entries(op.responses)) {
@@ -219,9 +257,14 @@ export function finishDocument(doc: Json, facts: Map<string, RouteFacts>): Json 
   }
   hoistNamedSchemas(paths as Json, schemas);
   hoistNamedSchemas(schemas, schemas);
-  components.schemas = { ...components.schemas, ...Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))) };
+  components.schemas = {
+    ...components.schemas,
+    ...Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
+  };
   usedHeaders = new Set([...usedHeaders].sort());
   components.headers = Object.fromEntries([...usedHeaders].map((name) => [name, HEADERS[name]!]));
-  doc.tags = [...usedTags].sort().map((name) => (TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name }));
+  doc.tags = [...usedTags]
+    .sort()
+    .map((name) => (TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name }));
   return doc;
 }

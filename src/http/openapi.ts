@@ -9,10 +9,10 @@ import { finishDocument, type RouteFacts } from './openapi-pipeline.js';
 
 export const API_VERSION = '1.0.0' as const;
 
-
 function settingsTable(): string {
   const rows = settingLeaves().map((leaf) => {
-    const def = leaf.schema.default === undefined || leaf.schema.default === '' ? 'unset' : `\`${String(leaf.schema.default)}\``;
+    const def =
+      leaf.schema.default === undefined || leaf.schema.default === '' ? 'unset' : `\`${String(leaf.schema.default)}\``;
     return `| \`${leaf.name}\` | \`${leaf.envName}\` | ${def} | ${leaf.schema.description ?? ''} |`;
   });
   return ['| setting | environment | default | meaning |', '|---|---|---|---|', ...rows].join('\n');
@@ -79,8 +79,17 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         securitySchemes: {
           playerToken: { type: 'http', scheme: 'bearer', description: 'player token agp_…' },
           developerKey: { type: 'http', scheme: 'bearer', description: 'developer key agk_…, bound to one game' },
-          portalSession: { type: 'apiKey', in: 'cookie', name: 'gp_session', description: 'portal session; needs X-Requested-With: ServiceSDK' },
-          metricsToken: { type: 'http', scheme: 'bearer', description: 'the setting metrics_token, for GET /metrics when it is set' },
+          portalSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'gp_session',
+            description: 'portal session; needs X-Requested-With: ServiceSDK',
+          },
+          metricsToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'the setting metrics_token, for GET /metrics when it is set',
+          },
         },
       },
     },
@@ -90,7 +99,11 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       }
       return { schema: isDocumentedPath(url) ? schema : { ...schema, hide: true }, url };
     },
-    transformObject: (document) => finishDocument(('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Record<string, unknown>, facts),
+    transformObject: (document) =>
+      finishDocument(
+        ('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Record<string, unknown>,
+        facts,
+      ),
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

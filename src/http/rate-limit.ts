@@ -1,7 +1,13 @@
 // The rate limits of DESIGN §4 with @fastify/rate-limit: 429 rate_limited with Retry-After, counted in process or shared through Redis.
 // Redis keys read <redis_prefix>rate:undefinedundefined-<limit>:<key>: the plugin names limiters made with createRateLimit so.
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
 import type { Redis } from 'ioredis';
 import type { AppContext } from '../context.js';
 import { sha256 } from '../lib/secrets.js';
@@ -28,7 +34,12 @@ const reconnectDelay = (attempt: number) => Math.min(100 * 2 ** Math.min(attempt
  */
 async function connectRedis(url: string, log: FastifyBaseLogger): Promise<{ redis: Redis; close(): Promise<void> }> {
   const { Redis } = await import('ioredis');
-  const redis = new Redis(url, { connectTimeout: 2000, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: reconnectDelay });
+  const redis = new Redis(url, {
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    retryStrategy: reconnectDelay,
+  });
   let reachable = true;
   let closing = false;
   const lost = (error?: Error) => {
@@ -80,18 +91,32 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
     await firstConnection(connection.redis);
     app.addHook('onClose', () => connection.close());
   }
-  await app.register(rateLimit, { global: false, skipOnError: true, ...(redis ? { redis, nameSpace: `${config.redis_prefix}rate:` } : {}) });
+  await app.register(rateLimit, {
+    global: false,
+    skipOnError: true,
+    ...(redis ? { redis, nameSpace: `${config.redis_prefix}rate:` } : {}),
+  });
 
   const cookieName = sessionCookieName(ctx);
   // request.ip is undefined once the client has reset its connection (the socket has no remote address left)
   // normalizeIP groups an IPv6 address by its /64 and lowercases anything else: without a ':' (IPv4), the same
   // without its IPv6 test (a long regexp, about 1 % of a cheap request's CPU).
-  const ip = (request: FastifyRequest) => (request.ip ? (request.ip.includes(':') ? normalizeIP(request.ip) : request.ip.toLowerCase()) : 'gone');
+  const ip = (request: FastifyRequest) =>
+    request.ip ? (request.ip.includes(':') ? normalizeIP(request.ip) : request.ip.toLowerCase()) : 'gone';
   /** Whether the request sends a credential at all (validated or not). */
-  const sendsCredential = (request: FastifyRequest) => Boolean(request.headers.authorization || request.cookies?.[cookieName]);
-  const limiter = (name: string, setting: { max: number; window_seconds: number }, key: (request: FastifyRequest) => string): Check => ({
+  const sendsCredential = (request: FastifyRequest) =>
+    Boolean(request.headers.authorization || request.cookies?.[cookieName]);
+  const limiter = (
+    name: string,
+    setting: { max: number; window_seconds: number },
+    key: (request: FastifyRequest) => string,
+  ): Check => ({
     name,
-    check: app.createRateLimit({ max: setting.max, timeWindow: setting.window_seconds * 1000, keyGenerator: (request) => `${name}:${key(request)}` }),
+    check: app.createRateLimit({
+      max: setting.max,
+      timeWindow: setting.window_seconds * 1000,
+      keyGenerator: (request) => `${name}:${key(request)}`,
+    }),
   });
   const enforce = async (limit: Check, request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const result = await limit.check(request);
@@ -130,7 +155,8 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
     if (rule === 'register') return enforce(checks.register, request, reply);
     if (rule === 'forgot_password') return; // counted per address once the body is read
     // Player routes with a limit per player, counted once the player is known; without a credential, per IP.
-    if (rule === 'verification_email' || rule === 'password_check') return sendsCredential(request) ? undefined : enforce(checks.defaultByIp, request, reply);
+    if (rule === 'verification_email' || rule === 'password_check')
+      return sendsCredential(request) ? undefined : enforce(checks.defaultByIp, request, reply);
     if (!sendsCredential(request)) return enforce(checks.defaultByIp, request, reply);
   });
   // Limits keyed by a field of the body run once it is parsed and valid: a preHandler of the few routes with such a
@@ -146,7 +172,8 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
     const rule = route.config?.rateLimitRule;
     const limit = rule ? afterBody[rule] : undefined;
     if (!limit) return;
-    const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+    const own =
+      route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
     if (own.some((hook) => bodyCounters.has(hook))) return; // options seen twice (a HEAD made from a GET): counted once
     const countBody: preHandlerAsyncHookHandler = async (request, reply) => enforce(limit, request, reply);
     bodyCounters.add(countBody);
@@ -157,8 +184,17 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
     /** Registered after the credential hook: requests that send a credential count against it once it is known. */
     afterAuthentication() {
       app.addHook('onRequest', async (request, reply) => {
-        if (request.routeOptions.config?.rateLimitRule || request.routeOptions.config?.healthProbe || !sendsCredential(request)) return;
-        return enforce(request.credential?.kind === 'key' ? checks.developerKey : checks.defaultByCredential, request, reply);
+        if (
+          request.routeOptions.config?.rateLimitRule ||
+          request.routeOptions.config?.healthProbe ||
+          !sendsCredential(request)
+        )
+          return;
+        return enforce(
+          request.credential?.kind === 'key' ? checks.developerKey : checks.defaultByCredential,
+          request,
+          reply,
+        );
       });
     },
     /** A credential that failed to authenticate counts against the address that sent it. */
@@ -188,7 +224,10 @@ function credentialKey(request: FastifyRequest): string | undefined {
  * Tells the client its allowance (RateLimit-Limit, -Remaining, -Reset in seconds: the IETF draft's fields). A request
  * counted by two limits (login: per address and per name) is told the tighter one. Nothing is told while Redis is away.
  */
-function tellAllowance(reply: FastifyReply, result: { max: number; remaining: number; ttl: number; ttlInSeconds: number }): void {
+function tellAllowance(
+  reply: FastifyReply,
+  result: { max: number; remaining: number; ttl: number; ttlInSeconds: number },
+): void {
   if (result.ttl <= 0) return;
   const told = reply.getHeader('RateLimit-Remaining');
   if (told !== undefined && Number(told) <= result.remaining) return;
@@ -196,4 +235,3 @@ function tellAllowance(reply: FastifyReply, result: { max: number; remaining: nu
   reply.header('RateLimit-Remaining', String(result.remaining));
   reply.header('RateLimit-Reset', String(Math.max(1, result.ttlInSeconds)));
 }
-

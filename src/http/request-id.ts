@@ -20,7 +20,8 @@ export function requestIdGenerator(trustProxy: string): (req: IncomingMessage) =
   const trusted = trustedPeer(trustProxy);
   return (req) => {
     const incoming = req.headers['x-request-id'];
-    if (trusted && typeof incoming === 'string' && VALID_ID.test(incoming) && trusted(req.socket?.remoteAddress ?? '')) return incoming;
+    if (trusted && typeof incoming === 'string' && VALID_ID.test(incoming) && trusted(req.socket?.remoteAddress ?? ''))
+      return incoming;
     return randomUUID();
   };
 }

@@ -11,7 +11,10 @@ import { AppError } from './errors.js';
  * and the SDK script. They are public and read-only; nothing on a game's origin acts on a credential.
  */
 function isPublicRead(request: FastifyRequest): boolean {
-  return (request.method === 'GET' || request.method === 'HEAD') && (isGameRequest(request.raw) || request.url.startsWith('/sdk/'));
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    (isGameRequest(request.raw) || request.url.startsWith('/sdk/'))
+  );
 }
 
 /** helmet's settings for every response (DESIGN §4). */
@@ -34,7 +37,8 @@ function helmetOptions(config: Config): HelmetOptions {
  * (helmet's one removal, X-Powered-By, has nothing to remove: Fastify never sets it.)
  */
 export function helmetHeaders(options: HelmetOptions): [name: string, value: string][] {
-  if (options.contentSecurityPolicy !== false) throw new Error('a Content-Security-Policy may differ per request: not precomputed');
+  if (options.contentSecurityPolicy !== false)
+    throw new Error('a Content-Security-Policy may differ per request: not precomputed');
   const headers: [string, string][] = [];
   const recorder = {
     setHeader(name: string, value: unknown) {

@@ -8,7 +8,10 @@ import { ILL_FORMED_MESSAGE, isWellFormedString } from '../lib/unicode.js';
 /** This service's own formats, and what a field that fails one is told. */
 const FORMATS = {
   /** an ISO 3166-1 alpha-2 code in any letter case, or "" (which clears a country) */
-  'iso-country': { validate: (s: string) => s === '' || isCountryCode(s.toUpperCase()), message: 'is not an ISO 3166-1 alpha-2 country code' },
+  'iso-country': {
+    validate: (s: string) => s === '' || isCountryCode(s.toUpperCase()),
+    message: 'is not an ISO 3166-1 alpha-2 country code',
+  },
 } as const;
 
 export function formatMessage(format: unknown): string | undefined {
@@ -31,9 +34,16 @@ const rejectNul: SchemaValidateFunction = (_enabled: boolean, data: string) => {
 };
 
 function createAjv(coerceTypes: boolean): Ajv.default {
-  const ajv = new Ajv.default({ allErrors: true, useDefaults: true, removeAdditional: false, strict: false, coerceTypes });
+  const ajv = new Ajv.default({
+    allErrors: true,
+    useDefaults: true,
+    removeAdditional: false,
+    strict: false,
+    coerceTypes,
+  });
   addFormats.default(ajv);
-  for (const [name, format] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate: format.validate });
+  for (const [name, format] of Object.entries(FORMATS))
+    ajv.addFormat(name, { type: 'string', validate: format.validate });
   ajv.addKeyword({ keyword: 'noNul', type: 'string', schemaType: 'boolean', validate: rejectNul, errors: true });
   return ajv;
 }

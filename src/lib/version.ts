@@ -8,7 +8,10 @@ export function serviceVersion(): string {
   // Sources sit at src/lib, compiled code at dist/src/lib: package.json is two or three levels up.
   for (const candidate of ['../../package.json', '../../../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), 'utf8')) as { name?: string; version: string };
+      const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), 'utf8')) as {
+        name?: string;
+        version: string;
+      };
       if (pkg.name === 'gameplatform') return (cached = pkg.version);
     } catch {
       // not at this level

@@ -11,7 +11,9 @@ import { multipartBody } from '../helpers/multipart.js';
 
 let png: Buffer;
 beforeAll(async () => {
-  png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#ff8800' } }).png().toBuffer();
+  png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#ff8800' } })
+    .png()
+    .toBuffer();
 });
 
 eachDialect('accounts: malformed avatar uploads', (h) => {
@@ -19,7 +21,11 @@ eachDialect('accounts: malformed avatar uploads', (h) => {
     const { token } = await createPlayerWithToken(h.ctx);
     return h.http.post('/v1/me/avatar', { token, body, contentType });
   };
-  const expect4xx = (res: { status: number; body: any; headers: Record<string, unknown> }, status: number, code: string) => {
+  const expect4xx = (
+    res: { status: number; body: any; headers: Record<string, unknown> },
+    status: number,
+    code: string,
+  ) => {
     expect(res.status).toBe(status);
     expect(res.body).toMatchObject({ ok: false, error: { code } });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
@@ -34,7 +40,9 @@ eachDialect('accounts: malformed avatar uploads', (h) => {
   });
 
   it('answers a body without its closing boundary with 400 bad_request', async () => {
-    const { body, contentType } = multipartBody([{ field: 'avatar', filename: 'a.png', contentType: 'image/png', data: png }]);
+    const { body, contentType } = multipartBody([
+      { field: 'avatar', filename: 'a.png', contentType: 'image/png', data: png },
+    ]);
     const cut = body.subarray(0, body.length - 40);
     expect4xx(await upload(cut, contentType), 400, 'bad_request');
     const noEnd = body.subarray(0, body.lastIndexOf('--') - 2);
@@ -61,7 +69,8 @@ eachDialect('accounts: malformed avatar uploads', (h) => {
     socket.write(
       `POST /v1/me/avatar HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\n` +
         `Content-Type: multipart/form-data; boundary=x\r\nContent-Length: ${100 * 1024 * 1024}\r\n\r\n--x\r\n` +
-        'Content-Disposition: form-data; name="avatar"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n' + 'a'.repeat(1024),
+        'Content-Disposition: form-data; name="avatar"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n' +
+        'a'.repeat(1024),
     );
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5000))]);
     socket.destroy();

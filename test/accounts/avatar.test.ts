@@ -8,15 +8,23 @@ import { createGame, createKey, createPlayerWithToken } from '../helpers/factori
 import { multipartBody, type FilePart } from '../helpers/multipart.js';
 
 const MiB = 1024 * 1024;
-const solid = (width: number, height: number, background: string) => sharp({ create: { width, height, channels: 3, background } });
+const solid = (width: number, height: number, background: string) =>
+  sharp({ create: { width, height, channels: 3, background } });
 
 /** Three 100×100 blocks side by side: red, green, blue. */
 async function stripes(): Promise<Buffer> {
   const block = (r: number, g: number, b: number) => Buffer.alloc(100 * 100 * 3, Buffer.from([r, g, b]));
   const rows: Buffer[] = [];
   const [red, green, blue] = [block(255, 0, 0), block(0, 255, 0), block(0, 0, 255)];
-  for (let y = 0; y < 100; y++) rows.push(red.subarray(y * 300, y * 300 + 300), green.subarray(y * 300, y * 300 + 300), blue.subarray(y * 300, y * 300 + 300));
-  return sharp(Buffer.concat(rows), { raw: { width: 300, height: 100, channels: 3 } }).png().toBuffer();
+  for (let y = 0; y < 100; y++)
+    rows.push(
+      red.subarray(y * 300, y * 300 + 300),
+      green.subarray(y * 300, y * 300 + 300),
+      blue.subarray(y * 300, y * 300 + 300),
+    );
+  return sharp(Buffer.concat(rows), { raw: { width: 300, height: 100, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 async function pixel(image: Buffer, x: number, y: number): Promise<number[]> {
@@ -29,37 +37,60 @@ const near = (actual: number[], expected: number[]) => actual.every((v, i) => Ma
 
 const images: Record<string, Buffer> = {};
 beforeAll(async () => {
-  images.jpeg = await solid(600, 400, '#3366cc').withExif({ IFD0: { Copyright: 'Secret Camera Co', ImageDescription: 'home address' } }).jpeg().toBuffer();
+  images.jpeg = await solid(600, 400, '#3366cc')
+    .withExif({ IFD0: { Copyright: 'Secret Camera Co', ImageDescription: 'home address' } })
+    .jpeg()
+    .toBuffer();
   images.png = await solid(120, 80, '#ff8800').png().toBuffer();
   images.gif = await solid(64, 64, '#00aa00').gif().toBuffer();
   images.webp = await solid(300, 300, '#aa00aa').webp().toBuffer();
   images.stripes = await stripes();
   // 400×200, left half red, right half blue, stored with EXIF orientation 6 (rotate 90° clockwise to view)
-  const halves = Buffer.concat(Array.from({ length: 200 }, () => Buffer.concat([Buffer.alloc(200 * 3, Buffer.from([255, 0, 0])), Buffer.alloc(200 * 3, Buffer.from([0, 0, 255]))])));
-  images.rotated = await sharp(halves, { raw: { width: 400, height: 200, channels: 3 } }).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+  const halves = Buffer.concat(
+    Array.from({ length: 200 }, () =>
+      Buffer.concat([Buffer.alloc(200 * 3, Buffer.from([255, 0, 0])), Buffer.alloc(200 * 3, Buffer.from([0, 0, 255]))]),
+    ),
+  );
+  images.rotated = await sharp(halves, { raw: { width: 400, height: 200, channels: 3 } })
+    .withMetadata({ orientation: 6 })
+    .jpeg()
+    .toBuffer();
   // 6000×6000 = 36 megapixels in a small file
   images.bomb = await solid(6000, 6000, '#ffffff').png({ compressionLevel: 9 }).toBuffer();
   // random pixels do not compress: well over 2 MB
-  images.noise = await sharp(Buffer.from(Array.from({ length: 1100 * 1100 * 3 }, () => Math.floor(Math.random() * 256))), { raw: { width: 1100, height: 1100, channels: 3 } })
+  images.noise = await sharp(
+    Buffer.from(Array.from({ length: 1100 * 1100 * 3 }, () => Math.floor(Math.random() * 256))),
+    { raw: { width: 1100, height: 1100, channels: 3 } },
+  )
     .png({ compressionLevel: 0 })
     .toBuffer();
-  images.svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
+  images.svg = Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>',
+  );
 });
 
 eachDialect('accounts: avatar', (h) => {
-  const file = (data: Buffer, filename: string, contentType: string, field = 'avatar'): FilePart => ({ field, filename, contentType, data });
+  const file = (data: Buffer, filename: string, contentType: string, field = 'avatar'): FilePart => ({
+    field,
+    filename,
+    contentType,
+    data,
+  });
   const upload = (token: string, part: FilePart | FilePart[], headers: Record<string, string> = {}) => {
     const { body, contentType } = multipartBody(Array.isArray(part) ? part : [part]);
     return h.http.post('/v1/me/avatar', { token, body, contentType, headers });
   };
   const served = async (url: string) => h.http.get(new URL(url).pathname);
-  const stored = () => (existsSync(path.join(h.dataDir, 'avatars')) ? readdirSync(path.join(h.dataDir, 'avatars')) : []);
+  const stored = () =>
+    existsSync(path.join(h.dataDir, 'avatars')) ? readdirSync(path.join(h.dataDir, 'avatars')) : [];
 
   it('stores a JPEG as a 256×256 WebP without metadata and serves it for good', async () => {
     const { player, token } = await createPlayerWithToken(h.ctx);
     const res = await upload(token, file(images.jpeg!, 'me.jpg', 'image/jpeg'));
     expect(res.status).toBe(200);
-    expect(res.body.data.avatar_url).toMatch(new RegExp(`^http://localhost:8080/avatars/${player.id}-[A-Za-z0-9_-]+\\.webp$`));
+    expect(res.body.data.avatar_url).toMatch(
+      new RegExp(`^http://localhost:8080/avatars/${player.id}-[A-Za-z0-9_-]+\\.webp$`),
+    );
     expect((await h.http.get('/v1/me', { token })).body.data.player.avatar_url).toBe(res.body.data.avatar_url);
 
     const picture = await served(res.body.data.avatar_url);
@@ -68,7 +99,11 @@ eachDialect('accounts: avatar', (h) => {
     expect(picture.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     const raw = await h.app.inject({ method: 'GET', url: new URL(res.body.data.avatar_url).pathname });
     const meta = await sharp(raw.rawPayload).metadata();
-    expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'webp', width: 256, height: 256 });
+    expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({
+      format: 'webp',
+      width: 256,
+      height: 256,
+    });
     expect(meta.exif).toBeUndefined();
     expect(meta.icc).toBeUndefined();
     expect(raw.rawPayload.includes(Buffer.from('Secret Camera Co'))).toBe(false);
@@ -79,7 +114,13 @@ eachDialect('accounts: avatar', (h) => {
     const res = await upload(token, file(images.stripes!, 'stripes.png', 'image/png'));
     expect(res.status).toBe(200);
     const raw = (await h.app.inject({ method: 'GET', url: new URL(res.body.data.avatar_url).pathname })).rawPayload;
-    for (const [x, y] of [[128, 128], [4, 4], [251, 4], [4, 251], [251, 251]] as const) {
+    for (const [x, y] of [
+      [128, 128],
+      [4, 4],
+      [251, 4],
+      [4, 251],
+      [251, 251],
+    ] as const) {
       expect(near(await pixel(raw, x, y), [0, 255, 0])).toBe(true);
     }
   });
@@ -155,7 +196,9 @@ eachDialect('accounts: avatar', (h) => {
     expect(wrongField.status).toBe(422);
     expect(wrongField.body.error.fields).toHaveProperty('avatar');
     const noFile = multipartBody([], { avatar: 'not a file' });
-    expect((await h.http.post('/v1/me/avatar', { token, body: noFile.body, contentType: noFile.contentType })).status).toBe(422);
+    expect(
+      (await h.http.post('/v1/me/avatar', { token, body: noFile.body, contentType: noFile.contentType })).status,
+    ).toBe(422);
     const json = await h.http.post('/v1/me/avatar', { token, body: { avatar: 'data:image/png;base64,AAAA' } });
     expect(json.status).toBe(415);
     expect(json.body.error.message).toMatch(/multipart/);
@@ -180,7 +223,11 @@ eachDialect('accounts: avatar', (h) => {
     const { key } = await createKey(h.ctx, game.id, ['players:read']);
     expect((await upload(key, part)).status).toBe(403);
     const { body, contentType } = multipartBody([part]);
-    const csrf = await h.http.post('/v1/me/avatar', { body, contentType, cookies: { gp_session: h.app.signCookie(token) } });
+    const csrf = await h.http.post('/v1/me/avatar', {
+      body,
+      contentType,
+      cookies: { gp_session: h.app.signCookie(token) },
+    });
     expect(csrf.status).toBe(403);
     expect(csrf.body.error.code).toBe('csrf_rejected');
     const foreign = await upload(token, part, { origin: 'https://evil.example' });
@@ -238,10 +285,15 @@ eachDialect('accounts: avatar', (h) => {
     expect(other.replace(/\/\d+\//, '/')).toBe(url.replace(/\/\d+\//, '/'));
   });
 
-  it.each([['/avatars/initials/360/AB.svg'], ['/avatars/initials/12/ABC.svg'], ['/avatars/initials/12/%3Cs%3E.svg'], ['/avatars/initials/x/AB.svg'], ['/avatars/initials/12/AB.png'], ['/avatars/nothing-here.webp'], ['/avatars/../gameplatform.sqlite']])(
-    'answers %s with 404',
-    async (url) => {
-      expect((await h.http.get(url)).status).toBe(404);
-    },
-  );
+  it.each([
+    ['/avatars/initials/360/AB.svg'],
+    ['/avatars/initials/12/ABC.svg'],
+    ['/avatars/initials/12/%3Cs%3E.svg'],
+    ['/avatars/initials/x/AB.svg'],
+    ['/avatars/initials/12/AB.png'],
+    ['/avatars/nothing-here.webp'],
+    ['/avatars/../gameplatform.sqlite'],
+  ])('answers %s with 404', async (url) => {
+    expect((await h.http.get(url)).status).toBe(404);
+  });
 });

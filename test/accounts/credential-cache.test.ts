@@ -50,7 +50,8 @@ describe.skipIf(!onPostgres)('credential cache [postgres]', () => {
   /** A player whose token both instances have read once (so each holds it). */
   async function cachedEverywhere() {
     const made = await createPlayerWithToken(h.ctx);
-    for (const http of [h.http, second.http]) expect((await http.get('/v1/me', { token: made.token })).status).toBe(200);
+    for (const http of [h.http, second.http])
+      expect((await http.get('/v1/me', { token: made.token })).status).toBe(200);
     return made;
   }
 
@@ -95,7 +96,9 @@ describe.skipIf(!onPostgres)('credential cache [postgres]', () => {
   it('reads the player again after a membership change, so the credential carries the new membership', async () => {
     const { token, player } = await cachedEverywhere();
     const misses = (await lookups(second.app)).miss;
-    await admin.query(`update players set membership_plan = 'unlimited', membership_status = 'active' where id = $1`, [player.id]);
+    await admin.query(`update players set membership_plan = 'unlimited', membership_status = 'active' where id = $1`, [
+      player.id,
+    ]);
     const res = await second.http.get('/v1/me', { token });
     expect(res.status).toBe(200);
     expect(res.body.data.membership.unlimited).toBe(true);
@@ -126,11 +129,14 @@ describe.skipIf(!onPostgres)('credential cache [postgres]', () => {
     expect((await second.http.get('/v1/me', { token: a.token })).status).toBe(401);
     expect((await second.http.get('/v1/me', { token: b.token })).status).toBe(200);
     // listening again (it reconnects on its own), the cache serves again
-    await vi.waitFor(async () => {
-      const hits = (await lookups(second.app)).hit;
-      expect((await second.http.get('/v1/me', { token: b.token })).status).toBe(200);
-      expect((await lookups(second.app)).hit).toBe(hits + 1);
-    }, { timeout: 10_000, interval: 50 });
+    await vi.waitFor(
+      async () => {
+        const hits = (await lookups(second.app)).hit;
+        expect((await second.http.get('/v1/me', { token: b.token })).status).toBe(200);
+        expect((await lookups(second.app)).hit).toBe(hits + 1);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     expect((await h.http.delete(`/v1/me/tokens/${b.tokenId}`, { token: b.token })).status).toBe(200);
     expect((await second.http.get('/v1/me', { token: b.token })).status).toBe(401);
   });
@@ -154,7 +160,12 @@ describe.skipIf(!onPostgres)('credential cache, notifications lost on the way [p
     // From its start: its first echo (the probe) never comes back.
     proxy.loseNotifications = true;
     const database = openDatabase(proxy.url, { poolSize: 3 });
-    const app = await buildApp({ config: { ...h.config, database_url: proxy.url }, database, clock: h.clock, logger: log.logger });
+    const app = await buildApp({
+      config: { ...h.config, database_url: proxy.url },
+      database,
+      clock: h.clock,
+      logger: log.logger,
+    });
     await app.ready();
     proxied = { app, database, http: requester(app) };
     admin = new pg.Client({ connectionString: h.config.database_url });
@@ -171,17 +182,22 @@ describe.skipIf(!onPostgres)('credential cache, notifications lost on the way [p
 
   /** Waits until the proxied instance serves `token` from its cache again (its listener back up). */
   async function servedFromCache(token: string): Promise<void> {
-    await vi.waitFor(async () => {
-      const hits = (await lookups(proxied.app)).hit;
-      expect((await proxied.http.get('/v1/me', { token })).status).toBe(200);
-      expect((await lookups(proxied.app)).hit).toBe(hits + 1);
-    }, { timeout: 20_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        const hits = (await lookups(proxied.app)).hit;
+        expect((await proxied.http.get('/v1/me', { token })).status).toBe(200);
+        expect((await lookups(proxied.app)).hit).toBe(hits + 1);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
   }
 
   it('without an echo of its probe it never serves from memory: every token is read from the database, and it says why', async () => {
     expect(proxied.app.ctx.credentials).toBeDefined();
     expect(proxy.lost).toBeGreaterThan(0);
-    const why = log.find('warn', 'notification listener: cannot listen').map((l) => (l.err as { message?: string } | undefined)?.message);
+    const why = log
+      .find('warn', 'notification listener: cannot listen')
+      .map((l) => (l.err as { message?: string } | undefined)?.message);
     expect(why).toContainEqual(expect.stringContaining('no echo of a NOTIFY within 2000 ms'));
     const { token, tokenId } = await createPlayerWithToken(h.ctx);
     const before = await lookups(proxied.app);
@@ -277,12 +293,19 @@ describe.skipIf(!onPostgres)('credential cache, its bookkeeping [postgres]', () 
   });
 
   const row = (player_id: number, token_id: number): ActiveTokenRow => ({
-    token_id, player_id, last_used_at: 0, expires_at: 1000, role: 'player',
-    membership_plan: 'free', membership_status: 'none', membership_renews_at: null, membership_ends_at: null,
+    token_id,
+    player_id,
+    last_used_at: 0,
+    expires_at: 1000,
+    role: 'player',
+    membership_plan: 'free',
+    membership_status: 'none',
+    membership_renews_at: null,
+    membership_ends_at: null,
   });
   const store = (hash: string, r: ActiveTokenRow) => cache.set(hash, r, cache.generation());
 
-  it('drops the oldest token past its size, a player\'s tokens on their notification, all of them on a reset', async () => {
+  it("drops the oldest token past its size, a player's tokens on their notification, all of them on a reset", async () => {
     store('a', row(1, 1));
     store('b', row(1, 2));
     store('c', row(2, 3));

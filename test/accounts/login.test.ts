@@ -7,9 +7,16 @@ const PASSWORD = 'correct horse battery';
 const sdk = { 'x-requested-with': 'ServiceSDK' };
 
 eachDialect('accounts: login and logout', (h) => {
-  const login = (body: unknown, headers: Record<string, string> = {}) => h.http.post('/v1/auth/login', { body, headers });
+  const login = (body: unknown, headers: Record<string, string> = {}) =>
+    h.http.post('/v1/auth/login', { body, headers });
   const activeTokens = async (playerId: number) =>
-    h.ctx.db.selectFrom('player_tokens').select(['id', 'name']).where('player_id', '=', playerId).where('revoked_at', 'is', null).where('expires_at', '>', h.clock.now()).execute();
+    h.ctx.db
+      .selectFrom('player_tokens')
+      .select(['id', 'name'])
+      .where('player_id', '=', playerId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', h.clock.now())
+      .execute();
 
   it('logs in with the email or the username, in any letter case', async () => {
     const player = await createPlayerWithPassword(h.ctx, PASSWORD, { username: 'Hedy_L', email: 'hedy@example.com' });
@@ -17,7 +24,12 @@ eachDialect('accounts: login and logout', (h) => {
       const res = await login({ login: name, password: PASSWORD });
       expect(res.status).toBe(200);
       expect(Object.keys(res.body.data).sort()).toEqual(['entitlement', 'player', 'token', 'token_expires_at']);
-      expect(res.body.data.player).toMatchObject({ id: player.id, username: 'Hedy_L', email: 'hedy@example.com', role: 'player' });
+      expect(res.body.data.player).toMatchObject({
+        id: player.id,
+        username: 'Hedy_L',
+        email: 'hedy@example.com',
+        role: 'player',
+      });
       expect(res.body.data.token_expires_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/);
       expect(res.body.data.entitlement).toMatchObject({ unlimited: false, allowance_seconds: 900 });
       expect((await h.http.get('/v1/me', { token: res.body.data.token })).status).toBe(200);
@@ -30,7 +42,10 @@ eachDialect('accounts: login and logout', (h) => {
     const unknown = await login({ login: 'nobody_here', password: 'not the password' });
     const unknownEmail = await login({ login: 'nobody@example.com', password: PASSWORD });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ ok: false, error: { code: 'invalid_credentials', message: 'The login or the password is wrong' } });
+    expect(wrong.body).toEqual({
+      ok: false,
+      error: { code: 'invalid_credentials', message: 'The login or the password is wrong' },
+    });
     expect(unknown.status).toBe(401);
     expect(unknown.body).toEqual(wrong.body);
     expect(unknownEmail.body).toEqual(wrong.body);
@@ -45,7 +60,9 @@ eachDialect('accounts: login and logout', (h) => {
   });
 
   it('matches a password typed in another Unicode normal form', async () => {
-    await h.http.post('/v1/auth/register', { body: { email: 'nfc@example.com', password: 'Caf\u00e9 au lait', display_name: 'Nfc' } });
+    await h.http.post('/v1/auth/register', {
+      body: { email: 'nfc@example.com', password: 'Caf\u00e9 au lait', display_name: 'Nfc' },
+    });
     expect((await login({ login: 'nfc@example.com', password: 'Cafe\u0301 au lait' })).status).toBe(200);
   });
 
@@ -66,7 +83,11 @@ eachDialect('accounts: login and logout', (h) => {
     ['a password that is null', { login: 'someone', password: null }, 'password'],
     ['an empty login', { login: '   ', password: PASSWORD }, 'login'],
     ['a password over 256 characters', { login: 'someone', password: 'x'.repeat(257) }, 'password'],
-    ['a device name over 100 characters', { login: 'someone', password: PASSWORD, device_name: 'd'.repeat(101) }, 'device_name'],
+    [
+      'a device name over 100 characters',
+      { login: 'someone', password: PASSWORD, device_name: 'd'.repeat(101) },
+      'device_name',
+    ],
     ['an unknown field', { login: 'someone', password: PASSWORD, remember: true }, 'remember'],
   ])('refuses %s with 422', async (_what, body, field) => {
     const res = await login(body);
@@ -85,16 +106,20 @@ eachDialect('accounts: login and logout', (h) => {
     const player = await createPlayerWithPassword(h.ctx, PASSWORD);
     const tokens: string[] = [];
     for (let i = 0; i < 10; i++) {
-      tokens.push((await login({ login: player.username, password: PASSWORD, device_name: `device ${i}` })).body.data.token);
+      tokens.push(
+        (await login({ login: player.username, password: PASSWORD, device_name: `device ${i}` })).body.data.token,
+      );
       h.clock.advance(61);
     }
     // Use every token but the fourth, later than the fourth was created: the fourth is now the least recently used.
-    for (const [i, token] of tokens.entries()) if (i !== 3) expect((await h.http.get('/v1/me', { token })).status).toBe(200);
+    for (const [i, token] of tokens.entries())
+      if (i !== 3) expect((await h.http.get('/v1/me', { token })).status).toBe(200);
     h.clock.advance(61);
     const eleventh = await login({ login: player.username, password: PASSWORD, device_name: 'device 10' });
     expect(eleventh.status).toBe(200);
     expect((await h.http.get('/v1/me', { token: tokens[3]! })).status).toBe(401);
-    for (const [i, token] of tokens.entries()) if (i !== 3) expect((await h.http.get('/v1/me', { token })).status).toBe(200);
+    for (const [i, token] of tokens.entries())
+      if (i !== 3) expect((await h.http.get('/v1/me', { token })).status).toBe(200);
     const active = await activeTokens(player.id);
     expect(active).toHaveLength(10);
     expect(active.map((t) => t.name)).not.toContain('device 3');
@@ -108,7 +133,9 @@ eachDialect('accounts: login and logout', (h) => {
     // Nine more logins, a second apart, whose tokens are never used; the first token is used again meanwhile.
     for (let i = 0; i < 9; i++) {
       h.clock.advance(1);
-      expect((await login({ login: player.username, password: PASSWORD, device_name: `unused ${i}` })).status).toBe(200);
+      expect((await login({ login: player.username, password: PASSWORD, device_name: `unused ${i}` })).status).toBe(
+        200,
+      );
       expect((await h.http.get('/v1/me', { token: inUse })).status).toBe(200);
     }
     h.clock.advance(1);
@@ -125,7 +152,9 @@ eachDialect('accounts: login and logout', (h) => {
     const player = await createPlayerWithPassword(h.ctx, PASSWORD);
     const tokens: string[] = [];
     for (let i = 0; i < 10; i++) {
-      tokens.push((await login({ login: player.username, password: PASSWORD, device_name: `device ${i}` })).body.data.token);
+      tokens.push(
+        (await login({ login: player.username, password: PASSWORD, device_name: `device ${i}` })).body.data.token,
+      );
       h.clock.advance(61);
     }
     // Devices 0-2 and 4-7 are used (long ago for device 0); devices 3, 8 and 9 never are.
@@ -135,12 +164,15 @@ eachDialect('accounts: login and logout', (h) => {
     expect((await h.http.get('/v1/me', { token: tokens[3]! })).status).toBe(401);
     expect((await login({ login: player.username, password: PASSWORD, device_name: 'device 11' })).status).toBe(200);
     expect((await h.http.get('/v1/me', { token: tokens[8]! })).status).toBe(401);
-    for (const i of [0, 1, 2, 4, 5, 6, 7, 9]) expect((await h.http.get('/v1/me', { token: tokens[i]! })).status).toBe(200);
+    for (const i of [0, 1, 2, 4, 5, 6, 7, 9])
+      expect((await h.http.get('/v1/me', { token: tokens[i]! })).status).toBe(200);
   });
 
   it('keeps ten active tokens when logins race', async () => {
     const player = await createPlayerWithPassword(h.ctx, PASSWORD);
-    const results = await Promise.all(Array.from({ length: 14 }, () => login({ login: player.username, password: PASSWORD })));
+    const results = await Promise.all(
+      Array.from({ length: 14 }, () => login({ login: player.username, password: PASSWORD })),
+    );
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(await activeTokens(player.id)).toHaveLength(10);
   });
@@ -199,7 +231,10 @@ eachDialect('accounts: login and logout', (h) => {
 
   it('runs a portal session: cookie with the header works, without it 403, logout revokes and clears it', async () => {
     const player = await createPlayerWithPassword(h.ctx, PASSWORD);
-    const res = await login({ login: player.username, password: PASSWORD }, { ...sdk, origin: 'http://localhost:8080' });
+    const res = await login(
+      { login: player.username, password: PASSWORD },
+      { ...sdk, origin: 'http://localhost:8080' },
+    );
     expect(res.status).toBe(200);
     const cookie = res.cookies.find((c) => c.name === 'gp_session')!;
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 90 * 86400 });
@@ -264,5 +299,8 @@ eachDialect(
       expect(me.status).toBe(200);
     });
   },
-  { env: 'production', settings: { public_url: 'https://play.example.com', trust_proxy: 'true', secret: 's'.repeat(40) } },
+  {
+    env: 'production',
+    settings: { public_url: 'https://play.example.com', trust_proxy: 'true', secret: 's'.repeat(40) },
+  },
 );

@@ -17,7 +17,11 @@ const email = (what: string) => `${what}${++n}-${Math.random().toString(36).slic
 /** Whether the mail to this address is waiting (next attempt in ms from now), kept without a next attempt, or gone. */
 async function outbox(h: Harness, address: string) {
   const rows = await h.ctx.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', address).execute();
-  return rows.map((r) => ({ attempts: r.attempts, next_in_ms: r.next_attempt_at === null ? null : r.next_attempt_at - h.clock.now(), error: r.last_error !== null }));
+  return rows.map((r) => ({
+    attempts: r.attempts,
+    next_in_ms: r.next_attempt_at === null ? null : r.next_attempt_at - h.clock.now(),
+    error: r.last_error !== null,
+  }));
 }
 
 eachDialect(
@@ -28,7 +32,9 @@ eachDialect(
       while (servers.length) await servers.pop()!.close();
     });
     const register = async (address: string) => {
-      const res = await h.http.post('/v1/auth/register', { body: { email: address, password: 'long enough', display_name: 'Retry Reader' } });
+      const res = await h.http.post('/v1/auth/register', {
+        body: { email: address, password: 'long enough', display_name: 'Retry Reader' },
+      });
       expect(res.status).toBe(201);
       await h.ctx.mailer.idle();
     };
@@ -39,7 +45,9 @@ eachDialect(
     };
 
     it('backs off 30 s, 1 min, 2 min, … up to an hour', () => {
-      expect([1, 2, 3, 4, 7, 8, 20].map(retryDelayMs)).toEqual([30_000, 60_000, 120_000, 240_000, 1_920_000, 3_600_000, 3_600_000]);
+      expect([1, 2, 3, 4, 7, 8, 20].map(retryDelayMs)).toEqual([
+        30_000, 60_000, 120_000, 240_000, 1_920_000, 3_600_000, 3_600_000,
+      ]);
     });
 
     it('keeps the mail while the server is down and delivers it once when it is back, on the clock', async () => {
@@ -74,7 +82,10 @@ eachDialect(
       const address = email('busy');
       let refusing = true;
       await servers.pop()?.close();
-      const server = await startSmtpServer({ port, refuse: (to) => (refusing && to === address ? { code: 451, message: 'try again later' } : undefined) });
+      const server = await startSmtpServer({
+        port,
+        refuse: (to) => (refusing && to === address ? { code: 451, message: 'try again later' } : undefined),
+      });
       servers.push(server);
       await register(address);
       expect(await outbox(h, address)).toEqual([{ attempts: 1, next_in_ms: 30_000, error: true }]);
@@ -88,7 +99,10 @@ eachDialect(
     it('keeps a mail the server refused for good (550) without trying it again, and says so', async () => {
       const address = email('never');
       await servers.pop()?.close();
-      const server = await startSmtpServer({ port, refuse: (to) => (to === address ? { code: 550, message: 'no such mailbox' } : undefined) });
+      const server = await startSmtpServer({
+        port,
+        refuse: (to) => (to === address ? { code: 550, message: 'no such mailbox' } : undefined),
+      });
       servers.push(server);
       await register(address);
       expect(await outbox(h, address)).toEqual([{ attempts: 1, next_in_ms: null, error: true }]);
@@ -113,7 +127,9 @@ eachDialect(
       expect(await retry()).toBe(1);
       expect(await value('gameplatform_mail_outbox_waiting')).toBe(0);
       expect((await value('gameplatform_mail_sent_total')) - sent).toBe(1);
-      expect((await h.http.get('/metrics')).text).toMatch(/^gameplatform_mail_failures_total\{outcome="retry"\} [1-9]/m);
+      expect((await h.http.get('/metrics')).text).toMatch(
+        /^gameplatform_mail_failures_total\{outcome="retry"\} [1-9]/m,
+      );
     });
 
     it('sends the mail directly, once, when the outbox cannot be written', async () => {
@@ -140,7 +156,10 @@ eachDialect(
       servers.push(server);
       const rounds = vi.spyOn(h.ctx.mailer, 'deliverDue');
       h.ctx.mailer.startRetrying(20); // polls often; what is due still comes from the clock
-      await vi.waitFor(() => expect(rounds.mock.calls.length).toBeGreaterThanOrEqual(3), { timeout: 5000, interval: 20 });
+      await vi.waitFor(() => expect(rounds.mock.calls.length).toBeGreaterThanOrEqual(3), {
+        timeout: 5000,
+        interval: 20,
+      });
       expect(server.to(address)).toEqual([]); // not due yet by the clock
       h.clock.advance(30);
       await vi.waitFor(() => expect(server.to(address)).toHaveLength(1), { timeout: 5000, interval: 20 });

@@ -14,7 +14,9 @@ eachDialect(
   'accounts: mail through SMTP',
   (h) => {
     const register = async (address: string, password = 'first password') => {
-      const res = await h.http.post('/v1/auth/register', { body: { email: address, password, display_name: 'Mail Tester' } });
+      const res = await h.http.post('/v1/auth/register', {
+        body: { email: address, password, display_name: 'Mail Tester' },
+      });
       expect(res.status).toBe(201);
       await h.ctx.mailer.idle();
       return res.body.data as { token: string; player: { id: number; username: string } };
@@ -36,7 +38,9 @@ eachDialect(
       expect(tokenFromMail(mails[0]!, 'verify-email')).toMatch(/^mt_[0-9A-Za-z]{43}$/);
       expect(mails[0]!.html).toContain('http://localhost:8080/verify-email?token=');
       // nothing kept in the outbox when SMTP is set
-      expect(await h.ctx.db.selectFrom('mail_outbox').select('id').where('to_address', '=', address).execute()).toEqual([]);
+      expect(await h.ctx.db.selectFrom('mail_outbox').select('id').where('to_address', '=', address).execute()).toEqual(
+        [],
+      );
     });
 
     it('stores only a hash of the mail token', async () => {
@@ -66,7 +70,11 @@ eachDialect(
       await register(address);
       await forgot(address);
       const token = tokenFromMail(smtp.to(address).at(-1)!, 'reset-password');
-      const results = await Promise.all(['racing one 1', 'racing two 2'].map((password) => h.http.post('/v1/auth/reset-password', { body: { token, password } })));
+      const results = await Promise.all(
+        ['racing one 1', 'racing two 2'].map((password) =>
+          h.http.post('/v1/auth/reset-password', { body: { token, password } }),
+        ),
+      );
       expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
     });
 
@@ -127,7 +135,8 @@ eachDialect(
     it('resets the password, revoking every token at once', async () => {
       const address = email();
       const { token: first, player } = await register(address, 'old password');
-      const second = (await h.http.post('/v1/auth/login', { body: { login: address, password: 'old password' } })).body.data.token;
+      const second = (await h.http.post('/v1/auth/login', { body: { login: address, password: 'old password' } })).body
+        .data.token;
       await forgot(address);
       const token = tokenFromMail(smtp.to(address).at(-1)!, 'reset-password');
 
@@ -135,8 +144,12 @@ eachDialect(
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ ok: true, data: { password_reset: true } });
       for (const t of [first, second]) expect((await h.http.get('/v1/me', { token: t })).status).toBe(401);
-      expect((await h.http.post('/v1/auth/login', { body: { login: address, password: 'old password' } })).status).toBe(401);
-      const fresh = await h.http.post('/v1/auth/login', { body: { login: player.username, password: 'brand new password' } });
+      expect((await h.http.post('/v1/auth/login', { body: { login: address, password: 'old password' } })).status).toBe(
+        401,
+      );
+      const fresh = await h.http.post('/v1/auth/login', {
+        body: { login: player.username, password: 'brand new password' },
+      });
       expect(fresh.status).toBe(200);
       expect(fresh.body.data.player.email_verified).toBe(true);
 
@@ -150,9 +163,16 @@ eachDialect(
       await register(address);
       await forgot(address);
       await forgot(address);
-      const [a, b] = smtp.to(address).slice(-2).map((m) => tokenFromMail(m, 'reset-password'));
-      expect((await h.http.post('/v1/auth/reset-password', { body: { token: b, password: 'new password 1' } })).status).toBe(200);
-      expect((await h.http.post('/v1/auth/reset-password', { body: { token: a, password: 'new password 2' } })).status).toBe(422);
+      const [a, b] = smtp
+        .to(address)
+        .slice(-2)
+        .map((m) => tokenFromMail(m, 'reset-password'));
+      expect(
+        (await h.http.post('/v1/auth/reset-password', { body: { token: b, password: 'new password 1' } })).status,
+      ).toBe(200);
+      expect(
+        (await h.http.post('/v1/auth/reset-password', { body: { token: a, password: 'new password 2' } })).status,
+      ).toBe(422);
     });
 
     it('lets a reset token expire after one hour', async () => {
@@ -175,9 +195,15 @@ eachDialect(
       const short = await h.http.post('/v1/auth/reset-password', { body: { token: resetToken, password: 'short' } });
       expect(short.status).toBe(422);
       expect(short.body.error.fields).toHaveProperty('password');
-      expect((await h.http.post('/v1/auth/reset-password', { body: { token: verifyToken, password: 'long enough pw' } })).status).toBe(422);
+      expect(
+        (await h.http.post('/v1/auth/reset-password', { body: { token: verifyToken, password: 'long enough pw' } }))
+          .status,
+      ).toBe(422);
       expect((await h.http.post('/v1/auth/verify-email', { body: { token: resetToken } })).status).toBe(422);
-      expect((await h.http.post('/v1/auth/reset-password', { body: { token: resetToken, password: 'long enough pw' } })).status).toBe(200);
+      expect(
+        (await h.http.post('/v1/auth/reset-password', { body: { token: resetToken, password: 'long enough pw' } }))
+          .status,
+      ).toBe(200);
     });
 
     it('refuses reset-password for a player suspended since the mail', async () => {
@@ -186,12 +212,16 @@ eachDialect(
       await forgot(address);
       const token = tokenFromMail(smtp.to(address).at(-1)!, 'reset-password');
       await h.ctx.db.updateTable('players').set({ status: 'suspended' }).where('id', '=', player.id).execute();
-      expect((await h.http.post('/v1/auth/reset-password', { body: { token, password: 'a new password' } })).status).toBe(422);
+      expect(
+        (await h.http.post('/v1/auth/reset-password', { body: { token, password: 'a new password' } })).status,
+      ).toBe(422);
     });
 
     it('needs no credential for the mail routes and ignores one sent', async () => {
       const { token } = await createPlayerWithToken(h.ctx);
-      expect((await h.http.post('/v1/auth/forgot-password', { body: { email: 'x@example.com' }, token })).status).toBe(200);
+      expect((await h.http.post('/v1/auth/forgot-password', { body: { email: 'x@example.com' }, token })).status).toBe(
+        200,
+      );
     });
   },
   { settings: { smtp_url: smtp.url } },
@@ -201,7 +231,9 @@ eachDialect(
   'accounts: mail when the SMTP server is down',
   (h) => {
     it('still registers the player and logs the failure', async () => {
-      const res = await h.http.post('/v1/auth/register', { body: { email: email(), password: 'password1', display_name: 'Offline' } });
+      const res = await h.http.post('/v1/auth/register', {
+        body: { email: email(), password: 'password1', display_name: 'Offline' },
+      });
       expect(res.status).toBe(201);
       await h.ctx.mailer.idle();
       expect((await h.http.get('/v1/me', { token: res.body.data.token })).status).toBe(200);

@@ -6,8 +6,15 @@ import { createGame, createKey, createPlayer, createPlayerWithToken, createToken
 eachDialect('accounts: GET /me', (h) => {
   it('gives the own view, the entitlement and the membership', async () => {
     h.clock.set('2026-11-21T10:00:00Z');
-    const { player, token } = await createPlayerWithToken(h.ctx, { username: 'Own_View', email: 'own@example.com', display_name: 'Own View' });
-    await h.ctx.db.insertInto('daily_usage').values({ player_id: player.id, day: '2026-11-21', seconds: 300, sessions: 1 }).execute();
+    const { player, token } = await createPlayerWithToken(h.ctx, {
+      username: 'Own_View',
+      email: 'own@example.com',
+      display_name: 'Own View',
+    });
+    await h.ctx.db
+      .insertInto('daily_usage')
+      .values({ player_id: player.id, day: '2026-11-21', seconds: 300, sessions: 1 })
+      .execute();
     const res = await h.http.get('/v1/me', { token });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
@@ -24,7 +31,15 @@ eachDialect('accounts: GET /me', (h) => {
         role: 'player',
         newsletter: false,
       },
-      entitlement: { unlimited: false, allowance_seconds: 900, used_seconds: 300, remaining_seconds: 600, limit_reached: false, resets_in_seconds: 13 * 3600, day: '2026-11-21' },
+      entitlement: {
+        unlimited: false,
+        allowance_seconds: 900,
+        used_seconds: 300,
+        remaining_seconds: 600,
+        limit_reached: false,
+        resets_in_seconds: 13 * 3600,
+        day: '2026-11-21',
+      },
       membership: { unlimited: false, plan: 'free', status: 'none', renews_at: null, ends_at: null },
     });
   });
@@ -32,9 +47,19 @@ eachDialect('accounts: GET /me', (h) => {
   it('shows an Unlimited member with no remaining limit and the end date', async () => {
     h.clock.set('2026-11-21T10:00:00Z');
     const ends = Date.parse('2026-12-31T23:00:00Z');
-    const { token } = await createPlayerWithToken(h.ctx, { membership_plan: 'unlimited', membership_status: 'canceled', membership_ends_at: ends });
+    const { token } = await createPlayerWithToken(h.ctx, {
+      membership_plan: 'unlimited',
+      membership_status: 'canceled',
+      membership_ends_at: ends,
+    });
     const res = await h.http.get('/v1/me', { token });
-    expect(res.body.data.membership).toEqual({ unlimited: true, plan: 'unlimited', status: 'canceled', renews_at: null, ends_at: '2026-12-31 23:00:00' });
+    expect(res.body.data.membership).toEqual({
+      unlimited: true,
+      plan: 'unlimited',
+      status: 'canceled',
+      renews_at: null,
+      ends_at: '2026-12-31 23:00:00',
+    });
     expect(res.body.data.entitlement).toMatchObject({ unlimited: true, remaining_seconds: null, limit_reached: false });
   });
 
@@ -61,8 +86,18 @@ eachDialect('accounts: GET /me', (h) => {
 
   it('refuses a developer key with 403: it never sees an email address', async () => {
     const game = await createGame(h.ctx);
-    const { key } = await createKey(h.ctx, game.id, ['players:read', 'states:read', 'states:write', 'scores:write', 'stats:read']);
-    for (const call of [h.http.get('/v1/me', { token: key }), h.http.patch('/v1/me', { token: key, body: { bio: 'x' } }), h.http.get('/v1/me/tokens', { token: key })]) {
+    const { key } = await createKey(h.ctx, game.id, [
+      'players:read',
+      'states:read',
+      'states:write',
+      'scores:write',
+      'stats:read',
+    ]);
+    for (const call of [
+      h.http.get('/v1/me', { token: key }),
+      h.http.patch('/v1/me', { token: key, body: { bio: 'x' } }),
+      h.http.get('/v1/me/tokens', { token: key }),
+    ]) {
       const res = await call;
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('forbidden');
@@ -84,7 +119,13 @@ eachDialect('accounts: PATCH /me', (h) => {
   it('changes every field and answers with the updated own view', async () => {
     const { player, token } = await createPlayerWithToken(h.ctx);
     h.clock.advance(10);
-    const res = await patch(token, { display_name: 'Grace Hopper', username: 'Amazing_Grace', bio: 'COBOL.\nNanoseconds.', country: 'us', newsletter: true });
+    const res = await patch(token, {
+      display_name: 'Grace Hopper',
+      username: 'Amazing_Grace',
+      bio: 'COBOL.\nNanoseconds.',
+      country: 'us',
+      newsletter: true,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
       id: player.id,
@@ -122,7 +163,11 @@ eachDialect('accounts: PATCH /me', (h) => {
 
   it('trims and NFC-normalises text, counting code points', async () => {
     const { token } = await createPlayerWithToken(h.ctx);
-    const res = await patch(token, { display_name: '  Rene\u0301e  ', username: '  renee_x ', bio: '\r\n  line one\r\nline two  \n' });
+    const res = await patch(token, {
+      display_name: '  Rene\u0301e  ',
+      username: '  renee_x ',
+      bio: '\r\n  line one\r\nline two  \n',
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ display_name: 'Ren\u00e9e', username: 'renee_x', bio: 'line one\nline two' });
     const emoji = await patch(token, { display_name: '🙂'.repeat(40), bio: '🎲'.repeat(300) });
@@ -132,7 +177,13 @@ eachDialect('accounts: PATCH /me', (h) => {
 
   it('accepts the limits exactly', async () => {
     const { token } = await createPlayerWithToken(h.ctx);
-    for (const body of [{ display_name: 'Xy' }, { display_name: 'x'.repeat(40) }, { username: 'abc' }, { username: 'A'.repeat(32) }, { bio: 'b'.repeat(300) }]) {
+    for (const body of [
+      { display_name: 'Xy' },
+      { display_name: 'x'.repeat(40) },
+      { username: 'abc' },
+      { username: 'A'.repeat(32) },
+      { bio: 'b'.repeat(300) },
+    ]) {
       expect((await patch(token, body)).status).toBe(200);
     }
   });
@@ -189,7 +240,11 @@ eachDialect('accounts: PATCH /me', (h) => {
     const { token } = await createPlayerWithToken(h.ctx);
     expect((await h.http.patch('/v1/me', { token })).status).toBe(422);
     expect((await patch(token, [])).status).toBe(422);
-    const form = await h.http.patch('/v1/me', { token, body: 'bio=x', contentType: 'application/x-www-form-urlencoded' });
+    const form = await h.http.patch('/v1/me', {
+      token,
+      body: 'bio=x',
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(form.status).toBe(415);
   });
 
@@ -203,7 +258,7 @@ eachDialect('accounts: PATCH /me', (h) => {
     }
   });
 
-  it("lets a player change the letter case of their own username", async () => {
+  it('lets a player change the letter case of their own username', async () => {
     const { token } = await createPlayerWithToken(h.ctx, { username: 'case_me' });
     const res = await patch(token, { username: 'Case_Me' });
     expect(res.status).toBe(200);
@@ -228,12 +283,20 @@ eachDialect('accounts: PATCH /me', (h) => {
   it('works through the portal session with the header, and refuses a foreign Origin', async () => {
     const { token } = await createPlayerWithToken(h.ctx);
     const cookies = { gp_session: h.app.signCookie(token) };
-    const ok = await h.http.patch('/v1/me', { cookies, headers: { 'x-requested-with': 'ServiceSDK' }, body: { bio: 'via cookie' } });
+    const ok = await h.http.patch('/v1/me', {
+      cookies,
+      headers: { 'x-requested-with': 'ServiceSDK' },
+      body: { bio: 'via cookie' },
+    });
     expect(ok.status).toBe(200);
     const csrf = await h.http.patch('/v1/me', { cookies, body: { bio: 'forged' } });
     expect(csrf.status).toBe(403);
     expect(csrf.body.error.code).toBe('csrf_rejected');
-    const foreign = await h.http.patch('/v1/me', { token, headers: { origin: 'https://evil.example' }, body: { bio: 'forged' } });
+    const foreign = await h.http.patch('/v1/me', {
+      token,
+      headers: { origin: 'https://evil.example' },
+      body: { bio: 'forged' },
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.body.error.code).toBe('cross_origin_forbidden');
     expect((await h.http.get('/v1/me', { token })).body.data.player.bio).toBe('via cookie');

@@ -39,7 +39,19 @@ eachDialect('accounts: OpenAPI', (h) => {
     expect(JSON.stringify(register.responses['409'])).toContain('email_taken');
     const player = register.responses['201'].content['application/json'].schema.properties.data.properties.player;
     expect(Object.keys(player.properties).sort()).toEqual(
-      ['avatar_url', 'bio', 'country', 'display_name', 'email', 'email_verified', 'id', 'member_since', 'newsletter', 'role', 'username'].sort(),
+      [
+        'avatar_url',
+        'bio',
+        'country',
+        'display_name',
+        'email',
+        'email_verified',
+        'id',
+        'member_since',
+        'newsletter',
+        'role',
+        'username',
+      ].sort(),
     );
     const patch = doc.paths['/v1/me'].patch.requestBody.content['application/json'].schema;
     expect(Object.keys(patch.properties).sort()).toEqual(['bio', 'country', 'display_name', 'newsletter', 'username']);

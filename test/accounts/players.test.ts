@@ -6,7 +6,11 @@ import { createPlayer, createPlayerWithToken } from '../helpers/factories.js';
 eachDialect('accounts: public profile', (h) => {
   it('shows the public view, Unlimited membership and best scores, without private fields', async () => {
     h.clock.set('2026-11-21T10:00:00Z');
-    const { token } = await createPlayerWithToken(h.ctx, { username: 'Public_One', display_name: 'Public One', email: 'secret@example.com' });
+    const { token } = await createPlayerWithToken(h.ctx, {
+      username: 'Public_One',
+      display_name: 'Public One',
+      email: 'secret@example.com',
+    });
     await h.http.patch('/v1/me', { token, body: { bio: 'Hi', country: 'se', newsletter: true } });
     const res = await h.http.get('/v1/players/public_one');
     expect(res.status).toBe(200);

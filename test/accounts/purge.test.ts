@@ -16,11 +16,16 @@ eachDialect('accounts: purge of deleted accounts', (h) => {
     const player = await createPlayer(h.ctx);
     const avatar = `${player.id}-abcdefghijkl.webp`;
     await h.ctx.storage.put(`avatars/${avatar}`, Buffer.from('not really a picture'), { contentType: 'image/webp' });
-    await h.ctx.db.updateTable('players').set({ status: 'deleting', deletion_due_at: dueAt, avatar_key: avatar }).where('id', '=', player.id).execute();
+    await h.ctx.db
+      .updateTable('players')
+      .set({ status: 'deleting', deletion_due_at: dueAt, avatar_key: avatar })
+      .where('id', '=', player.id)
+      .execute();
     await createToken(h.ctx, player.id, { revoked: true });
     return { player, avatar };
   };
-  const exists = async (id: number) => (await h.ctx.db.selectFrom('players').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  const exists = async (id: number) =>
+    (await h.ctx.db.selectFrom('players').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 
   it('purges on the server timer, leaving accounts not yet due; the avatar file is removed', async () => {
     const now = h.clock.now();
@@ -40,7 +45,12 @@ eachDialect('accounts: purge of deleted accounts', (h) => {
 
   it('keeps a deletion the player asked for through a suspension: purged when due, pending again when lifted', async () => {
     const now = h.clock.now();
-    const statusOf = async (id: number) => (await h.ctx.db.selectFrom('players').select(['status', 'deletion_due_at']).where('id', '=', id).executeTakeFirst());
+    const statusOf = async (id: number) =>
+      await h.ctx.db
+        .selectFrom('players')
+        .select(['status', 'deletion_due_at'])
+        .where('id', '=', id)
+        .executeTakeFirst();
     // suspended while waiting, and the grace period ends during the suspension: the account still goes
     const suspendedThenDue = await deleted(now + 1000);
     await suspend(h.ctx, suspendedThenDue.player.username);
@@ -53,7 +63,9 @@ eachDialect('accounts: purge of deleted accounts', (h) => {
     // a suspended player who never asked is not purged; unsuspending one who was never suspended is refused
     const plain = await createPlayer(h.ctx);
     await suspend(h.ctx, plain.username);
-    await expect(unsuspend(h.ctx, (await deleted(now + 86_400_000)).player.username)).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(unsuspend(h.ctx, (await deleted(now + 86_400_000)).player.username)).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
 
     h.clock.advance(2);
     expect(await purgeDeletedPlayers(h.ctx)).toBeGreaterThanOrEqual(2);
@@ -69,10 +81,16 @@ eachDialect('accounts: purge of deleted accounts', (h) => {
     // The database refuses to delete `stuck` (a trigger): its purge fails inside the transaction.
     const id = sql.lit(stuck.player.id);
     if (h.dialect === 'sqlite') {
-      await sql`create trigger keep_stuck before delete on players when old.id = ${id} begin select raise(abort, 'kept by the test'); end`.execute(h.ctx.db);
+      await sql`create trigger keep_stuck before delete on players when old.id = ${id} begin select raise(abort, 'kept by the test'); end`.execute(
+        h.ctx.db,
+      );
     } else {
-      await sql`create function keep_stuck() returns trigger language plpgsql as $$ begin raise exception 'kept by the test'; end $$`.execute(h.ctx.db);
-      await sql`create trigger keep_stuck before delete on players for each row when (old.id = ${id}) execute function keep_stuck()`.execute(h.ctx.db);
+      await sql`create function keep_stuck() returns trigger language plpgsql as $$ begin raise exception 'kept by the test'; end $$`.execute(
+        h.ctx.db,
+      );
+      await sql`create trigger keep_stuck before delete on players for each row when (old.id = ${id}) execute function keep_stuck()`.execute(
+        h.ctx.db,
+      );
     }
     try {
       expect(await purgeDeletedPlayers(h.ctx)).toBe(1);

@@ -17,12 +17,27 @@ const LIMITS = {
 let ipCounter = 0;
 const newIp = () => `10.0.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`;
 
-function call(h: Harness, method: 'GET' | 'POST', url: string, options: { ip?: string; body?: unknown; token?: string; headers?: Record<string, string>; cookies?: Record<string, string> } = {}) {
+function call(
+  h: Harness,
+  method: 'GET' | 'POST',
+  url: string,
+  options: {
+    ip?: string;
+    body?: unknown;
+    token?: string;
+    headers?: Record<string, string>;
+    cookies?: Record<string, string>;
+  } = {},
+) {
   return h.app.inject({
     method,
     url,
     remoteAddress: options.ip ?? '127.0.0.1',
-    headers: { ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers },
+    headers: {
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...options.headers,
+    },
     cookies: options.cookies,
     payload: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
@@ -31,7 +46,14 @@ function call(h: Harness, method: 'GET' | 'POST', url: string, options: { ip?: s
 function expectLimited(res: Awaited<ReturnType<typeof call>>, windowSeconds: number) {
   expect(res.statusCode).toBe(429);
   const body = res.json();
-  expect(body).toEqual({ ok: false, error: { code: 'rate_limited', message: expect.stringMatching(/try again in \d+ seconds/), retry_after: expect.any(Number) } });
+  expect(body).toEqual({
+    ok: false,
+    error: {
+      code: 'rate_limited',
+      message: expect.stringMatching(/try again in \d+ seconds/),
+      retry_after: expect.any(Number),
+    },
+  });
   const retryAfter = Number(res.headers['retry-after']);
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
@@ -41,7 +63,8 @@ function expectLimited(res: Awaited<ReturnType<typeof call>>, windowSeconds: num
 eachDialect(
   'accounts: rate limits',
   (h) => {
-    const login = (ip: string, name: string) => call(h, 'POST', '/v1/auth/login', { ip, body: { login: name, password: 'wrong password' } });
+    const login = (ip: string, name: string) =>
+      call(h, 'POST', '/v1/auth/login', { ip, body: { login: name, password: 'wrong password' } });
 
     it('allows 3 logins a minute per IP, whatever the login names', async () => {
       const ip = newIp();
@@ -51,7 +74,8 @@ eachDialect(
     });
 
     it('allows 3 logins a minute per login name, whatever the IPs, in any letter case', async () => {
-      for (const name of ['target_x', 'TARGET_X', 'Target_X']) expect((await login(newIp(), name)).statusCode).toBe(401);
+      for (const name of ['target_x', 'TARGET_X', 'Target_X'])
+        expect((await login(newIp(), name)).statusCode).toBe(401);
       expectLimited(await login(newIp(), ' target_x '), 60);
       expect((await login(newIp(), 'someone_else')).statusCode).toBe(401);
     });
@@ -59,15 +83,25 @@ eachDialect(
     it('limits a correct password too, once the limit is reached', async () => {
       const ip = newIp();
       const email = `rl-${randomBytes(4).toString('hex')}@example.com`;
-      const reg = await call(h, 'POST', '/v1/auth/register', { ip, body: { email, password: 'right password', display_name: 'Rate Limited' } });
+      const reg = await call(h, 'POST', '/v1/auth/register', {
+        ip,
+        body: { email, password: 'right password', display_name: 'Rate Limited' },
+      });
       expect(reg.statusCode).toBe(201);
       for (let i = 0; i < 3; i++) await login(newIp(), email);
-      expectLimited(await call(h, 'POST', '/v1/auth/login', { ip: newIp(), body: { login: email, password: 'right password' } }), 60);
+      expectLimited(
+        await call(h, 'POST', '/v1/auth/login', { ip: newIp(), body: { login: email, password: 'right password' } }),
+        60,
+      );
     });
 
     it('allows 2 registrations per IP in the window', async () => {
       const ip = newIp();
-      const body = () => ({ email: `r-${randomBytes(4).toString('hex')}@example.com`, password: 'password1', display_name: 'Reg Limit' });
+      const body = () => ({
+        email: `r-${randomBytes(4).toString('hex')}@example.com`,
+        password: 'password1',
+        display_name: 'Reg Limit',
+      });
       expect((await call(h, 'POST', '/v1/auth/register', { ip, body: body() })).statusCode).toBe(201);
       expect((await call(h, 'POST', '/v1/auth/register', { ip, body: body() })).statusCode).toBe(201);
       expectLimited(await call(h, 'POST', '/v1/auth/register', { ip, body: body() }), 600);
@@ -97,7 +131,8 @@ eachDialect(
     it('counts made-up tokens against the address that sends them, not a bucket each', async () => {
       const ip = newIp();
       const forged = () => `agp_${randomBytes(24).toString('hex')}`;
-      for (let i = 0; i < 5; i++) expect((await call(h, 'GET', '/v1/me', { ip, token: forged() })).statusCode).toBe(401);
+      for (let i = 0; i < 5; i++)
+        expect((await call(h, 'GET', '/v1/me', { ip, token: forged() })).statusCode).toBe(401);
       expectLimited(await call(h, 'GET', '/v1/me', { ip, token: forged() }), 60);
       // a valid token from the same address still has its own allowance
       const { token } = await createPlayerWithToken(h.ctx);
@@ -108,7 +143,8 @@ eachDialect(
       const { token } = await createPlayerWithToken(h.ctx);
       const cookies = { gp_session: h.app.signCookie(token) };
       const headers = { 'x-requested-with': 'ServiceSDK' };
-      for (let i = 0; i < 5; i++) expect((await call(h, 'GET', '/v1/me', { ip: newIp(), cookies, headers })).statusCode).toBe(200);
+      for (let i = 0; i < 5; i++)
+        expect((await call(h, 'GET', '/v1/me', { ip: newIp(), cookies, headers })).statusCode).toBe(200);
       expectLimited(await call(h, 'GET', '/v1/me', { ip: newIp(), cookies, headers }), 60);
     });
 
@@ -202,15 +238,22 @@ for (const dialect of enabledDialects()) {
 
     it('counts logins on both processes together', async () => {
       const ip = newIp();
-      expect((await call(one, 'POST', '/v1/auth/login', { ip, body: { login: 'shared_1', password: 'x' } })).statusCode).toBe(401);
-      expect((await call(two, 'POST', '/v1/auth/login', { ip, body: { login: 'shared_2', password: 'x' } })).statusCode).toBe(401);
-      expect((await call(one, 'POST', '/v1/auth/login', { ip, body: { login: 'shared_3', password: 'x' } })).statusCode).toBe(401);
+      expect(
+        (await call(one, 'POST', '/v1/auth/login', { ip, body: { login: 'shared_1', password: 'x' } })).statusCode,
+      ).toBe(401);
+      expect(
+        (await call(two, 'POST', '/v1/auth/login', { ip, body: { login: 'shared_2', password: 'x' } })).statusCode,
+      ).toBe(401);
+      expect(
+        (await call(one, 'POST', '/v1/auth/login', { ip, body: { login: 'shared_3', password: 'x' } })).statusCode,
+      ).toBe(401);
       expectLimited(await call(two, 'POST', '/v1/auth/login', { ip, body: { login: 'shared_4', password: 'x' } }), 60);
     });
 
     it('counts the default limit on both processes together', async () => {
       const ip = newIp();
-      for (let i = 0; i < 5; i++) expect((await call(i % 2 ? one : two, 'GET', '/v1/status', { ip })).statusCode).toBe(200);
+      for (let i = 0; i < 5; i++)
+        expect((await call(i % 2 ? one : two, 'GET', '/v1/status', { ip })).statusCode).toBe(200);
       expectLimited(await call(one, 'GET', '/v1/status', { ip }), 60);
       expectLimited(await call(two, 'GET', '/v1/status', { ip }), 60);
     });

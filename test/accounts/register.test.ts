@@ -11,7 +11,8 @@ const unique = (overrides: Record<string, unknown> = {}) => {
 };
 
 eachDialect('accounts: register', (h) => {
-  const register = (body: unknown, headers: Record<string, string> = {}) => h.http.post('/v1/auth/register', { body, headers });
+  const register = (body: unknown, headers: Record<string, string> = {}) =>
+    h.http.post('/v1/auth/register', { body, headers });
 
   it('creates the player and answers 201 with the own view, a token and the entitlement', async () => {
     h.clock.set('2026-11-21T10:00:00Z');
@@ -50,14 +51,22 @@ eachDialect('accounts: register', (h) => {
 
   it('stores an argon2id hash (19 MiB, 2 passes), never the password', async () => {
     const res = await register(unique({ password: 'my own secret' }));
-    const row = await h.ctx.db.selectFrom('players').select('password_hash').where('id', '=', res.body.data.player.id).executeTakeFirstOrThrow();
+    const row = await h.ctx.db
+      .selectFrom('players')
+      .select('password_hash')
+      .where('id', '=', res.body.data.player.id)
+      .executeTakeFirstOrThrow();
     expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(row.password_hash).not.toContain('my own secret');
   });
 
   it('stores only a SHA-256 of the token', async () => {
     const res = await register(unique());
-    const rows = await h.ctx.db.selectFrom('player_tokens').selectAll().where('player_id', '=', res.body.data.player.id).execute();
+    const rows = await h.ctx.db
+      .selectFrom('player_tokens')
+      .selectAll()
+      .where('player_id', '=', res.body.data.player.id)
+      .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(rows)).not.toContain(res.body.data.token);
@@ -71,12 +80,25 @@ eachDialect('accounts: register', (h) => {
   });
 
   it('trims the email, display name and username, and stores the email lower-case', async () => {
-    const res = await register({ email: '  Trim.Me@Example.COM ', password: '  spaces kept  ', display_name: '  Trim Me  ', username: ' trim_me ' });
+    const res = await register({
+      email: '  Trim.Me@Example.COM ',
+      password: '  spaces kept  ',
+      display_name: '  Trim Me  ',
+      username: ' trim_me ',
+    });
     expect(res.status).toBe(201);
-    expect(res.body.data.player).toMatchObject({ email: 'trim.me@example.com', display_name: 'Trim Me', username: 'trim_me' });
-    const login = await h.http.post('/v1/auth/login', { body: { login: 'TRIM.ME@example.com', password: '  spaces kept  ' } });
+    expect(res.body.data.player).toMatchObject({
+      email: 'trim.me@example.com',
+      display_name: 'Trim Me',
+      username: 'trim_me',
+    });
+    const login = await h.http.post('/v1/auth/login', {
+      body: { login: 'TRIM.ME@example.com', password: '  spaces kept  ' },
+    });
     expect(login.status).toBe(200);
-    expect((await h.http.post('/v1/auth/login', { body: { login: 'trim_me', password: 'spaces kept' } })).status).toBe(401);
+    expect((await h.http.post('/v1/auth/login', { body: { login: 'trim_me', password: 'spaces kept' } })).status).toBe(
+      401,
+    );
   });
 
   it('derives distinct usernames from the same display name', async () => {
@@ -147,9 +169,21 @@ eachDialect('accounts: register', (h) => {
     ['an overlong email', { ...valid, email: `${'a'.repeat(64)}@${'b'.repeat(186)}.com` }, 'email'],
     ['a password of 7 characters', { ...valid, email: 'x7@example.com', password: 'x'.repeat(7) }, 'password'],
     ['a password of 257 characters', { ...valid, email: 'x8@example.com', password: 'x'.repeat(257) }, 'password'],
-    ['a display name of 1 character after trimming', { ...valid, email: 'x9@example.com', display_name: '  A  ' }, 'display_name'],
-    ['a display name of 41 characters', { ...valid, email: 'y1@example.com', display_name: 'D'.repeat(41) }, 'display_name'],
-    ['a display name with a line break', { ...valid, email: 'y2@example.com', display_name: 'Ada\nLovelace' }, 'display_name'],
+    [
+      'a display name of 1 character after trimming',
+      { ...valid, email: 'x9@example.com', display_name: '  A  ' },
+      'display_name',
+    ],
+    [
+      'a display name of 41 characters',
+      { ...valid, email: 'y1@example.com', display_name: 'D'.repeat(41) },
+      'display_name',
+    ],
+    [
+      'a display name with a line break',
+      { ...valid, email: 'y2@example.com', display_name: 'Ada\nLovelace' },
+      'display_name',
+    ],
     ['a username of 2 characters', { ...valid, email: 'y3@example.com', username: 'ab' }, 'username'],
     ['a username of 33 characters', { ...valid, email: 'y4@example.com', username: 'u'.repeat(33) }, 'username'],
     ['a username with a dash', { ...valid, email: 'y5@example.com', username: 'ada-l' }, 'username'],
@@ -163,7 +197,10 @@ eachDialect('accounts: register', (h) => {
   });
 
   it('refuses a form body with 415', async () => {
-    const res = await h.http.post('/v1/auth/register', { body: 'email=a@b.c&password=12345678', contentType: 'application/x-www-form-urlencoded' });
+    const res = await h.http.post('/v1/auth/register', {
+      body: 'email=a@b.c&password=12345678',
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(res.status).toBe(415);
     expect(res.body.error.code).toBe('unsupported_media_type');
   });
@@ -173,7 +210,9 @@ eachDialect('accounts: register', (h) => {
     const res = await register(body, { origin: 'https://evil.example' });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('cross_origin_forbidden');
-    expect(await h.ctx.db.selectFrom('players').select('id').where('email', '=', body.email).executeTakeFirst()).toBeUndefined();
+    expect(
+      await h.ctx.db.selectFrom('players').select('id').where('email', '=', body.email).executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it('sets the portal session cookie only when called with X-Requested-With: ServiceSDK', async () => {
@@ -185,7 +224,10 @@ eachDialect('accounts: register', (h) => {
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 90 * 86400 });
     expect(cookie.secure).toBeFalsy();
     expect(h.app.unsignCookie(cookie.value)).toEqual({ valid: true, renew: false, value: sdk.body.data.token });
-    const me = await h.http.get('/v1/me', { cookies: { gp_session: cookie.value }, headers: { 'x-requested-with': 'ServiceSDK' } });
+    const me = await h.http.get('/v1/me', {
+      cookies: { gp_session: cookie.value },
+      headers: { 'x-requested-with': 'ServiceSDK' },
+    });
     expect(me.status).toBe(200);
   });
 

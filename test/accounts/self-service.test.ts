@@ -26,12 +26,17 @@ eachDialect(
     /** A player who can log in with PASSWORD, and a token. */
     const account = async (options: { verified?: boolean } = {}) => {
       const id = unique();
-      const player = await createPlayerWithPassword(h.ctx, PASSWORD, { username: `self_${id}`, email: `self${id}@example.com` });
-      if (options.verified) await h.ctx.db.updateTable('players').set({ email_verified: 1 }).where('id', '=', player.id).execute();
+      const player = await createPlayerWithPassword(h.ctx, PASSWORD, {
+        username: `self_${id}`,
+        email: `self${id}@example.com`,
+      });
+      if (options.verified)
+        await h.ctx.db.updateTable('players').set({ email_verified: 1 }).where('id', '=', player.id).execute();
       const { token, id: tokenId } = await createToken(h.ctx, player.id);
       return { player, token, tokenId };
     };
-    const login = (loginName: string, password = PASSWORD) => h.http.post('/v1/auth/login', { body: { login: loginName, password } });
+    const login = (loginName: string, password = PASSWORD) =>
+      h.http.post('/v1/auth/login', { body: { login: loginName, password } });
     const mailsTo = async (address: string) => {
       await h.ctx.mailer.idle();
       return smtp.to(address);
@@ -47,7 +52,9 @@ eachDialect(
       const mails = await mailsTo(player.email);
       expect(mails).toHaveLength(1);
       expect(mails[0]!.subject).toBe('Confirm your email address');
-      const verified = await h.http.post('/v1/auth/verify-email', { body: { token: linkToken(mails[0]!, 'verify-email') } });
+      const verified = await h.http.post('/v1/auth/verify-email', {
+        body: { token: linkToken(mails[0]!, 'verify-email') },
+      });
       expect(verified.status).toBe(200);
       expect((await h.http.get('/v1/me', { token })).body.data.player.email_verified).toBe(true);
     });
@@ -69,7 +76,10 @@ eachDialect(
     it('changes the password, revoking every other token but keeping the one used', async () => {
       const { player, token } = await account();
       const other = await createToken(h.ctx, player.id);
-      const res = await h.http.post('/v1/me/password', { token, body: { current_password: PASSWORD, new_password: 'a new password' } });
+      const res = await h.http.post('/v1/me/password', {
+        token,
+        body: { current_password: PASSWORD, new_password: 'a new password' },
+      });
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({ password_changed: true, tokens_revoked: 1 });
       expect((await h.http.get('/v1/me', { token })).status).toBe(200);
@@ -81,7 +91,10 @@ eachDialect(
     it('refuses a wrong current password with 403 wrong_password, changing nothing', async () => {
       const { player, token } = await account();
       const other = await createToken(h.ctx, player.id);
-      const res = await h.http.post('/v1/me/password', { token, body: { current_password: 'not the password', new_password: 'a new password' } });
+      const res = await h.http.post('/v1/me/password', {
+        token,
+        body: { current_password: 'not the password', new_password: 'a new password' },
+      });
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('wrong_password');
       expect((await h.http.get('/v1/me', { token: other.token })).status).toBe(200);
@@ -90,7 +103,11 @@ eachDialect(
 
     it.each([
       ['a new password under 8 characters', { current_password: PASSWORD, new_password: 'short' }, 'new_password'],
-      ['a new password over 256 characters', { current_password: PASSWORD, new_password: 'x'.repeat(257) }, 'new_password'],
+      [
+        'a new password over 256 characters',
+        { current_password: PASSWORD, new_password: 'x'.repeat(257) },
+        'new_password',
+      ],
       ['no current password', { new_password: 'a new password' }, 'current_password'],
     ])('refuses %s with 422', async (_what, body, field) => {
       const { token } = await account();
@@ -104,7 +121,10 @@ eachDialect(
     it('changes the email only once the new address confirms it, and tells the old address', async () => {
       const { player, token } = await account();
       const newAddress = `moved${unique()}@example.com`;
-      const res = await h.http.post('/v1/me/email', { token, body: { email: ` ${newAddress.toUpperCase()} `, password: PASSWORD } });
+      const res = await h.http.post('/v1/me/email', {
+        token,
+        body: { email: ` ${newAddress.toUpperCase()} `, password: PASSWORD },
+      });
       expect(res.status).toBe(202);
       expect(res.body.data.pending_email).toBe(newAddress);
       // nothing changes before the confirmation
@@ -133,19 +153,38 @@ eachDialect(
       for (const how of ['change', 'reset'] as const) {
         const { player, token } = await account();
         const newAddress = `taker${unique()}@example.com`;
-        expect((await h.http.post('/v1/me/email', { token, body: { email: newAddress, password: PASSWORD } })).status).toBe(202);
+        expect(
+          (await h.http.post('/v1/me/email', { token, body: { email: newAddress, password: PASSWORD } })).status,
+        ).toBe(202);
         const confirmToken = linkToken((await mailsTo(newAddress))[0]!, 'confirm-email');
         if (how === 'change') {
-          expect((await h.http.post('/v1/me/password', { token, body: { current_password: PASSWORD, new_password: 'another password 1' } })).status).toBe(200);
+          expect(
+            (
+              await h.http.post('/v1/me/password', {
+                token,
+                body: { current_password: PASSWORD, new_password: 'another password 1' },
+              })
+            ).status,
+          ).toBe(200);
         } else {
           expect((await h.http.post('/v1/auth/forgot-password', { body: { email: player.email } })).status).toBe(200);
           const resetToken = linkToken((await mailsTo(player.email)).at(-1)!, 'reset-password');
-          expect((await h.http.post('/v1/auth/reset-password', { body: { token: resetToken, password: 'another password 2' } })).status).toBe(200);
+          expect(
+            (
+              await h.http.post('/v1/auth/reset-password', {
+                body: { token: resetToken, password: 'another password 2' },
+              })
+            ).status,
+          ).toBe(200);
         }
         const confirmed = await h.http.post('/v1/auth/confirm-email', { body: { token: confirmToken } });
         expect(confirmed.status).toBe(422);
         expect(confirmed.body.error.code).toBe('invalid_token');
-        const row = await h.ctx.db.selectFrom('players').select('email').where('id', '=', player.id).executeTakeFirstOrThrow();
+        const row = await h.ctx.db
+          .selectFrom('players')
+          .select('email')
+          .where('id', '=', player.id)
+          .executeTakeFirstOrThrow();
         expect(row.email).toBe(player.email);
       }
     });
@@ -153,15 +192,22 @@ eachDialect(
     it('refuses a taken address with 409 email_taken, at the request and again at the confirmation', async () => {
       const { token } = await account();
       const holder = await account();
-      const taken = await h.http.post('/v1/me/email', { token, body: { email: holder.player.email, password: PASSWORD } });
+      const taken = await h.http.post('/v1/me/email', {
+        token,
+        body: { email: holder.player.email, password: PASSWORD },
+      });
       expect(taken.status).toBe(409);
       expect(taken.body.error.code).toBe('email_taken');
 
       const address = `race${unique()}@example.com`;
-      expect((await h.http.post('/v1/me/email', { token, body: { email: address, password: PASSWORD } })).status).toBe(202);
+      expect((await h.http.post('/v1/me/email', { token, body: { email: address, password: PASSWORD } })).status).toBe(
+        202,
+      );
       const confirmToken = linkToken((await mailsTo(address))[0]!, 'confirm-email');
       // someone registers the address meanwhile
-      const registered = await h.http.post('/v1/auth/register', { body: { email: address, password: 'other password', display_name: 'Quick One' } });
+      const registered = await h.http.post('/v1/auth/register', {
+        body: { email: address, password: 'other password', display_name: 'Quick One' },
+      });
       expect(registered.status).toBe(201);
       const confirmed = await h.http.post('/v1/auth/confirm-email', { body: { token: confirmToken } });
       expect(confirmed.status).toBe(409);
@@ -170,7 +216,10 @@ eachDialect(
 
     it('refuses a wrong password, the current address, and a link older than 24 hours', async () => {
       const { player, token } = await account();
-      const wrong = await h.http.post('/v1/me/email', { token, body: { email: `x${unique()}@example.com`, password: 'wrong password' } });
+      const wrong = await h.http.post('/v1/me/email', {
+        token,
+        body: { email: `x${unique()}@example.com`, password: 'wrong password' },
+      });
       expect(wrong.status).toBe(403);
       expect(wrong.body.error.code).toBe('wrong_password');
       const same = await h.http.post('/v1/me/email', { token, body: { email: player.email, password: PASSWORD } });
@@ -203,7 +252,11 @@ eachDialect(
       h.clock.set('2026-03-01T12:00:00Z');
       const res = await h.http.delete('/v1/me', { token, body: { password: PASSWORD } });
       expect(res.status).toBe(202);
-      expect(res.body.data).toEqual({ deletion_scheduled: true, deletion_due_at: '2026-03-31 12:00:00', grace_days: 30 });
+      expect(res.body.data).toEqual({
+        deletion_scheduled: true,
+        deletion_due_at: '2026-03-31 12:00:00',
+        grace_days: 30,
+      });
       expect((await h.http.get('/v1/me', { token })).status).toBe(401);
       expect((await h.http.get(`/v1/players/${player.username}`)).status).toBe(404);
       const notice = (await mailsTo(player.email)).at(-1)!;
@@ -221,7 +274,9 @@ eachDialect(
       expect((await h.http.get(`/v1/players/${player.username}`)).status).toBe(200);
       h.clock.advance(2 * 86_400);
       await purgeDeletedPlayers(h.ctx);
-      expect(await h.ctx.db.selectFrom('players').select('status').where('id', '=', player.id).executeTakeFirst()).toEqual({ status: 'active' });
+      expect(
+        await h.ctx.db.selectFrom('players').select('status').where('id', '=', player.id).executeTakeFirst(),
+      ).toEqual({ status: 'active' });
       const next = await login(player.username);
       expect(next.status).toBe(200);
       expect(next.body.data).not.toHaveProperty('deletion_canceled');
@@ -232,7 +287,10 @@ eachDialect(
       expect((await h.http.delete('/v1/me', { token, body: { password: PASSWORD } })).status).toBe(202);
       expect((await h.http.post('/v1/auth/forgot-password', { body: { email: player.email } })).status).toBe(200);
       const resetToken = linkToken((await mailsTo(player.email)).at(-1)!, 'reset-password');
-      expect((await h.http.post('/v1/auth/reset-password', { body: { token: resetToken, password: 'a new password 3' } })).status).toBe(200);
+      expect(
+        (await h.http.post('/v1/auth/reset-password', { body: { token: resetToken, password: 'a new password 3' } }))
+          .status,
+      ).toBe(200);
       const res = await login(player.username, 'a new password 3');
       expect(res.status).toBe(200);
       expect(res.body.data.deletion_canceled).toBe(true);
@@ -243,15 +301,24 @@ eachDialect(
       const leaving = await account();
       const staying = await account();
       const third = await account();
-      const post = (t: string, score: number) => h.http.post(`/v1/games/${game.slug}/scores`, { token: t, body: { score } });
+      const post = (t: string, score: number) =>
+        h.http.post(`/v1/games/${game.slug}/scores`, { token: t, body: { score } });
       expect((await post(staying.token, 100)).status).toBe(201);
       expect((await post(leaving.token, 500)).status).toBe(201);
       expect((await post(third.token, 50)).status).toBe(201);
-      expect((await h.http.put(`/v1/games/${game.slug}/states/0`, { token: leaving.token, body: { state: { level: 9 } } })).status).toBe(201);
+      expect(
+        (await h.http.put(`/v1/games/${game.slug}/states/0`, { token: leaving.token, body: { state: { level: 9 } } }))
+          .status,
+      ).toBe(201);
       expect((await h.http.post(`/v1/games/${game.slug}/favorite`, { token: leaving.token })).status).toBe(200);
       await createPlaySession(h.ctx, leaving.player.id, game.id);
-      await h.ctx.db.insertInto('daily_usage').values({ player_id: leaving.player.id, day: '2026-03-01', seconds: 120, sessions: 1 }).execute();
-      expect(await h.ctx.db.selectFrom('play_sessions').select('id').where('player_id', '=', leaving.player.id).execute()).toHaveLength(1);
+      await h.ctx.db
+        .insertInto('daily_usage')
+        .values({ player_id: leaving.player.id, day: '2026-03-01', seconds: 120, sessions: 1 })
+        .execute();
+      expect(
+        await h.ctx.db.selectFrom('play_sessions').select('id').where('player_id', '=', leaving.player.id).execute(),
+      ).toHaveLength(1);
 
       await purgeDeletedPlayers(h.ctx); // accounts of earlier tests
       expect((await h.http.delete('/v1/me', { token: leaving.token, body: { password: PASSWORD } })).status).toBe(202);
@@ -259,7 +326,18 @@ eachDialect(
       // server (as after an outage), which the purge must take with the account.
       await h.ctx.mailer.idle();
       const later = h.clock.now() + 31 * 86_400_000;
-      await h.ctx.db.insertInto('mail_outbox').values({ to_address: leaving.player.email, subject: 'Waiting', text_body: 'for the server', html_body: null, created_at: h.clock.now(), next_attempt_at: later, last_error: 'down' }).execute();
+      await h.ctx.db
+        .insertInto('mail_outbox')
+        .values({
+          to_address: leaving.player.email,
+          subject: 'Waiting',
+          text_body: 'for the server',
+          html_body: null,
+          created_at: h.clock.now(),
+          next_attempt_at: later,
+          last_error: 'down',
+        })
+        .execute();
       h.clock.advance(30 * 86_400 - 1);
       expect(await purgeDeletedPlayers(h.ctx)).toBe(0);
       // still on the board during the grace period
@@ -269,18 +347,42 @@ eachDialect(
 
       const id = leaving.player.id;
       expect(await h.ctx.db.selectFrom('players').select('id').where('id', '=', id).execute()).toEqual([]);
-      for (const table of ['player_tokens', 'mail_tokens', 'save_states', 'favorites', 'scores', 'play_sessions', 'daily_usage', 'leaderboard_bests'] as const) {
-        expect(await h.ctx.db.selectFrom(table).select('player_id').where('player_id', '=', id).execute(), table).toEqual([]);
+      for (const table of [
+        'player_tokens',
+        'mail_tokens',
+        'save_states',
+        'favorites',
+        'scores',
+        'play_sessions',
+        'daily_usage',
+        'leaderboard_bests',
+      ] as const) {
+        expect(
+          await h.ctx.db.selectFrom(table).select('player_id').where('player_id', '=', id).execute(),
+          table,
+        ).toEqual([]);
       }
-      expect(await h.ctx.db.selectFrom('mail_outbox').select('id').where('to_address', '=', leaving.player.email).execute()).toEqual([]);
+      expect(
+        await h.ctx.db.selectFrom('mail_outbox').select('id').where('to_address', '=', leaving.player.email).execute(),
+      ).toEqual([]);
       const board = await h.http.get(`/v1/games/${game.slug}/leaderboard`);
       expect(board.body.meta.total).toBe(2);
-      expect(board.body.data.leaderboard.map((r: { rank: number; score: number }) => [r.rank, r.score])).toEqual([[1, 100], [2, 50]]);
+      expect(board.body.data.leaderboard.map((r: { rank: number; score: number }) => [r.rank, r.score])).toEqual([
+        [1, 100],
+        [2, 50],
+      ]);
       const standing = await h.http.get(`/v1/games/${game.slug}/leaderboard/me`, { token: third.token });
       expect(standing.body.data.rank ?? standing.body.data.me?.rank).toBe(2);
       // the username and address are free again; a login names nobody
       expect((await login(leaving.player.username)).status).toBe(401);
-      const again = await h.http.post('/v1/auth/register', { body: { email: leaving.player.email, password: PASSWORD, display_name: 'Back Again', username: leaving.player.username } });
+      const again = await h.http.post('/v1/auth/register', {
+        body: {
+          email: leaving.player.email,
+          password: PASSWORD,
+          display_name: 'Back Again',
+          username: leaving.player.username,
+        },
+      });
       expect(again.status).toBe(201);
     });
 
@@ -290,29 +392,50 @@ eachDialect(
       h.clock.set('2026-05-02T08:00:00Z');
       const game = await createGame(h.ctx, { save_slots: 2 });
       const { player, token } = await account();
-      await h.http.put(`/v1/games/${game.slug}/states/1`, { token, body: { state: { level: 4, items: ['sword'] }, label: 'Cave' } });
+      await h.http.put(`/v1/games/${game.slug}/states/1`, {
+        token,
+        body: { state: { level: 4, items: ['sword'] }, label: 'Cave' },
+      });
       await h.http.post(`/v1/games/${game.slug}/favorite`, { token });
       await h.http.post(`/v1/games/${game.slug}/scores`, { token, body: { score: 42, meta: { lives: 2 } } });
       const session = await createPlaySession(h.ctx, player.id, game.id);
       const res = await h.http.get('/v1/me/export', { token });
       expect(res.status).toBe(200);
-      expect(res.headers['content-disposition']).toBe(`attachment; filename="gameplatform-${player.username}-2026-05-02.json"`);
+      expect(res.headers['content-disposition']).toBe(
+        `attachment; filename="gameplatform-${player.username}-2026-05-02.json"`,
+      );
       const data = res.body.data;
       expect(data.player).toMatchObject({ username: player.username, email: player.email });
       expect(data.membership).toMatchObject({ plan: 'free' });
       expect(data.tokens).toHaveLength(1);
       expect(data.tokens[0].prefix).toBe(token.slice(0, 12));
       expect(data.favorites).toEqual([{ game: game.slug, game_name: game.name, created_at: '2026-05-02 08:00:00' }]);
-      expect(data.saves).toEqual([expect.objectContaining({ game: game.slug, slot: 1, label: 'Cave', state: { level: 4, items: ['sword'] } })]);
-      expect(data.scores).toEqual([expect.objectContaining({ game: game.slug, board: 'main', score: 42, meta: { lives: 2 } })]);
-      expect(data.play_sessions).toEqual([expect.objectContaining({ id: session.id, game: game.slug, status: 'closed', end_reason: 'quit', started_at: '2026-05-02 08:00:00' })]);
+      expect(data.saves).toEqual([
+        expect.objectContaining({ game: game.slug, slot: 1, label: 'Cave', state: { level: 4, items: ['sword'] } }),
+      ]);
+      expect(data.scores).toEqual([
+        expect.objectContaining({ game: game.slug, board: 'main', score: 42, meta: { lives: 2 } }),
+      ]);
+      expect(data.play_sessions).toEqual([
+        expect.objectContaining({
+          id: session.id,
+          game: game.slug,
+          status: 'closed',
+          end_reason: 'quit',
+          started_at: '2026-05-02 08:00:00',
+        }),
+      ]);
       expect(data.play_sessions[0]).not.toHaveProperty('token_hash');
       const text = JSON.stringify(res.body);
       expect(text).not.toContain(token);
       expect(text).not.toContain(session.token);
       expect(text).not.toContain(player.password_hash);
       expect(text).not.toMatch(/"(password_hash|token_hash)"/);
-      const hashes = await h.ctx.db.selectFrom('player_tokens').select('token_hash').where('player_id', '=', player.id).execute();
+      const hashes = await h.ctx.db
+        .selectFrom('player_tokens')
+        .select('token_hash')
+        .where('player_id', '=', player.id)
+        .execute();
       for (const row of hashes) expect(text).not.toContain(row.token_hash);
     });
   },
@@ -342,7 +465,15 @@ eachDialect(
       const player = await createPlayerWithPassword(h.ctx, PASSWORD);
       const { token } = await createToken(h.ctx, player.id);
       const statuses = [];
-      for (let i = 0; i < 4; i++) statuses.push((await h.http.post('/v1/me/password', { token, body: { current_password: `guess ${i}xx`, new_password: 'a new password' } })).status);
+      for (let i = 0; i < 4; i++)
+        statuses.push(
+          (
+            await h.http.post('/v1/me/password', {
+              token,
+              body: { current_password: `guess ${i}xx`, new_password: 'a new password' },
+            })
+          ).status,
+        );
       expect(statuses).toEqual([403, 403, 403, 429]);
     });
   },

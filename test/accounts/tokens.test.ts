@@ -67,7 +67,8 @@ eachDialect('accounts: /me/tokens', (h) => {
 
   it('answers the eleventh token with 409 token_limit_reached and issues nothing', async () => {
     const { player, token } = await createPlayerWithToken(h.ctx);
-    for (let i = 0; i < 9; i++) expect((await h.http.post('/v1/me/tokens', { token, body: { name: `t${i}` } })).status).toBe(201);
+    for (let i = 0; i < 9; i++)
+      expect((await h.http.post('/v1/me/tokens', { token, body: { name: `t${i}` } })).status).toBe(201);
     const res = await h.http.post('/v1/me/tokens', { token, body: { name: 'eleventh' } });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('token_limit_reached');
@@ -83,10 +84,17 @@ eachDialect('accounts: /me/tokens', (h) => {
   it('never lets racing requests pass ten active tokens', async () => {
     const { player, token } = await createPlayerWithToken(h.ctx);
     for (let i = 0; i < 7; i++) await createToken(h.ctx, player.id);
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => h.http.post('/v1/me/tokens', { token, body: { name: `race ${i}` } })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => h.http.post('/v1/me/tokens', { token, body: { name: `race ${i}` } })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(2);
     expect(results.filter((r) => r.status === 409)).toHaveLength(4);
-    const active = await h.ctx.db.selectFrom('player_tokens').select('id').where('player_id', '=', player.id).where('revoked_at', 'is', null).execute();
+    const active = await h.ctx.db
+      .selectFrom('player_tokens')
+      .select('id')
+      .where('player_id', '=', player.id)
+      .where('revoked_at', 'is', null)
+      .execute();
     expect(active).toHaveLength(10);
   });
 
@@ -129,7 +137,10 @@ eachDialect('accounts: /me/tokens', (h) => {
 
   it('clears the portal cookie when the session revokes its own token', async () => {
     const { token, tokenId } = await createPlayerWithToken(h.ctx);
-    const res = await h.http.delete(`/v1/me/tokens/${tokenId}`, { cookies: { gp_session: h.app.signCookie(token) }, headers: { 'x-requested-with': 'ServiceSDK' } });
+    const res = await h.http.delete(`/v1/me/tokens/${tokenId}`, {
+      cookies: { gp_session: h.app.signCookie(token) },
+      headers: { 'x-requested-with': 'ServiceSDK' },
+    });
     expect(res.status).toBe(200);
     expect(res.cookies.find((c) => c.name === 'gp_session')?.value).toBe('');
   });

@@ -13,7 +13,10 @@ const sdk = { 'x-requested-with': 'ServiceSDK' };
 eachDialect('accounts: web sessions beside API tokens', (h) => {
   /** A login through the portal (cookie) or as an app; returns the answer and, for the portal, the cookie to send back. */
   async function login(username: string, device: string, web: boolean) {
-    const res = await h.http.post('/v1/auth/login', { body: { login: username, password: PASSWORD, device_name: device }, headers: web ? sdk : {} });
+    const res = await h.http.post('/v1/auth/login', {
+      body: { login: username, password: PASSWORD, device_name: device },
+      headers: web ? sdk : {},
+    });
     expect(res.status).toBe(200);
     const cookie = res.cookies.find((c) => c.name === 'gp_session')?.value;
     return { res, token: res.body.data.token as string, cookie };
@@ -21,7 +24,13 @@ eachDialect('accounts: web sessions beside API tokens', (h) => {
   const asBrowser = (cookie: string) => ({ cookies: { gp_session: cookie }, headers: sdk });
   const works = async (token: string) => (await h.http.get('/v1/me', { token })).status === 200;
   const kinds = async (playerId: number) =>
-    h.ctx.db.selectFrom('player_tokens').select(['name', 'kind']).where('player_id', '=', playerId).where('revoked_at', 'is', null).orderBy('id').execute();
+    h.ctx.db
+      .selectFrom('player_tokens')
+      .select(['name', 'kind'])
+      .where('player_id', '=', playerId)
+      .where('revoked_at', 'is', null)
+      .orderBy('id')
+      .execute();
 
   it('lists a portal login under /me/sessions, marked current, and among the tokens as kind web', async () => {
     const player = await createPlayerWithPassword(h.ctx, PASSWORD);
@@ -34,14 +43,32 @@ eachDialect('accounts: web sessions beside API tokens', (h) => {
     const sessions = await h.http.get('/v1/me/sessions', asBrowser(web.cookie!));
     expect(sessions.status).toBe(200);
     expect(sessions.body.data.sessions).toEqual([
-      { id: expect.any(Number), name: 'Web portal (Firefox)', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), last_used_at: expect.any(String), token_expires_at: expect.any(String), current: true },
+      {
+        id: expect.any(Number),
+        name: 'Web portal (Firefox)',
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+        last_used_at: expect.any(String),
+        token_expires_at: expect.any(String),
+        current: true,
+      },
     ]);
     const tokens = await h.http.get('/v1/me/tokens', asBrowser(web.cookie!));
-    const rows = (list: Array<{ name: string; kind: string; current: boolean }>) => list.map((t) => [t.name, t.kind, t.current]);
-    expect(rows(tokens.body.data.tokens)).toEqual([['Steam Deck', 'api', false], ['Web portal (Firefox)', 'web', true]]);
+    const rows = (list: Array<{ name: string; kind: string; current: boolean }>) =>
+      list.map((t) => [t.name, t.kind, t.current]);
+    expect(rows(tokens.body.data.tokens)).toEqual([
+      ['Steam Deck', 'api', false],
+      ['Web portal (Firefox)', 'web', true],
+    ]);
     // Seen from the app: its own token is current, the browser is listed but not current.
-    expect(rows((await h.http.get('/v1/me/tokens', { token: app.token })).body.data.tokens)).toEqual([['Steam Deck', 'api', true], ['Web portal (Firefox)', 'web', false]]);
-    expect((await h.http.get('/v1/me/sessions', { token: app.token })).body.data.sessions.map((s: { current: boolean }) => s.current)).toEqual([false]);
+    expect(rows((await h.http.get('/v1/me/tokens', { token: app.token })).body.data.tokens)).toEqual([
+      ['Steam Deck', 'api', true],
+      ['Web portal (Firefox)', 'web', false],
+    ]);
+    expect(
+      (await h.http.get('/v1/me/sessions', { token: app.token })).body.data.sessions.map(
+        (s: { current: boolean }) => s.current,
+      ),
+    ).toEqual([false]);
     expect(await kinds(player.id)).toEqual([
       { name: 'Web portal (Firefox)', kind: 'web' },
       { name: 'Steam Deck', kind: 'api' },
@@ -49,7 +76,12 @@ eachDialect('accounts: web sessions beside API tokens', (h) => {
   });
 
   it('makes a web session of a portal registration, named after the browser, and an API token of any other', async () => {
-    const body = (n: string) => ({ email: `${n}@example.com`, password: PASSWORD, display_name: `Player ${n}`, username: n });
+    const body = (n: string) => ({
+      email: `${n}@example.com`,
+      password: PASSWORD,
+      display_name: `Player ${n}`,
+      username: n,
+    });
     const ua = 'Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0';
     const web = await h.http.post('/v1/auth/register', { body: body('webreg'), headers: { ...sdk, 'user-agent': ua } });
     const app = await h.http.post('/v1/auth/register', { body: body('appreg') });
@@ -69,7 +101,8 @@ eachDialect('accounts: web sessions beside API tokens', (h) => {
       h.clock.advance(61);
     }
     // Every browser is used but the third; the apps are never used (they would go first if kinds were mixed).
-    for (const [i, b] of browsers.entries()) if (i !== 2) expect((await h.http.get('/v1/me', asBrowser(b.cookie!))).status).toBe(200);
+    for (const [i, b] of browsers.entries())
+      if (i !== 2) expect((await h.http.get('/v1/me', asBrowser(b.cookie!))).status).toBe(200);
     h.clock.advance(61);
     const eleventh = await login(player.username, 'browser 5', true);
     expect(eleventh.res.body.data.revoked_token).toEqual({
@@ -82,7 +115,10 @@ eachDialect('accounts: web sessions beside API tokens', (h) => {
     });
     expect(await works(browsers[2]!.token)).toBe(false);
     for (const token of apps) expect(await works(token)).toBe(true);
-    const sessions = (await h.http.get('/v1/me/sessions', asBrowser(eleventh.cookie!))).body.data.sessions as Array<{ name: string; current: boolean }>;
+    const sessions = (await h.http.get('/v1/me/sessions', asBrowser(eleventh.cookie!))).body.data.sessions as Array<{
+      name: string;
+      current: boolean;
+    }>;
     expect(sessions).toHaveLength(5);
     expect(sessions.map((s) => s.name)).not.toContain('browser 2');
     expect(sessions.filter((s) => s.current).map((s) => s.name)).toEqual(['browser 5']);
@@ -96,7 +132,11 @@ eachDialect('accounts: web sessions beside API tokens', (h) => {
     const apps: string[] = [];
     for (let i = 0; i < 6; i++) apps.push((await login(player.username, `app ${i}`, false)).token);
     const eleventh = await login(player.username, 'app 6', false);
-    expect(eleventh.res.body.data.revoked_token).toMatchObject({ kind: 'api', name: 'app 0', prefix: apps[0]!.slice(0, 12) });
+    expect(eleventh.res.body.data.revoked_token).toMatchObject({
+      kind: 'api',
+      name: 'app 0',
+      prefix: apps[0]!.slice(0, 12),
+    });
     expect(await works(apps[0]!)).toBe(false);
     for (const cookie of browsers) expect((await h.http.get('/v1/me', asBrowser(cookie))).status).toBe(200);
     expect(await kinds(player.id)).toHaveLength(10);
@@ -116,7 +156,8 @@ eachDialect('accounts: web sessions beside API tokens', (h) => {
     const player = await createPlayerWithPassword(h.ctx, PASSWORD);
     let cookie = '';
     for (let i = 0; i < 4; i++) cookie = (await login(player.username, `browser ${i}`, true)).cookie!;
-    for (let i = 0; i < 6; i++) expect((await h.http.post('/v1/me/tokens', { ...asBrowser(cookie), body: { name: `t${i}` } })).status).toBe(201);
+    for (let i = 0; i < 6; i++)
+      expect((await h.http.post('/v1/me/tokens', { ...asBrowser(cookie), body: { name: `t${i}` } })).status).toBe(201);
     const full = await h.http.post('/v1/me/tokens', { ...asBrowser(cookie), body: { name: 'eleventh' } });
     expect(full.status).toBe(409);
     expect(full.body.error.code).toBe('token_limit_reached');
@@ -128,7 +169,10 @@ eachDialect('accounts: web sessions beside API tokens', (h) => {
     const here = await login(player.username, 'here', true);
     const there = await login(player.username, 'there', true);
     const app = await login(player.username, 'app', false);
-    const list = (await h.http.get('/v1/me/sessions', asBrowser(here.cookie!))).body.data.sessions as Array<{ id: number; name: string }>;
+    const list = (await h.http.get('/v1/me/sessions', asBrowser(here.cookie!))).body.data.sessions as Array<{
+      id: number;
+      name: string;
+    }>;
     const thereId = list.find((s) => s.name === 'there')!.id;
     const appId = (await h.http.get('/v1/me/tokens', { token: app.token })).body.data.tokens[0].id as number;
 
@@ -137,7 +181,9 @@ eachDialect('accounts: web sessions beside API tokens', (h) => {
     expect(await works(app.token)).toBe(true);
     // Any token, a browser's included, is revoked through /me/tokens (spec: DELETE /me/tokens/{id}).
     const third = await login(player.username, 'third', true);
-    const thirdId = (await h.http.get('/v1/me/sessions', asBrowser(third.cookie!))).body.data.sessions.find((s: { current: boolean }) => s.current).id as number;
+    const thirdId = (await h.http.get('/v1/me/sessions', asBrowser(third.cookie!))).body.data.sessions.find(
+      (s: { current: boolean }) => s.current,
+    ).id as number;
     expect((await h.http.delete(`/v1/me/tokens/${thirdId}`, asBrowser(here.cookie!))).status).toBe(200);
     expect(await works(third.token)).toBe(false);
     expect(await works(there.token)).toBe(true);
@@ -163,7 +209,11 @@ eachDialect('accounts: web sessions beside API tokens', (h) => {
     const aWeb = await login(a.username, 'a', true);
     const bWeb = await login(b.username, 'b', true);
     const bId = (await h.http.get('/v1/me/sessions', asBrowser(bWeb.cookie!))).body.data.sessions[0].id as number;
-    expect((await h.http.get('/v1/me/sessions', asBrowser(aWeb.cookie!))).body.data.sessions.map((s: { name: string }) => s.name)).toEqual(['a']);
+    expect(
+      (await h.http.get('/v1/me/sessions', asBrowser(aWeb.cookie!))).body.data.sessions.map(
+        (s: { name: string }) => s.name,
+      ),
+    ).toEqual(['a']);
     expect((await h.http.delete(`/v1/me/sessions/${bId}`, asBrowser(aWeb.cookie!))).status).toBe(404);
     expect((await h.http.delete('/v1/me/sessions', asBrowser(aWeb.cookie!))).body.data).toEqual({ revoked: 0 });
     expect(await works(bWeb.token)).toBe(true);
@@ -181,7 +231,11 @@ eachDialect('accounts: web sessions beside API tokens', (h) => {
     for (const o of others) expect(await works(o.token)).toBe(false);
     expect(await works(here.token)).toBe(true);
     expect(await works(app.token)).toBe(true);
-    expect((await h.http.get('/v1/me/sessions', asBrowser(here.cookie!))).body.data.sessions.map((s: { name: string }) => s.name)).toEqual(['here']);
+    expect(
+      (await h.http.get('/v1/me/sessions', asBrowser(here.cookie!))).body.data.sessions.map(
+        (s: { name: string }) => s.name,
+      ),
+    ).toEqual(['here']);
   });
 
   it('asks for a player credential on the session routes', async () => {
@@ -206,13 +260,30 @@ eachDialect('accounts: web sessions beside API tokens', (h) => {
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining([...statuses]));
       expect(op.security).toEqual([{ playerToken: [] }, { portalSession: [] }]);
     }
-    const session = doc.paths['/v1/me/sessions'].get.responses['200'].content['application/json'].schema.properties.data.properties.sessions.items;
-    expect(Object.keys(session.properties).sort()).toEqual(['created_at', 'current', 'id', 'last_used_at', 'name', 'token_expires_at']);
+    const session =
+      doc.paths['/v1/me/sessions'].get.responses['200'].content['application/json'].schema.properties.data.properties
+        .sessions.items;
+    expect(Object.keys(session.properties).sort()).toEqual([
+      'created_at',
+      'current',
+      'id',
+      'last_used_at',
+      'name',
+      'token_expires_at',
+    ]);
     for (const path of ['/v1/auth/login', '/v1/auth/register']) {
       const op = doc.paths[path].post;
-      const data = op.responses[path.endsWith('login') ? '200' : '201'].content['application/json'].schema.properties.data;
+      const data =
+        op.responses[path.endsWith('login') ? '200' : '201'].content['application/json'].schema.properties.data;
       expect(data.required).not.toContain('revoked_token');
-      expect(Object.keys(data.properties.revoked_token.properties).sort()).toEqual(['created_at', 'id', 'kind', 'last_used_at', 'name', 'prefix']);
+      expect(Object.keys(data.properties.revoked_token.properties).sort()).toEqual([
+        'created_at',
+        'id',
+        'kind',
+        'last_used_at',
+        'name',
+        'prefix',
+      ]);
     }
   });
 
@@ -225,7 +296,15 @@ eachDialect('accounts: web sessions beside API tokens', (h) => {
     for (const [i, name] of names.entries()) {
       await h.ctx.db
         .insertInto('player_tokens')
-        .values({ player_id: player.id, name, token_hash: `hash-kind-${i}`, prefix: 'agp_xxxxxxxx', created_at: now, last_used_at: null, expires_at: now + 86_400_000 } as never)
+        .values({
+          player_id: player.id,
+          name,
+          token_hash: `hash-kind-${i}`,
+          prefix: 'agp_xxxxxxxx',
+          created_at: now,
+          last_used_at: null,
+          expires_at: now + 86_400_000,
+        } as never)
         .execute();
     }
     await tokenKinds.up(h.ctx.db);

@@ -10,7 +10,12 @@ browserSuite('account self-service: in a real browser', { timeout: 60_000 }, (ri
   /** The newest link of this kind mailed to `email` (no SMTP here: mail stays in the outbox table). */
   async function mailedLink(email: string, kind: string): Promise<string> {
     await rig.app.ctx.mailer.idle(); // a mail is written to the outbox after the answer, in the background
-    const mails = await rig.app.ctx.db.selectFrom('mail_outbox').select('text_body').where('to_address', '=', email).orderBy('id', 'desc').execute();
+    const mails = await rig.app.ctx.db
+      .selectFrom('mail_outbox')
+      .select('text_body')
+      .where('to_address', '=', email)
+      .orderBy('id', 'desc')
+      .execute();
     for (const mail of mails) {
       const match = new RegExp(`${rig.origin}/${kind}\\?token=[^\\s]+`).exec(mail.text_body);
       if (match) return match[0];
@@ -30,7 +35,11 @@ browserSuite('account self-service: in a real browser', { timeout: 60_000 }, (ri
     await resend.click();
     await until(() => text(page.getByText(/^Sent: check/))).toBe(`Sent: check ${player.email} for the new link.`);
     await rig.app.ctx.mailer.idle();
-    const mails = await rig.app.ctx.db.selectFrom('mail_outbox').select('subject').where('to_address', '=', player.email).execute();
+    const mails = await rig.app.ctx.db
+      .selectFrom('mail_outbox')
+      .select('subject')
+      .where('to_address', '=', player.email)
+      .execute();
     expect(mails.map((m) => m.subject)).toEqual(['Confirm your email address', 'Confirm your email address']);
     await page.goto(await mailedLink(player.email, 'verify-email'));
     await until(() => text(page.locator('h1'))).toBe('Email verified');
@@ -56,7 +65,9 @@ browserSuite('account self-service: in a real browser', { timeout: 60_000 }, (ri
     // still logged in with the session of this browser; the new password works
     expect((await page.request.get('/v1/me', { headers: { 'X-Requested-With': 'ServiceSDK' } })).status()).toBe(200);
     const other = await rig.context.browser()!.newContext({ baseURL: rig.origin });
-    const login = await other.request.post('/v1/auth/login', { data: { login: player.username, password: 'a brand new password' } });
+    const login = await other.request.post('/v1/auth/login', {
+      data: { login: player.username, password: 'a brand new password' },
+    });
     expect(login.status()).toBe(200);
     await other.close();
 
@@ -117,16 +128,27 @@ browserSuite('account self-service: in a real browser', { timeout: 60_000 }, (ri
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download my data' }).click();
     const file = await download;
-    expect(file.suggestedFilename()).toMatch(new RegExp(`^gameplatform-${player.username}-\\d{4}-\\d{2}-\\d{2}\\.json$`));
+    expect(file.suggestedFilename()).toMatch(
+      new RegExp(`^gameplatform-${player.username}-\\d{4}-\\d{2}-\\d{2}\\.json$`),
+    );
     const body = JSON.parse(readFileSync((await file.path())!, 'utf8'));
     expect(body.data.player).toMatchObject({ username: player.username, email: player.email });
     expect(body.data.favorites.map((f: { game: string }) => f.game)).toEqual(['tile-merge']);
     expect(JSON.stringify(body)).not.toMatch(/password_hash|token_hash|\$argon2/);
-    await until(() => text(page.getByText('Your data is downloaded as a JSON file.'))).toBe('Your data is downloaded as a JSON file.');
+    await until(() => text(page.getByText('Your data is downloaded as a JSON file.'))).toBe(
+      'Your data is downloaded as a JSON file.',
+    );
 
     // A refused export says what the service said, in the portal's words (here: the rate limit's wait).
     await page.route('**/v1/me/export', (route) =>
-      route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ ok: false, error: { code: 'rate_limited', message: 'Too many requests', retry_after: 30 } }) }),
+      route.fulfill({
+        status: 429,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          ok: false,
+          error: { code: 'rate_limited', message: 'Too many requests', retry_after: 30 },
+        }),
+      }),
     );
     await page.getByRole('button', { name: 'Download my data' }).click();
     const status = page.getByRole('region', { name: 'Download my data' }).getByRole('status');

@@ -67,7 +67,8 @@ if (reason) {
       await page.goto('/forgot-password');
       await page.locator('main form button[type=submit]').click();
       await until(() => page.locator('.field-error:visible').count()).toBeGreaterThan(0);
-      for (const violation of await axeViolations(page)) found.push({ where: `${label} /forgot-password with errors`, ...violation });
+      for (const violation of await axeViolations(page))
+        found.push({ where: `${label} /forgot-password with errors`, ...violation });
       expect(found).toEqual([]);
     }
 

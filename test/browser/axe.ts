@@ -17,7 +17,8 @@ const BLOCKING = ['serious', 'critical'];
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   if ((await page.evaluate('typeof window.axe')) !== 'object') await page.evaluate(axe.source);
   // A string runs in the page (this project's Node types have no DOM).
-  const violations = (await page.evaluate(`axe.run(document, { iframes: false, resultTypes: ['violations'] }).then((r) =>
+  const violations =
+    (await page.evaluate(`axe.run(document, { iframes: false, resultTypes: ['violations'] }).then((r) =>
     r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
       nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ') + ' :: ' + (n.failureSummary || '').replace(/\\s+/g, ' ').slice(0, 240)) })))`)) as AxeViolation[];
   return violations.filter((v) => BLOCKING.includes(v.impact ?? ''));

@@ -2,7 +2,15 @@
 // games published, and Debian's Chromium driven by playwright-core with fresh contexts. Never a browser download.
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Request, type Response } from 'playwright-core';
+import {
+  chromium,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+  type Request,
+  type Response,
+} from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
@@ -19,8 +27,10 @@ export const ARTIFACTS_DIR = path.resolve(import.meta.dirname, '../../test-artif
 
 /** Why the browser tests do not run here, or null when they do. */
 export function skipReason(): string | null {
-  if (!enabledDialects().includes('sqlite')) return `browser tests run once, on the SQLite pass: skipped because TEST_DIALECTS=${process.env.TEST_DIALECTS}`;
-  if (!existsSync(CHROMIUM_PATH)) return `browser tests skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+  if (!enabledDialects().includes('sqlite'))
+    return `browser tests run once, on the SQLite pass: skipped because TEST_DIALECTS=${process.env.TEST_DIALECTS}`;
+  if (!existsSync(CHROMIUM_PATH))
+    return `browser tests skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
   return null;
 }
 
@@ -28,7 +38,11 @@ export function skipReason(): string | null {
  * A describe block whose tests share one rig, started before them and closed after; skipped, with the reason, where
  * browser tests do not run. `rig` is filled in before the first test (its methods are the started rig's).
  */
-export function browserSuite(name: string, options: { timeout: number; rig?: RigOptions }, body: (rig: Rig) => void): void {
+export function browserSuite(
+  name: string,
+  options: { timeout: number; rig?: RigOptions },
+  body: (rig: Rig) => void,
+): void {
   const reason = skipReason();
   if (reason) {
     console.warn(`\n[browser] ${reason}\n`);
@@ -53,7 +67,12 @@ export function browserSuite(name: string, options: { timeout: number; rig?: Rig
 export const BROWSER_SETTINGS = {
   free_seconds_per_day: 12,
   heartbeat_interval: 5,
-  rate_limits: { login: { max: 1000 }, register: { max: 1000 }, forgot_password: { max: 1000 }, default: { max: 100000 } },
+  rate_limits: {
+    login: { max: 1000 },
+    register: { max: 1000 },
+    forgot_password: { max: 1000 },
+    default: { max: 100000 },
+  },
 };
 
 export interface Rig {
@@ -96,8 +115,15 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const testDb: TestDatabase = await createTestDatabase('sqlite');
   const port = await freePort();
   const origin = `http://${options.host ?? '127.0.0.1'}:${port}`;
-  const extra = Object.fromEntries(Object.entries(options.settings ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v.replace('{port}', String(port)) : v]));
-  const config = testConfig(testDb.dataDir, testDb.url, { settings: { ...BROWSER_SETTINGS, public_url: origin, host: '127.0.0.1', port, ...extra } });
+  const extra = Object.fromEntries(
+    Object.entries(options.settings ?? {}).map(([k, v]) => [
+      k,
+      typeof v === 'string' ? v.replace('{port}', String(port)) : v,
+    ]),
+  );
+  const config = testConfig(testDb.dataDir, testDb.url, {
+    settings: { ...BROWSER_SETTINGS, public_url: origin, host: '127.0.0.1', port, ...extra },
+  });
   const database: DatabaseHandle = openDatabase(config.database_url);
   await migrateToLatest(database.db);
   const clock = new ManualClock(Date.now());
@@ -111,7 +137,15 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const newContext = async (options: BrowserContextOptions = {}) => {
     const created = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options, baseURL: origin });
@@ -124,7 +158,8 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const watch = (page: Page) => {
     page.on('console', (message) => {
       // An API answering 401/404 is logged by the browser as a failed load: that is the portal working, not a fault.
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`${page.url()}: ${message.text()}`);
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+        problems.push(`${page.url()}: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
     return page;
@@ -156,7 +191,8 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       // Moving the server's clock by all the seconds first would let a heartbeat the page sends halfway reach a server
       // already at the end, which credits it the whole span: the page then counts down from a time ahead of its own.
       const pending = inFlight.get(page.context());
-      if (!pending) throw new Error('elapse() moves the clock of a page from clockedPage(), or of another page in its context');
+      if (!pending)
+        throw new Error('elapse() moves the clock of a page from clockedPage(), or of another page in its context');
       for (let leftMs = Math.round(seconds * 1000); leftMs > 0; ) {
         const stepMs = Math.min(1000, leftMs);
         leftMs -= stepMs;
@@ -199,7 +235,10 @@ async function answered(page: Page, pending: Set<Request>, timeoutMs = 15_000): 
   await page.evaluate('0');
   const deadline = Date.now() + timeoutMs;
   while (pending.size > 0) {
-    if (Date.now() > deadline) throw new Error(`requests still unanswered after ${timeoutMs} ms: ${[...pending].map((r) => `${r.method()} ${r.url()}`).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `requests still unanswered after ${timeoutMs} ms: ${[...pending].map((r) => `${r.method()} ${r.url()}`).join(', ')}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
@@ -210,19 +249,33 @@ let registered = 0;
 export async function registerPlayer(rig: Rig, page: Page, options: { unlimited?: boolean } = {}) {
   await page.context().clearCookies();
   const id = `${Date.now().toString(36)}r${++registered}`;
-  const player = { email: `p${id}@example.com`, password: 'correct horse battery', display_name: `Player ${id}`, username: `p_${id}` };
-  const res = await page.request.post('/v1/auth/register', { headers: { 'X-Requested-With': 'ServiceSDK' }, data: player });
+  const player = {
+    email: `p${id}@example.com`,
+    password: 'correct horse battery',
+    display_name: `Player ${id}`,
+    username: `p_${id}`,
+  };
+  const res = await page.request.post('/v1/auth/register', {
+    headers: { 'X-Requested-With': 'ServiceSDK' },
+    data: player,
+  });
   expect(res.status()).toBe(201);
   const { id: playerId } = (await res.json()).data.player as { id: number };
   if (options.unlimited) {
-    await rig.app.ctx.db.updateTable('players').set({ membership_plan: 'unlimited', membership_status: 'active' }).where('id', '=', playerId).execute();
+    await rig.app.ctx.db
+      .updateTable('players')
+      .set({ membership_plan: 'unlimited', membership_status: 'active' })
+      .where('id', '=', playerId)
+      .execute();
   }
   return { ...player, id: playerId };
 }
 
 /** The next answer to a POST on this API path, e.g. `/v1/play/heartbeat`; start waiting before the action that causes it. */
 export function nextAnswer(page: Page, apiPath: string): Promise<Response> {
-  return page.waitForResponse((response) => response.request().method() !== 'GET' && new URL(response.url()).pathname === apiPath);
+  return page.waitForResponse(
+    (response) => response.request().method() !== 'GET' && new URL(response.url()).pathname === apiPath,
+  );
 }
 
 /** Lets `seconds` pass on both clocks and returns the body of the heartbeat that fell due in them. */

@@ -10,7 +10,8 @@ const SDK = { 'X-Requested-With': 'ServiceSDK' };
 
 browserSuite('catalogue and coming back: in a real browser', { timeout: 60_000 }, (rig) => {
   const cards = (page: Page) => page.locator('ul.cards[aria-label="Games"] .card-title');
-  const chip = (page: Page, name: RegExp) => page.getByRole('navigation', { name: 'Categories' }).getByRole('link', { name });
+  const chip = (page: Page, name: RegExp) =>
+    page.getByRole('navigation', { name: 'Categories' }).getByRole('link', { name });
   const search = (page: Page) => page.getByLabel('Search games');
   const sort = (page: Page) => page.getByLabel('Sort by');
   const path = (page: Page) => {
@@ -84,7 +85,9 @@ browserSuite('catalogue and coming back: in a real browser', { timeout: 60_000 }
     const page = await rig.newPage();
     await page.goto('/?q=zzzz');
     await visible(page.getByText('No games match “zzzz”.'));
-    await until(() => page.getByRole('navigation', { name: 'Categories' }).getByRole('link').allTextContents()).toEqual(['All (0)', 'Action (0)', 'Arcade (0)', 'Puzzle (0)', 'Reflex (0)']);
+    await until(() => page.getByRole('navigation', { name: 'Categories' }).getByRole('link').allTextContents()).toEqual(
+      ['All (0)', 'Action (0)', 'Arcade (0)', 'Puzzle (0)', 'Reflex (0)'],
+    );
     expect(await cards(page).count()).toBe(0);
     await rig.screenshot(page, 'catalogue-no-results');
     expect(await axeViolations(page)).toEqual([]);
@@ -97,7 +100,9 @@ browserSuite('catalogue and coming back: in a real browser', { timeout: 60_000 }
 
     // Chips and badges spell a category alike.
     await until(() => chip(page, /^Arcade/).textContent()).toBe('Arcade (1)');
-    expect(await page.locator('.card', { hasText: 'Comet Snake' }).locator('.badge').first().innerText()).toBe('Arcade');
+    expect(await page.locator('.card', { hasText: 'Comet Snake' }).locator('.badge').first().innerText()).toBe(
+      'Arcade',
+    );
 
     // A search that matches elsewhere, inside a category without a match: the way out names the matches.
     await page.goto('/?q=merge&category=arcade');
@@ -121,10 +126,13 @@ browserSuite('catalogue and coming back: in a real browser', { timeout: 60_000 }
     const page = await rig.newPage();
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route((url) => url.pathname === '/v1/games', async (route) => {
-      await held;
-      await route.continue();
-    });
+    await page.route(
+      (url) => url.pathname === '/v1/games',
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
     await page.goto('/');
     const list = page.locator('ul.cards[aria-label="Games"]');
     await until(() => list.getAttribute('aria-busy')).toBe('true');
@@ -142,10 +150,13 @@ browserSuite('catalogue and coming back: in a real browser', { timeout: 60_000 }
     await until(() => cards(page).count()).toBe(4);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route((url) => url.pathname === '/v1/games', async (route) => {
-      await held;
-      await route.continue();
-    });
+    await page.route(
+      (url) => url.pathname === '/v1/games',
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
     const list = page.locator('ul.cards[aria-label="Games"]');
     await sort(page).selectOption('name');
     await until(() => list.getAttribute('aria-busy')).toBe('true');
@@ -201,25 +212,41 @@ browserSuite('catalogue and coming back: in a real browser', { timeout: 60_000 }
     await until(() => isFocused(favourite)).toBe(true);
     // A toggle that fails says so next to the button, which keeps showing what is stored.
     await page.route('**/v1/games/reflex/favorite', (route) =>
-      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ ok: false, error: { code: 'unavailable', message: 'The service is restarting; try again shortly' } }) }),
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          ok: false,
+          error: { code: 'unavailable', message: 'The service is restarting; try again shortly' },
+        }),
+      }),
     );
     await page.keyboard.press('Enter');
-    await until(() => text(page.locator('.favourite-status'))).toBe('Favourites not changed: The service is restarting; try again shortly');
+    await until(() => text(page.locator('.favourite-status'))).toBe(
+      'Favourites not changed: The service is restarting; try again shortly',
+    );
     expect(await favourite.getAttribute('aria-pressed')).toBe('true');
     await page.unroute('**/v1/games/reflex/favorite');
 
     // Play Tile Merge and save in slot 1 (what the game does through the SDK).
     const start = await page.request.post('/v1/play/start', { headers: SDK, data: { game: 'tile-merge' } });
     expect(start.status()).toBe(200);
-    const saved = await page.request.put('/v1/games/tile-merge/states/1', { headers: SDK, data: { state: { level: 3 }, label: 'Level 3' } });
+    const saved = await page.request.put('/v1/games/tile-merge/states/1', {
+      headers: SDK,
+      data: { state: { level: 3 }, label: 'Level 3' },
+    });
     expect(saved.status()).toBe(201);
 
     await page.goto('/');
     const continueRow = page.getByRole('region', { name: 'Continue playing' });
     await visible(continueRow);
     expect(await continueRow.locator('.card-title').allInnerTexts()).toEqual(['Tile Merge']);
-    expect(await text(continueRow.locator('.card-note').filter({ hasText: 'Last save' }))).toMatch(/^Last save: Level 3, saved \d/);
-    expect(await continueRow.getByRole('link', { name: 'Continue Tile Merge' }).getAttribute('href')).toBe('/play/tile-merge');
+    expect(await text(continueRow.locator('.card-note').filter({ hasText: 'Last save' }))).toMatch(
+      /^Last save: Level 3, saved \d/,
+    );
+    expect(await continueRow.getByRole('link', { name: 'Continue Tile Merge' }).getAttribute('href')).toBe(
+      '/play/tile-merge',
+    );
     const favouritesRow = page.getByRole('region', { name: 'Your favourites' });
     expect(await favouritesRow.locator('.card-title').allInnerTexts()).toEqual(['Reflex']);
     await until(() => cards(page).count()).toBe(4); // the whole catalogue still follows

@@ -5,20 +5,26 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '../helpers/temp.js';
 
-const COVER = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 36"><rect width="64" height="36" fill="#334155"/></svg>';
+const COVER =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 36"><rect width="64" height="36" fill="#334155"/></svg>';
 
 /** `add(a, b)` exported from a WebAssembly module, assembled by hand (type, function, export and code sections). */
 export const ADD_WASM = Buffer.from([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-  0x01, 0x07, 0x01, 0x60, 0x02, 0x7f, 0x7f, 0x01, 0x7f,
-  0x03, 0x02, 0x01, 0x00,
-  0x07, 0x07, 0x01, 0x03, 0x61, 0x64, 0x64, 0x00, 0x00,
-  0x0a, 0x09, 0x01, 0x07, 0x00, 0x20, 0x00, 0x20, 0x01, 0x6a, 0x0b,
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x07, 0x01, 0x60, 0x02, 0x7f, 0x7f, 0x01, 0x7f, 0x03, 0x02,
+  0x01, 0x00, 0x07, 0x07, 0x01, 0x03, 0x61, 0x64, 0x64, 0x00, 0x00, 0x0a, 0x09, 0x01, 0x07, 0x00, 0x20, 0x00, 0x20,
+  0x01, 0x6a, 0x0b,
 ]);
 
 export function gameJson(slug: string, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({
-    slug, name: `Probe ${slug}`, category: 'test', version: '1.0.0', author: 'Tests', released_at: '2026-11-23', cover: 'cover.svg', ...extra,
+    slug,
+    name: `Probe ${slug}`,
+    category: 'test',
+    version: '1.0.0',
+    author: 'Tests',
+    released_at: '2026-11-23',
+    cover: 'cover.svg',
+    ...extra,
   });
 }
 
@@ -67,7 +73,8 @@ report();
 export function viteSources(): string {
   const root = tempDir('gp-vite-');
   write(root, {
-    'index.html': '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Vite probe</title></head><body>\n<p>Vite probe</p>\n<script src="/sdk/v1.js"></script>\n<script type="module" src="/src/main.js"></script>\n</body></html>\n',
+    'index.html':
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Vite probe</title></head><body>\n<p>Vite probe</p>\n<script src="/sdk/v1.js"></script>\n<script type="module" src="/src/main.js"></script>\n</body></html>\n',
     'src/main.js': MAIN,
     'src/answer.js': "export const answer = () => 'ok';\n",
     'src/lazy.js': "export const lazy = () => 'loaded';\n",
@@ -83,8 +90,10 @@ export function isolationProbe(slug: string, isolated: boolean): string {
   const root = tempDir('gp-coi-');
   write(root, {
     'game.json': gameJson(slug, { cross_origin_isolated: isolated }),
-    'index.html': '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Isolation probe</title></head><body><p>probe</p><script src="probe.js"></script></body></html>',
-    'probe.js': "document.body.dataset.result = JSON.stringify({ isolated: self.crossOriginIsolated, sab: typeof SharedArrayBuffer === 'function' && new SharedArrayBuffer(8).byteLength });\n",
+    'index.html':
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Isolation probe</title></head><body><p>probe</p><script src="probe.js"></script></body></html>',
+    'probe.js':
+      "document.body.dataset.result = JSON.stringify({ isolated: self.crossOriginIsolated, sab: typeof SharedArrayBuffer === 'function' && new SharedArrayBuffer(8).byteLength });\n",
     'cover.svg': COVER,
   });
   return root;

@@ -38,7 +38,12 @@ if (reason) {
         beforeReady: (app) =>
           app.addHook('onResponse', async (request, reply) => {
             const encoding = reply.getHeader('content-encoding');
-            served.push({ host: request.hostname, path: request.originalUrl.split('?')[0]!, status: reply.statusCode, encoding: encoding === undefined ? undefined : String(encoding) });
+            served.push({
+              host: request.hostname,
+              path: request.originalUrl.split('?')[0]!,
+              status: reply.statusCode,
+              encoding: encoding === undefined ? undefined : String(encoding),
+            });
           }),
       });
       const { build } = await import('vite');
@@ -60,8 +65,14 @@ if (reason) {
       await page.context().clearCookies();
       await page.goto('/login');
       const id = `${Date.now().toString(36)}${++n}`;
-      const body = JSON.stringify({ email: `e${id}@example.com`, password: 'correct horse battery', display_name: `Engine ${id}` });
-      const status = await page.evaluate(`fetch('/v1/auth/register', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'ServiceSDK' }, body: ${JSON.stringify(body)} }).then((r) => r.status)`);
+      const body = JSON.stringify({
+        email: `e${id}@example.com`,
+        password: 'correct horse battery',
+        display_name: `Engine ${id}`,
+      });
+      const status = await page.evaluate(
+        `fetch('/v1/auth/register', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'ServiceSDK' }, body: ${JSON.stringify(body)} }).then((r) => r.status)`,
+      );
       expect(status).toBe(201);
       return `Engine ${id}`;
     }
@@ -83,17 +94,24 @@ if (reason) {
       return JSON.parse((await frame.locator('body').getAttribute('data-result'))!);
     };
 
-    it('runs the Phaser demo: its loader fetches the atlas, the sky and the sounds from the game\'s origin', async () => {
+    it("runs the Phaser demo: its loader fetches the atlas, the sky and the sounds from the game's origin", async () => {
       const page = await rig.newPage();
       await playerSession(page);
       const from = served.length;
       await page.goto('/play/star-catcher');
       const frame = await gameFrame(page, 'star-catcher');
       await until(() => frame.locator('body').getAttribute('data-state'), 30_000).toBe('ready');
-      expect(JSON.parse((await frame.locator('body').getAttribute('data-assets'))!)).toEqual({ frames: ['basket', 'gem', 'rock', 'star'], sky: true, sounds: ['catch', 'bump'] });
+      expect(JSON.parse((await frame.locator('body').getAttribute('data-assets'))!)).toEqual({
+        frames: ['basket', 'gem', 'rock', 'star'],
+        sky: true,
+        sounds: ['catch', 'bump'],
+      });
       const assets = served.slice(from).filter((s) => s.host === gameHost('star-catcher'));
       for (const file of ['atlas.json', 'atlas.png', 'sky.png', 'catch.wav', 'bump.wav']) {
-        expect(assets.find((s) => s.path.endsWith(`/assets/${file}`)), file).toMatchObject({ status: 200 });
+        expect(
+          assets.find((s) => s.path.endsWith(`/assets/${file}`)),
+          file,
+        ).toMatchObject({ status: 200 });
       }
       // The 1.4 MB bundle goes out as the build's own .br copy.
       expect(assets.find((s) => s.path.endsWith('/game.js'))).toMatchObject({ status: 200, encoding: 'br' });
@@ -109,7 +127,15 @@ if (reason) {
       const player = await playerSession(page);
       await page.goto('/play/vite-probe');
       let result = await resultOf(await gameFrame(page, 'vite-probe'));
-      expect(result).toEqual({ module: 'ok', lazy: 'loaded', json: 'level one', wasm: 5, visits: 1, indexeddb: 'kept', player });
+      expect(result).toEqual({
+        module: 'ok',
+        lazy: 'loaded',
+        json: 'level one',
+        wasm: 5,
+        visits: 1,
+        indexeddb: 'kept',
+        player,
+      });
       const wasm = served.filter((s) => s.host === gameHost('vite-probe') && s.path === '/add.wasm');
       expect(wasm.at(-1)).toMatchObject({ status: 200 });
 
@@ -127,11 +153,24 @@ if (reason) {
       await page.goto('/play/no-threads');
       const frame = await gameFrame(page, 'no-threads');
       expect(await frame.evaluate('document.fullscreenEnabled')).toBe(true);
-      const features = ['fullscreen', 'gamepad', 'autoplay', 'camera', 'microphone', 'geolocation', 'payment', 'cross-origin-isolated'];
-      const allowed = await frame.evaluate(`${JSON.stringify(features)}.filter((f) => document.featurePolicy.allowsFeature(f))`);
+      const features = [
+        'fullscreen',
+        'gamepad',
+        'autoplay',
+        'camera',
+        'microphone',
+        'geolocation',
+        'payment',
+        'cross-origin-isolated',
+      ];
+      const allowed = await frame.evaluate(
+        `${JSON.stringify(features)}.filter((f) => document.featurePolicy.allowsFeature(f))`,
+      );
       expect(allowed).toEqual(['fullscreen', 'gamepad', 'autoplay']);
       const sandbox = (await page.locator('iframe.game-frame').getAttribute('sandbox'))!.split(' ');
-      expect(sandbox).toEqual(expect.arrayContaining(['allow-scripts', 'allow-same-origin', 'allow-pointer-lock', 'allow-orientation-lock']));
+      expect(sandbox).toEqual(
+        expect.arrayContaining(['allow-scripts', 'allow-same-origin', 'allow-pointer-lock', 'allow-orientation-lock']),
+      );
       expect(sandbox.filter((token) => token.startsWith('allow-top-navigation'))).toEqual([]);
       await page.close();
     });
@@ -183,11 +222,17 @@ if (reason) {
         expect((await page.context().cookies(rig.origin)).map((c) => c.name)).toContain('gp_session');
         expect(await frame.evaluate('document.cookie')).not.toContain('gp_session');
         expect(await frame.evaluate(`localStorage.getItem('portal-secret')`)).toBeNull();
-        expect(await frame.evaluate(`(() => { try { return parent.document.title; } catch (e) { return e.name; } })()`)).toBe('SecurityError');
+        expect(
+          await frame.evaluate(`(() => { try { return parent.document.title; } catch (e) { return e.name; } })()`),
+        ).toBe('SecurityError');
       });
 
       it("cannot call /v1 with the player's credentials, neither on the portal nor on its own origin", async () => {
-        const sessions = () => rig.app.ctx.db.selectFrom('play_sessions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        const sessions = () =>
+          rig.app.ctx.db
+            .selectFrom('play_sessions')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow();
         const before = Number((await sessions()).n);
         const outcome = await frame.evaluate(`(async (portal) => {
           const attempt = (p) => p.then((r) => r.type + ':' + r.status, (e) => e.name);
@@ -207,10 +252,20 @@ if (reason) {
 
       it("cannot navigate the portal's window", async () => {
         const shell = page.url();
-        const tried = await frame.evaluate(`(() => { try { top.location.href = 'https://example.com/'; return 'navigated'; } catch (e) { return e.name; } })()`);
+        const tried = await frame.evaluate(
+          `(() => { try { top.location.href = 'https://example.com/'; return 'navigated'; } catch (e) { return e.name; } })()`,
+        );
         expect(tried).toBe('SecurityError');
-        expect(await frame.evaluate(`(() => { try { return String(open('https://example.com/', '_top')); } catch (e) { return e.name; } })()`)).toBe('null');
-        expect(await frame.evaluate(`(() => { try { parent.location.assign('https://example.com/'); return 'navigated'; } catch (e) { return e.name; } })()`)).toBe('SecurityError');
+        expect(
+          await frame.evaluate(
+            `(() => { try { return String(open('https://example.com/', '_top')); } catch (e) { return e.name; } })()`,
+          ),
+        ).toBe('null');
+        expect(
+          await frame.evaluate(
+            `(() => { try { parent.location.assign('https://example.com/'); return 'navigated'; } catch (e) { return e.name; } })()`,
+          ),
+        ).toBe('SecurityError');
         // The shell is still there and still hosts the game.
         expect(await page.evaluate('location.href')).toBe(shell);
         expect(await frame.evaluate('location.origin')).toBe(new URL(frame.url()).origin);

@@ -30,8 +30,11 @@ if (reason) {
     // (A string runs in the page: this project's Node types have no DOM.)
     const describedError = (page: Page, name: string) =>
       page.locator(`[name="${name}"]`).evaluate(
-        new Function('el', `return (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id))
-          .filter((e) => e && !e.hidden && e.classList.contains('field-error')).map((e) => e.textContent).join(' ')`) as (el: unknown) => string,
+        new Function(
+          'el',
+          `return (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id))
+          .filter((e) => e && !e.hidden && e.classList.contains('field-error')).map((e) => e.textContent).join(' ')`,
+        ) as (el: unknown) => string,
       );
 
     it("explains a field's problem in the portal's words, apart from its label", async () => {
@@ -44,7 +47,11 @@ if (reason) {
       await page.getByRole('button', { name: 'Create account' }).click();
       await until(() => describedError(page, 'username')).toBe('Use 3–32 letters, digits or _');
       // The label is still just the label: no validation text glued onto the field's name.
-      expect(await page.getByLabel('Username (optional)').evaluate(new Function('el', 'return el.labels[0].textContent') as (el: unknown) => string)).toBe('Username (optional)');
+      expect(
+        await page
+          .getByLabel('Username (optional)')
+          .evaluate(new Function('el', 'return el.labels[0].textContent') as (el: unknown) => string),
+      ).toBe('Username (optional)');
       await page.locator('[name=email]').fill('not an email');
       await page.getByLabel('Username (optional)').fill('');
       await page.getByRole('button', { name: 'Create account' }).click();
@@ -90,7 +97,9 @@ if (reason) {
       await until(() => text(page.locator('#account-nav .account-name'))).toBe('Renamed Player');
       const headerAvatar = () => page.locator('#account-nav img.avatar').getAttribute('src');
       const before = await headerAvatar();
-      const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3355aa' } }).png().toBuffer();
+      const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3355aa' } })
+        .png()
+        .toBuffer();
       await page.getByLabel('New picture').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
       await page.getByRole('button', { name: 'Upload' }).click();
       await visible(page.getByText('Avatar updated.'));
@@ -103,11 +112,17 @@ if (reason) {
       await registerPlayer(rig, page);
       await page.goto('/account');
       const input = page.getByLabel('New picture');
-      await input.setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('just some text, not a picture\n') });
+      await input.setInputFiles({
+        name: 'notes.png',
+        mimeType: 'image/png',
+        buffer: Buffer.from('just some text, not a picture\n'),
+      });
       await until(() => describedError(page, 'avatar')).toMatch(/cannot be read as an image/);
       expect(await page.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
       expect(await page.locator('img.avatar.preview').isVisible()).toBe(false);
-      const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#aa3355' } }).png().toBuffer();
+      const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#aa3355' } })
+        .png()
+        .toBuffer();
       await input.setInputFiles({ name: 'real.png', mimeType: 'image/png', buffer: png });
       await until(() => page.getByRole('button', { name: 'Upload' }).isEnabled()).toBe(true);
       expect(await describedError(page, 'avatar')).toBe('');
@@ -135,7 +150,9 @@ if (reason) {
       for (const path of ['/docs/sdk', '/docs']) {
         await page.goto(path);
         await visible(page.locator('h1').first());
-        const widths = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })')) as { scroll: number; client: number };
+        const widths = (await page.evaluate(
+          '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
+        )) as { scroll: number; client: number };
         expect({ path, ...widths }).toEqual({ path, scroll: widths.client, client: 390 });
       }
       await page.close();
@@ -175,7 +192,14 @@ if (reason) {
       let unavailable = true;
       await page.route('**/v1/play/start', (route) =>
         unavailable
-          ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ ok: false, error: { code: 'service_unavailable', message: 'The service is unavailable; try again shortly' } }) })
+          ? route.fulfill({
+              status: 503,
+              contentType: 'application/json',
+              body: JSON.stringify({
+                ok: false,
+                error: { code: 'service_unavailable', message: 'The service is unavailable; try again shortly' },
+              }),
+            })
           : route.continue(),
       );
       await page.goto('/play/reflex');

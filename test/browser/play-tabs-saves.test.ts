@@ -4,7 +4,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { dayWindow } from '../../src/time.js';
-import { beatAfter, dealtBoard, nextAnswer, registerPlayer, skipReason, startRig, text, until, visible, type Rig } from './browser.js';
+import {
+  beatAfter,
+  dealtBoard,
+  nextAnswer,
+  registerPlayer,
+  skipReason,
+  startRig,
+  text,
+  until,
+  visible,
+  type Rig,
+} from './browser.js';
 
 const reason = skipReason();
 const SDK = { 'X-Requested-With': 'ServiceSDK' };
@@ -26,7 +37,8 @@ if (reason) {
     });
 
     const frameOf = (page: Page) => page.frameLocator('iframe.game-frame');
-    const plays = async (page: Page) => (await (await page.request.get('/v1/games/tile-merge')).json()).data.stats.plays as number;
+    const plays = async (page: Page) =>
+      (await (await page.request.get('/v1/games/tile-merge')).json()).data.stats.plays as number;
 
     /** Counts the heartbeats a page sends from now on. */
     function heartbeats(page: Page) {
@@ -98,11 +110,17 @@ if (reason) {
       // Another device (another browser, no tab to tell): the first tab learns it from its next heartbeat's 410.
       const device = await rig.watchedContext({});
       await device.addCookies(await first.context().cookies());
-      const started = await (await device.newPage()).request.post('/v1/play/start', { headers: SDK, data: { game: 'tile-merge' } });
+      const started = await (await device.newPage()).request.post('/v1/play/start', {
+        headers: SDK,
+        data: { game: 'tile-merge' },
+      });
       expect(started.status()).toBe(200);
       const told = nextAnswer(first, '/v1/play/heartbeat');
       await rig.elapse(first, 5);
-      expect(await (await told).json()).toMatchObject({ ok: false, error: { code: 'session_ended', reason: 'replaced' } });
+      expect(await (await told).json()).toMatchObject({
+        ok: false,
+        error: { code: 'session_ended', reason: 'replaced' },
+      });
       await visible(taken);
       expect(await text(taken.getByRole('heading'))).toBe('Playing in another tab or on another device');
       const after = firstBeats.length;
@@ -117,7 +135,10 @@ if (reason) {
       const page = await rig.clockedPage();
       const player = await registerPlayer(rig, page);
       const today = dayWindow(rig.clock.now(), rig.app.ctx.config.reset_timezone).day;
-      await rig.app.ctx.db.insertInto('daily_usage').values({ player_id: player.id, day: today, seconds: 80, sessions: 1 }).execute();
+      await rig.app.ctx.db
+        .insertInto('daily_usage')
+        .values({ player_id: player.id, day: today, seconds: 80, sessions: 1 })
+        .execute();
       await page.goto('/play/tile-merge');
       const frame = frameOf(page);
       await until(() => frame.locator('#slots li').count()).toBe(3);
@@ -125,9 +146,17 @@ if (reason) {
       await frame.getByRole('button', { name: 'Save to slot 1' }).click();
       await until(() => text(frame.locator('#status'))).toBe('Saved to slot 1 (version 1).');
 
-      const slot0 = async () => (await (await page.request.get('/v1/games/tile-merge/states/0', { headers: SDK })).json()).data.state;
+      const slot0 = async () =>
+        (await (await page.request.get('/v1/games/tile-merge/states/0', { headers: SDK })).json()).data.state;
       const elsewhere = async (version: number, label: string) => {
-        const res = await page.request.put('/v1/games/tile-merge/states/0', { headers: SDK, data: { expected_version: version, label, state: { format: 1, cells: Array(16).fill(2), score: 4242, moves: 99, over: false } } });
+        const res = await page.request.put('/v1/games/tile-merge/states/0', {
+          headers: SDK,
+          data: {
+            expected_version: version,
+            label,
+            state: { format: 1, cells: Array(16).fill(2), score: 4242, moves: 99, over: false },
+          },
+        });
         expect(res.status()).toBe(200);
       };
 
@@ -153,15 +182,19 @@ if (reason) {
 
       // The free time runs out (20 s left, a beat every 5 s): at `pause`, 1.5 s before the last beat, the autosave,
       // told of the conflict, leaves slot 1 alone and takes the empty slot 2.
-      for (const left of [15, 10, 5]) expect((await beatAfter(rig, page, 5)).data.entitlement.remaining_seconds).toBe(left);
+      for (const left of [15, 10, 5])
+        expect((await beatAfter(rig, page, 5)).data.entitlement.remaining_seconds).toBe(left);
       const autosave = nextAnswer(page, '/v1/games/tile-merge/states/1');
       await rig.elapse(page, 3.5);
       expect((await autosave).status()).toBe(201);
       await until(() => frame.locator('body.paused').count()).toBe(1);
-      await until(() => text(frame.locator('#status'))).toBe('Autosaved to slot 2: slot 1 was changed on another device.');
+      await until(() => text(frame.locator('#status'))).toBe(
+        'Autosaved to slot 2: slot 1 was changed on another device.',
+      );
       expect((await beatAfter(rig, page, 1.5)).data.limit_reached).toBe(true);
       await visible(page.locator('[data-screen="limit"]'));
-      const states = (await (await page.request.get('/v1/games/tile-merge/states', { headers: SDK })).json()).data.states;
+      const states = (await (await page.request.get('/v1/games/tile-merge/states', { headers: SDK })).json()).data
+        .states;
       expect(states).toEqual([
         expect.objectContaining({ slot: 0, version: 4, label: 'Saved on the phone again' }),
         expect.objectContaining({ slot: 1, version: 1, label: expect.stringMatching(/^Autosave/) }),

@@ -19,7 +19,14 @@ const VIEWPORTS: Record<string, BrowserContextOptions> = {
 /** What must be in view, inside each demo game's frame, for it to be played (Star Catcher draws everything in its Phaser canvas). */
 const MUST_SEE: Record<string, string[]> = {
   reflex: ['#pad', '#status', '#board li:last-child'],
-  'tile-merge': ['#score', '#submit', '#grid', '.arrows [data-dir="right"]', '#status', '#slots li:last-child button:last-child'],
+  'tile-merge': [
+    '#score',
+    '#submit',
+    '#grid',
+    '.arrows [data-dir="right"]',
+    '#status',
+    '#slots li:last-child button:last-child',
+  ],
   'comet-snake': ['#score', '#start', '#space', '.arrows [data-dir="down"]', '#status'],
   'star-catcher': ['#stage canvas'],
 };
@@ -90,7 +97,12 @@ if (reason) {
       // Reflex shows this week's five fastest: five players' times, so the board is as long as it gets.
       for (const ms of [301, 302, 303, 304, 305]) {
         const { token } = await createPlayerWithToken(rig.app.ctx, { display_name: `Fast player ${ms}` });
-        const res = await rig.app.inject({ method: 'POST', url: '/v1/games/reflex/scores', headers: { authorization: `Bearer ${token}` }, payload: { score: ms } });
+        const res = await rig.app.inject({
+          method: 'POST',
+          url: '/v1/games/reflex/scores',
+          headers: { authorization: `Bearer ${token}` },
+          payload: { score: ms },
+        });
         expect(res.statusCode).toBe(201);
       }
     }, 60_000);
@@ -108,7 +120,13 @@ if (reason) {
         await registerPlayer(rig, page, { unlimited: true });
         // Tile Merge at its longest: three saved slots, each with Save, Load and Delete.
         for (const slot of [0, 1, 2]) {
-          const res = await page.request.put(`/v1/games/tile-merge/states/${slot}`, { headers: { 'X-Requested-With': 'ServiceSDK' }, data: { state: { format: 1, cells: Array(16).fill(0), score: 0, moves: 0, over: false }, label: `A long label for slot ${slot + 1}` } });
+          const res = await page.request.put(`/v1/games/tile-merge/states/${slot}`, {
+            headers: { 'X-Requested-With': 'ServiceSDK' },
+            data: {
+              state: { format: 1, cells: Array(16).fill(0), score: 0, moves: 0, over: false },
+              label: `A long label for slot ${slot + 1}`,
+            },
+          });
           expect(res.status()).toBe(201);
         }
         for (const slug of Object.keys(MUST_SEE)) {
@@ -118,12 +136,26 @@ if (reason) {
           // One slim bar at the top, the frame edge to edge below it, and nothing of the page to scroll.
           expect(bar.top).toBe(0);
           expect(bar.height).toBeLessThanOrEqual(BAR_MAX);
-          expect(frame).toEqual({ top: bar.bottom, bottom: vh, left: 0, right: vw, width: vw, height: vh - bar.bottom });
+          expect(frame).toEqual({
+            top: bar.bottom,
+            bottom: vh,
+            left: 0,
+            right: vw,
+            width: vw,
+            height: vh - bar.bottom,
+          });
           expect(scrollHeight).toBeLessThanOrEqual(vh);
           expect(scrollWidth).toBeLessThanOrEqual(vw);
           // Inside: no scrolling, and what the game needs is in view.
           const inside = await fitInside(await gameFrame(page), MUST_SEE[slug]!);
-          expect({ slug, ...inside }).toEqual({ slug, w: frame.width, h: frame.height, scrollWidth: frame.width, scrollHeight: frame.height, out: [] });
+          expect({ slug, ...inside }).toEqual({
+            slug,
+            w: frame.width,
+            h: frame.height,
+            scrollWidth: frame.width,
+            scrollHeight: frame.height,
+            out: [],
+          });
           await rig.screenshot(page, `play-view-${slug}-${name}`);
         }
         await context.close();
@@ -136,7 +168,8 @@ if (reason) {
       await page.goto('/play/tile-merge');
       await visible(page.frameLocator('iframe.game-frame').locator('#grid'));
       await page.getByRole('button', { name: 'Full screen' }).click();
-      const inFullScreen = () => page.evaluate(`(() => {
+      const inFullScreen = () =>
+        page.evaluate(`(() => {
         const full = document.fullscreenElement;
         if (!full) return null;
         const shown = (selector) => { const el = document.querySelector(selector); return !!el && full.contains(el) && el.getBoundingClientRect().height > 0; };
@@ -153,7 +186,10 @@ if (reason) {
       const page = await rig.clockedPage();
       const player = await registerPlayer(rig, page);
       const today = dayWindow(rig.clock.now(), rig.app.ctx.config.reset_timezone).day;
-      await rig.app.ctx.db.insertInto('daily_usage').values({ player_id: player.id, day: today, seconds: 25, sessions: 1 }).execute();
+      await rig.app.ctx.db
+        .insertInto('daily_usage')
+        .values({ player_id: player.id, day: today, seconds: 25, sessions: 1 })
+        .execute();
       await page.goto('/play/reflex');
       const box = page.locator('.time-box');
       await until(() => text(page.locator('.time-left'))).toBe('1:15');
@@ -167,14 +203,18 @@ if (reason) {
       await until(() => text(page.locator('.time-left'))).toBe('1:00');
       expect(await box.getAttribute('data-urgent')).toBe('true');
       expect(await background()).not.toBe(calm);
-      await until(() => text(page.getByRole('status').filter({ hasText: 'minute' }))).toBe('One minute of free play left today.');
+      await until(() => text(page.getByRole('status').filter({ hasText: 'minute' }))).toBe(
+        'One minute of free play left today.',
+      );
       await rig.screenshot(page, 'play-view-urgent');
       await page.context().close();
     });
 
     it("follows the game's orientation: a portrait game is letterboxed on a wide screen, a phone held the wrong way is asked to turn", async () => {
       const { slug: landscape } = await publishFixture(rig.app.ctx, 'orbit-dash');
-      const { slug: portrait } = await publishFixture(rig.app.ctx, 'orbit-dash', { manifest: { orientation: 'portrait', name: 'Tall Dash' } });
+      const { slug: portrait } = await publishFixture(rig.app.ctx, 'orbit-dash', {
+        manifest: { orientation: 'portrait', name: 'Tall Dash' },
+      });
 
       const desktop = await newContext(VIEWPORTS.desktop!);
       const page = await desktop.newPage();
@@ -187,7 +227,11 @@ if (reason) {
       await visible(page.locator('iframe.game-frame'));
       layout = await layoutOf(page);
       // The whole height below the bar, three quarters of it wide, centred.
-      expect(layout.frame).toMatchObject({ top: layout.bar.bottom, bottom: layout.vh, width: (layout.vh - layout.bar.bottom) * 0.75 });
+      expect(layout.frame).toMatchObject({
+        top: layout.bar.bottom,
+        bottom: layout.vh,
+        width: (layout.vh - layout.bar.bottom) * 0.75,
+      });
       expect(layout.frame.left).toBeCloseTo((layout.vw - layout.frame.width) / 2, 0);
       expect(await page.locator('.rotate-hint').isVisible()).toBe(false); // a laptop is not turned
       await rig.screenshot(page, 'play-view-portrait-game-desktop');

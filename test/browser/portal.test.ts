@@ -3,7 +3,21 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { sweepIdleSessions } from '../../src/modules/play/play.service.js';
-import { beatAfter as beatAfterIn, dealtBoard, isFocused, nextAnswer, registerPlayer, setHidden, skipReason, startRig, text, unlabelledControls, until, visible, type Rig } from './browser.js';
+import {
+  beatAfter as beatAfterIn,
+  dealtBoard,
+  isFocused,
+  nextAnswer,
+  registerPlayer,
+  setHidden,
+  skipReason,
+  startRig,
+  text,
+  unlabelledControls,
+  until,
+  visible,
+  type Rig,
+} from './browser.js';
 
 const reason = skipReason();
 
@@ -33,7 +47,12 @@ if (reason) {
     /** The newest link of this kind mailed to `email` (no SMTP in tests: mail goes to the outbox table). */
     async function mailedLink(email: string, kind: 'verify-email' | 'reset-password'): Promise<string> {
       await rig.app.ctx.mailer.idle(); // a mail is written to the outbox after the answer, in the background
-      const mails = await rig.app.ctx.db.selectFrom('mail_outbox').select('text_body').where('to_address', '=', email).orderBy('id', 'desc').execute();
+      const mails = await rig.app.ctx.db
+        .selectFrom('mail_outbox')
+        .select('text_body')
+        .where('to_address', '=', email)
+        .orderBy('id', 'desc')
+        .execute();
       for (const mail of mails) {
         const match = new RegExp(`${rig.origin}/${kind}\\?token=[^\\s]+`).exec(mail.text_body);
         if (match) return match[0];
@@ -162,7 +181,11 @@ if (reason) {
       const pad = frame.locator('#pad');
       await until(() => pad.getAttribute('data-state')).toBe('idle');
       await pad.click(); // starts round 1
-      for (const [input, ms] of [['mouse', 240], ['keyboard', 310], ['mouse', 290]] as const) {
+      for (const [input, ms] of [
+        ['mouse', 240],
+        ['keyboard', 310],
+        ['mouse', 290],
+      ] as const) {
         await until(() => pad.getAttribute('data-state')).toBe('wait');
         await rig.elapse(page, 3, { jump: true }); // green shows at the end of the jump
         await until(() => pad.getAttribute('data-state')).toBe('go');
@@ -220,13 +243,25 @@ if (reason) {
 
       // Leaving the page ends the session (fetch with keepalive on pagehide).
       await page.goto('/');
-      const sessions = () => rig.app.ctx.db.selectFrom('play_sessions').select(['status', 'end_reason']).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+      const sessions = () =>
+        rig.app.ctx.db
+          .selectFrom('play_sessions')
+          .select(['status', 'end_reason'])
+          .orderBy('id', 'desc')
+          .limit(1)
+          .executeTakeFirstOrThrow();
       await until(sessions).toEqual({ status: 'closed', end_reason: 'navigate' });
       await page.close();
     });
 
     /** The session's credited seconds and state, as the server has them (the newest session of that game). */
-    const lastSession = () => rig.app.ctx.db.selectFrom('play_sessions').select(['status', 'end_reason', 'credited_seconds']).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    const lastSession = () =>
+      rig.app.ctx.db
+        .selectFrom('play_sessions')
+        .select(['status', 'end_reason', 'credited_seconds'])
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirstOrThrow();
 
     const beatAfter = (page: Page, seconds: number) => beatAfterIn(rig, page, seconds);
 
@@ -242,27 +277,43 @@ if (reason) {
         if ((await grid.getAttribute('data-board')) !== start) break;
       }
       // 12 seconds of allowance, heartbeats every 5: the shell's own timers end it, on the clocks the test moves.
-      expect((await beatAfter(page, 5)).data).toMatchObject({ credited_seconds: 5, entitlement: { remaining_seconds: 7 } });
+      expect((await beatAfter(page, 5)).data).toMatchObject({
+        credited_seconds: 5,
+        entitlement: { remaining_seconds: 7 },
+      });
       await until(() => text(page.locator('.time-left'))).toBe('0:07');
-      expect((await beatAfter(page, 5)).data).toMatchObject({ credited_seconds: 10, entitlement: { remaining_seconds: 2 } });
+      expect((await beatAfter(page, 5)).data).toMatchObject({
+        credited_seconds: 10,
+        entitlement: { remaining_seconds: 2 },
+      });
       // The last beat is due when the time runs out (2 s); the game hears `pause` and `limit` 1.5 s before it and saves.
       const autosave = nextAnswer(page, '/v1/games/tile-merge/states/0');
       await rig.elapse(page, 0.5);
       expect((await autosave).status()).toBeLessThan(300);
       await until(() => shellFrame(page).locator('body.paused').count()).toBe(1);
-      expect((await beatAfter(page, 1.5)).data).toMatchObject({ credited_seconds: 12, limit_reached: true, entitlement: { remaining_seconds: 0, limit_reached: true } });
+      expect((await beatAfter(page, 1.5)).data).toMatchObject({
+        credited_seconds: 12,
+        limit_reached: true,
+        entitlement: { remaining_seconds: 0, limit_reached: true },
+      });
       expect(await lastSession()).toEqual({ status: 'closed', end_reason: 'limit', credited_seconds: 12 });
 
       const limit = page.locator('[data-screen="limit"]');
       await visible(limit);
       await until(() => page.locator('iframe').count()).toBe(0);
-      await until(() => text(limit.getByRole('heading', { level: 1 }))).toBe('Your free play time for today is used up');
+      await until(() => text(limit.getByRole('heading', { level: 1 }))).toBe(
+        'Your free play time for today is used up',
+      );
       await visible(limit.getByRole('heading', { name: 'What Unlimited gives you' }));
       await rig.screenshot(page, 'limit-screen');
 
       // The game heard `pause` before it went: its autosave reached slot 0.
-      const states = await page.request.get('/v1/games/tile-merge/states', { headers: { 'X-Requested-With': 'ServiceSDK' } });
-      expect((await states.json()).data.states).toEqual([expect.objectContaining({ slot: 0, label: expect.stringMatching(/^Autosave/) })]);
+      const states = await page.request.get('/v1/games/tile-merge/states', {
+        headers: { 'X-Requested-With': 'ServiceSDK' },
+      });
+      expect((await states.json()).data.states).toEqual([
+        expect.objectContaining({ slot: 0, label: expect.stringMatching(/^Autosave/) }),
+      ]);
 
       // Another game now is refused before anything loads.
       await page.goto('/play/reflex');
@@ -294,8 +345,12 @@ if (reason) {
       // Visible again: a beat at once, crediting the capped gap, then the regular rhythm.
       const back = nextAnswer(page, '/v1/play/heartbeat');
       await setHidden(page, false);
-      expect((await (await back).json()).data).toMatchObject({ credited_seconds: 5 + rig.app.ctx.config.max_heartbeat_gap });
-      expect((await beatAfter(page, 5)).data).toMatchObject({ credited_seconds: 10 + rig.app.ctx.config.max_heartbeat_gap });
+      expect((await (await back).json()).data).toMatchObject({
+        credited_seconds: 5 + rig.app.ctx.config.max_heartbeat_gap,
+      });
+      expect((await beatAfter(page, 5)).data).toMatchObject({
+        credited_seconds: 10 + rig.app.ctx.config.max_heartbeat_gap,
+      });
       expect(beats).toHaveLength(3);
       await page.context().close();
     });
@@ -352,7 +407,9 @@ if (reason) {
       await playerSession(page);
       await page.goto('/account');
       const before = await page.getByAltText('Your current avatar').getAttribute('src');
-      const png = await sharp({ create: { width: 320, height: 200, channels: 3, background: '#e11d48' } }).png().toBuffer();
+      const png = await sharp({ create: { width: 320, height: 200, channels: 3, background: '#e11d48' } })
+        .png()
+        .toBuffer();
       await page.getByLabel('New picture').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
       await visible(page.getByAltText('Preview of the new avatar'));
       await page.getByRole('button', { name: 'Upload' }).click();
@@ -377,7 +434,8 @@ if (reason) {
       await until(() => value.inputValue()).toMatch(/^agp_/);
       await until(() => isFocused(value)).toBe(true);
       const token = await value.inputValue();
-      const asScript = () => rig.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${token}` } });
+      const asScript = () =>
+        rig.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${token}` } });
       expect((await asScript()).statusCode).toBe(200);
       const row = page.locator('tr', { hasText: 'stats script' });
       await row.getByRole('button', { name: 'Revoke stats script' }).click();
@@ -408,7 +466,10 @@ if (reason) {
       const errors: string[] = [];
       const asked: string[] = [];
       // (The 404 page's own status is logged against the page itself: that one is the page, not a question.)
-      page.on('console', (m) => m.type() === 'error' && m.location().url !== page.url() && errors.push(`${page.url()}: ${m.text()}`));
+      page.on(
+        'console',
+        (m) => m.type() === 'error' && m.location().url !== page.url() && errors.push(`${page.url()}: ${m.text()}`),
+      );
       page.on('request', (request) => new URL(request.url()).pathname === '/v1/me' && asked.push(page.url()));
       for (const path of ['/', '/games/reflex', '/login', '/register', '/docs/sdk', '/no-such-page', '/play/reflex']) {
         await page.goto(path);
@@ -429,4 +490,3 @@ if (reason) {
     });
   });
 }
-

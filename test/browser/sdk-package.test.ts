@@ -18,7 +18,11 @@ const PACKAGE_DIR = path.join(ROOT, 'packages/sdk');
 
 /** npm of the Node running the tests. */
 function npm(args: string[], cwd: string): string {
-  const env = { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`, npm_config_update_notifier: 'false' };
+  const env = {
+    ...process.env,
+    PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
+    npm_config_update_notifier: 'false',
+  };
   return execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
@@ -73,8 +77,14 @@ if (reason) {
       [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', packDir], PACKAGE_DIR));
       const project = path.join(scratch, 'game');
       mkdirSync(project);
-      writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'clicker', private: true, type: 'module' }));
-      npm(['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', path.join(packDir, packed.filename)], project);
+      writeFileSync(
+        path.join(project, 'package.json'),
+        JSON.stringify({ name: 'clicker', private: true, type: 'module' }),
+      );
+      npm(
+        ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', path.join(packDir, packed.filename)],
+        project,
+      );
       for (const [file, content] of Object.entries(readmeFiles())) writeFileSync(path.join(project, file), content);
       writeFileSync(path.join(project, 'probe.js'), PROBE);
       writeFileSync(path.join(project, 'typed.ts'), TYPED);
@@ -90,19 +100,44 @@ if (reason) {
     it('packs ES module code, its type declarations, the README and the changelog, and nothing else', () => {
       const pkg = JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8'));
       expect(packed.version).toBe(pkg.version);
-      expect(packed.files.map((f) => f.path).sort()).toEqual(['CHANGELOG.md', 'README.md', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
+      expect(packed.files.map((f) => f.path).sort()).toEqual([
+        'CHANGELOG.md',
+        'README.md',
+        'dist/index.d.ts',
+        'dist/index.js',
+        'package.json',
+      ]);
       expect(readFileSync(path.join(PACKAGE_DIR, 'CHANGELOG.md'), 'utf8')).toContain(`## ${pkg.version} `);
-      const installed = JSON.parse(readFileSync(path.join(scratch, 'game/node_modules/@gameplatform/sdk/package.json'), 'utf8'));
-      expect(installed).toMatchObject({ name: '@gameplatform/sdk', type: 'module', exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } } });
+      const installed = JSON.parse(
+        readFileSync(path.join(scratch, 'game/node_modules/@gameplatform/sdk/package.json'), 'utf8'),
+      );
+      expect(installed).toMatchObject({
+        name: '@gameplatform/sdk',
+        type: 'module',
+        exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } },
+      });
     });
 
     it('type-checks a TypeScript game against the installed declarations', () => {
       const project = path.join(scratch, 'game');
-      writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2022', 'DOM'], types: [], strict: true, noEmit: true },
-        files: ['typed.ts'],
-      }));
-      execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project], { encoding: 'utf8' });
+      writeFileSync(
+        path.join(project, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'ESNext',
+            moduleResolution: 'Bundler',
+            lib: ['ES2022', 'DOM'],
+            types: [],
+            strict: true,
+            noEmit: true,
+          },
+          files: ['typed.ts'],
+        }),
+      );
+      execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project], {
+        encoding: 'utf8',
+      });
     });
 
     it("plays the README's example game, bundled with esbuild from the tarball, in the play shell", async () => {
@@ -110,9 +145,18 @@ if (reason) {
       const dist = path.join(project, 'dist');
       const { build } = await import('esbuild');
       // The README's command, with the probe as the entry (it imports game.js, so the bundle is the README's game and more).
-      await build({ absWorkingDir: project, entryPoints: ['probe.js'], bundle: true, format: 'iife', target: 'es2022', outfile: path.join(dist, 'game.js'), logLevel: 'silent' });
+      await build({
+        absWorkingDir: project,
+        entryPoints: ['probe.js'],
+        bundle: true,
+        format: 'iife',
+        target: 'es2022',
+        outfile: path.join(dist, 'game.js'),
+        logLevel: 'silent',
+      });
       expect(readFileSync(path.join(dist, 'game.js'), 'utf8')).toContain('gameplatform.sdk/1');
-      for (const file of ['index.html', 'game.json', 'cover.svg']) writeFileSync(path.join(dist, file), readFileSync(path.join(project, file)));
+      for (const file of ['index.html', 'game.json', 'cover.svg'])
+        writeFileSync(path.join(dist, file), readFileSync(path.join(project, file)));
       await publishGame(rig.app.ctx, dist);
 
       const page: Page = await rig.newPage();
@@ -129,8 +173,17 @@ if (reason) {
       await until(() => text(frame.locator('#status'))).toBe('Score 3: rank #1');
       await until(() => text(frame.locator('#board'))).toBe(`${player.display_name}: 3`);
 
-      const game = await rig.app.ctx.db.selectFrom('games').select('id').where('slug', '=', slug).executeTakeFirstOrThrow();
-      const save = await rig.app.ctx.db.selectFrom('save_states').select(['slot', 'version']).where('game_id', '=', game.id).where('player_id', '=', player.id).execute();
+      const game = await rig.app.ctx.db
+        .selectFrom('games')
+        .select('id')
+        .where('slug', '=', slug)
+        .executeTakeFirstOrThrow();
+      const save = await rig.app.ctx.db
+        .selectFrom('save_states')
+        .select(['slot', 'version'])
+        .where('game_id', '=', game.id)
+        .where('player_id', '=', player.id)
+        .execute();
       expect(save).toEqual([{ slot: 0, version: 1 }]);
 
       // The identity token: init()'s player id, and a JWT the game's backend verifies offline against the JWKS.
@@ -138,7 +191,11 @@ if (reason) {
       const probe = JSON.parse((await frame.locator('body').getAttribute('data-probe'))!);
       expect(probe).toMatchObject({ id: player.id, local: false, version: '1' });
       const jwks = (await (await fetch(`${rig.origin}/v1/.well-known/jwks.json`)).json()) as JSONWebKeySet;
-      const { payload } = await jwtVerify(probe.token, createLocalJWKSet(jwks), { issuer: rig.origin, audience: slug, currentDate: new Date(rig.clock.now()) });
+      const { payload } = await jwtVerify(probe.token, createLocalJWKSet(jwks), {
+        issuer: rig.origin,
+        audience: slug,
+        currentDate: new Date(rig.clock.now()),
+      });
       expect(payload.sub).toBe(String(player.id));
 
       // A load of the page again finds the save.
@@ -155,10 +212,17 @@ if (reason) {
       page.on('console', (message) => notices.push(message.text()));
       const file = pathToFileURL(path.join(scratch, 'game/dist/index.html')).href;
       await page.goto(file);
-      await until(() => text(page.locator('#hello'))).toBe('Hello Local player (local mode: saves stay in this browser)');
+      await until(() => text(page.locator('#hello'))).toBe(
+        'Hello Local player (local mode: saves stay in this browser)',
+      );
       expect(notices.some((n) => n.startsWith('GamePlatform: local mode.'))).toBe(true);
       await until(() => page.locator('body').getAttribute('data-probe')).not.toBeNull();
-      expect(JSON.parse((await page.locator('body').getAttribute('data-probe'))!)).toEqual({ id: 0, local: true, error: 'local_mode', version: '1' });
+      expect(JSON.parse((await page.locator('body').getAttribute('data-probe'))!)).toEqual({
+        id: 0,
+        local: true,
+        error: 'local_mode',
+        version: '1',
+      });
       for (let i = 0; i < 2; i++) await page.locator('#click').click();
       await page.locator('#save').click();
       await until(() => text(page.locator('#status'))).toBe('Saved (version 1)');

@@ -31,7 +31,12 @@ browserSuite('sharing and leaderboards: in a real browser', { timeout: 90_000 },
     await visible(page.locator('main .tagline'));
     await visible(page.locator('main .description'));
     const cover = page.getByAltText('Cover of Reflex');
-    await until(() => cover.evaluate((el) => { const img = el as unknown as { complete: boolean; naturalWidth: number }; return img.complete && img.naturalWidth > 0; })).toBe(true);
+    await until(() =>
+      cover.evaluate((el) => {
+        const img = el as unknown as { complete: boolean; naturalWidth: number };
+        return img.complete && img.naturalWidth > 0;
+      }),
+    ).toBe(true);
     const og = (key: string) => page.locator(`meta[property="${key}"]`).getAttribute('content');
     expect(await og('og:title')).toBe('Reflex');
     expect(await og('og:url')).toBe(`${rig.origin}/games/reflex`);
@@ -40,7 +45,10 @@ browserSuite('sharing and leaderboards: in a real browser', { timeout: 90_000 },
     expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(`${rig.origin}/games/reflex`);
     await rig.screenshot(page, 'game-page-without-script');
 
-    const player = await createPlayerWithToken(rig.app.ctx, { username: 'shown_player', display_name: 'Shown & <Player>' });
+    const player = await createPlayerWithToken(rig.app.ctx, {
+      username: 'shown_player',
+      display_name: 'Shown & <Player>',
+    });
     await page.goto(`/u/${player.player.username}`);
     await visible(page.getByRole('heading', { name: 'Shown & <Player>', level: 1 }));
     expect(await og('og:type')).toBe('profile');
@@ -74,17 +82,24 @@ browserSuite('sharing and leaderboards: in a real browser', { timeout: 90_000 },
     await page.goto('/games/reflex');
     await page.evaluate('navigator.clipboard.writeText("before")');
     await page.getByRole('button', { name: 'Share' }).click();
-    await until(() => page.evaluate('window.__shared')).toEqual([{ title: 'Reflex', url: `${rig.origin}/games/reflex` }]);
+    await until(() => page.evaluate('window.__shared')).toEqual([
+      { title: 'Reflex', url: `${rig.origin}/games/reflex` },
+    ]);
     // the share sheet took the link: nothing copied, nothing said
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe('before');
     expect(await text(page.locator('.share-status'))).toBe('');
     await context.close();
   });
 
-  it('pages through a leaderboard picked from the game\'s boards, and jumps to the page around the player', async () => {
+  it("pages through a leaderboard picked from the game's boards, and jumps to the page around the player", async () => {
     // 25 others on Reflex (lower is better: 200, 210 … 440 ms), three on a second board.
     const submit = (token: string, score: number, board = 'main') =>
-      rig.app.inject({ method: 'POST', url: '/v1/games/reflex/scores', headers: { authorization: `Bearer ${token}` }, payload: { score, board } });
+      rig.app.inject({
+        method: 'POST',
+        url: '/v1/games/reflex/scores',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { score, board },
+      });
     for (let i = 0; i < 25; i++) {
       const other = await createPlayerWithToken(rig.app.ctx, { username: `lb_other_${i}`, display_name: `Other ${i}` });
       expect((await submit(other.token, 200 + i * 10)).statusCode).toBe(201);
@@ -144,7 +159,11 @@ browserSuite('sharing and leaderboards: in a real browser', { timeout: 90_000 },
     await page.getByLabel('Today').check();
     await until(() => text(page.locator('.leaderboard caption'))).toBe('Board “hard_mode”, today, lowest first');
     const url = new URL(page.url());
-    expect([url.searchParams.get('board'), url.searchParams.get('period'), url.searchParams.get('offset')]).toEqual(['hard_mode', 'day', null]);
+    expect([url.searchParams.get('board'), url.searchParams.get('period'), url.searchParams.get('offset')]).toEqual([
+      'hard_mode',
+      'day',
+      null,
+    ]);
 
     // A link to a page of a board opens there.
     await page.goto('/games/reflex?board=main&period=all&offset=20');
@@ -155,7 +174,8 @@ browserSuite('sharing and leaderboards: in a real browser', { timeout: 90_000 },
     const headers = await page.locator('.leaderboard thead th').allInnerTexts();
     expect(headers).toContain('Scores submitted');
     expect(headers).not.toContain('Plays');
-    const detail = (term: string) => text(page.locator('.details dt', { hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd[1]'));
+    const detail = (term: string) =>
+      text(page.locator('.details dt', { hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd[1]'));
     expect(await page.locator('.details dt').allInnerTexts()).not.toContain('Hours played');
     expect(await detail('Time played')).toBe('12 min');
     const dateFormat = /^\d{1,2} [A-Z][a-z]{2,3} \d{4}$/;
@@ -196,12 +216,15 @@ browserSuite('sharing and leaderboards: in a real browser', { timeout: 90_000 },
     expect(await page.locator('[data-upsell]').count()).toBe(0);
 
     // …and once today's free time is used up, the page says so and when it comes back, and Play steps back.
-    const { day, allowance_seconds } = (await (await page.request.get('/v1/me/entitlement', { headers: SDK })).json()).data as { day: string; allowance_seconds: number };
+    const { day, allowance_seconds } = (await (await page.request.get('/v1/me/entitlement', { headers: SDK })).json())
+      .data as { day: string; allowance_seconds: number };
     await addUsage(rig.app.ctx.db, player.id, day, allowance_seconds, allowance_seconds);
     await page.reload();
     const limit = page.locator('[data-upsell="limit"]');
     await visible(limit);
-    await until(() => text(limit)).toMatch(/Your free play time for today \(12 s\) is used up\. It comes back in .+, at midnight\./);
+    await until(() => text(limit)).toMatch(
+      /Your free play time for today \(12 s\) is used up\. It comes back in .+, at midnight\./,
+    );
     expect(await page.locator('.game-intro .button.primary').count()).toBe(0);
     await visible(page.getByRole('link', { name: 'Play', exact: true }));
 
@@ -220,41 +243,45 @@ browserSuite('sharing and leaderboards: in a real browser', { timeout: 90_000 },
 
 const SHOP = 'https://shop.example.com/unlimited?from=portal';
 
-browserSuite('the Unlimited pitch with upgrade_url set: in a real browser', { timeout: 90_000, rig: { settings: { upgrade_url: SHOP } } }, (rig) => {
+browserSuite(
+  'the Unlimited pitch with upgrade_url set: in a real browser',
+  { timeout: 90_000, rig: { settings: { upgrade_url: SHOP } } },
+  (rig) => {
+    const getUnlimited = (page: Page) => page.getByRole('link', { name: 'Get Unlimited' });
 
-  const getUnlimited = (page: Page) => page.getByRole('link', { name: 'Get Unlimited' });
+    it('links "Get Unlimited" to upgrade_url on the premium game page and on the premium and limit screens of the play shell', async () => {
+      const page = await rig.newPage();
+      await registerPlayer(rig, page);
+      await page.goto('/games/comet-snake');
+      await visible(getUnlimited(page));
+      expect(await getUnlimited(page).getAttribute('href')).toBe(SHOP);
+      expect(await getUnlimited(page).getAttribute('class')).toContain('primary');
 
-  it('links "Get Unlimited" to upgrade_url on the premium game page and on the premium and limit screens of the play shell', async () => {
-    const page = await rig.newPage();
-    await registerPlayer(rig, page);
-    await page.goto('/games/comet-snake');
-    await visible(getUnlimited(page));
-    expect(await getUnlimited(page).getAttribute('href')).toBe(SHOP);
-    expect(await getUnlimited(page).getAttribute('class')).toContain('primary');
+      await page.goto('/play/comet-snake');
+      const premium = page.locator('[data-screen="premium"]');
+      await visible(premium);
+      expect(await premium.getByRole('link', { name: 'Get Unlimited' }).getAttribute('href')).toBe(SHOP);
 
-    await page.goto('/play/comet-snake');
-    const premium = page.locator('[data-screen="premium"]');
-    await visible(premium);
-    expect(await premium.getByRole('link', { name: 'Get Unlimited' }).getAttribute('href')).toBe(SHOP);
+      const player = await registerPlayer(rig, page);
+      const { day, allowance_seconds } = (await (await page.request.get('/v1/me/entitlement', { headers: SDK })).json())
+        .data as { day: string; allowance_seconds: number };
+      await addUsage(rig.app.ctx.db, player.id, day, allowance_seconds, allowance_seconds);
+      await page.goto('/play/tile-merge');
+      const limit = page.locator('[data-screen="limit"]');
+      await visible(limit);
+      expect(await limit.getByRole('link', { name: 'Get Unlimited' }).getAttribute('href')).toBe(SHOP);
+      await rig.screenshot(page, 'limit-screen-get-unlimited');
 
-    const player = await registerPlayer(rig, page);
-    const { day, allowance_seconds } = (await (await page.request.get('/v1/me/entitlement', { headers: SDK })).json()).data as { day: string; allowance_seconds: number };
-    await addUsage(rig.app.ctx.db, player.id, day, allowance_seconds, allowance_seconds);
-    await page.goto('/play/tile-merge');
-    const limit = page.locator('[data-screen="limit"]');
-    await visible(limit);
-    expect(await limit.getByRole('link', { name: 'Get Unlimited' }).getAttribute('href')).toBe(SHOP);
-    await rig.screenshot(page, 'limit-screen-get-unlimited');
+      // Unlimited members are not pitched.
+      await registerPlayer(rig, page, { unlimited: true });
+      await page.goto('/games/comet-snake');
+      await visible(page.locator('.game-intro a.button.primary', { hasText: 'Play' }));
+      expect(await getUnlimited(page).count()).toBe(0);
+      await page.close();
+    });
 
-    // Unlimited members are not pitched.
-    await registerPlayer(rig, page, { unlimited: true });
-    await page.goto('/games/comet-snake');
-    await visible(page.locator('.game-intro a.button.primary', { hasText: 'Play' }));
-    expect(await getUnlimited(page).count()).toBe(0);
-    await page.close();
-  });
-
-  it('saw no script error and no CSP violation on any page', () => {
-    expect(rig.problems).toEqual([]);
-  });
-});
+    it('saw no script error and no CSP violation on any page', () => {
+      expect(rig.problems).toEqual([]);
+    });
+  },
+);

@@ -10,17 +10,25 @@ const SDK = { 'X-Requested-With': 'ServiceSDK' };
 browserSuite('web sessions: in a real browser', { timeout: 90_000 }, (rig) => {
   /** A login as an app (no cookie, an API token) or as another browser (a web session); the answer's data. */
   async function loginElsewhere(login: string, password: string, device: string, web: boolean) {
-    const res = await rig.app.inject({ method: 'POST', url: '/v1/auth/login', headers: web ? SDK : {}, payload: { login, password, device_name: device } });
+    const res = await rig.app.inject({
+      method: 'POST',
+      url: '/v1/auth/login',
+      headers: web ? SDK : {},
+      payload: { login, password, device_name: device },
+    });
     expect(res.statusCode).toBe(200);
     return res.json().data as { token: string };
   }
-  const works = async (token: string) => (await rig.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${token}` } })).statusCode === 200;
+  const works = async (token: string) =>
+    (await rig.app.inject({ method: 'GET', url: '/v1/me', headers: { authorization: `Bearer ${token}` } }))
+      .statusCode === 200;
 
   it('tells the player which browser a login signed out to make room, and revokes no API token while a browser can go', async () => {
     const page = await rig.newPage();
     const player = await registerPlayer(rig, page); // browser 1: this context's session, used below
     const apps: string[] = [];
-    for (let i = 0; i < 5; i++) apps.push((await loginElsewhere(player.username, player.password, `script ${i}`, false)).token);
+    for (let i = 0; i < 5; i++)
+      apps.push((await loginElsewhere(player.username, player.password, `script ${i}`, false)).token);
     const browsers: string[] = [];
     for (let i = 2; i <= 5; i++) {
       browsers.push((await loginElsewhere(player.username, player.password, `Web portal (Firefox ${i})`, true)).token);
@@ -37,7 +45,9 @@ browserSuite('web sessions: in a real browser', { timeout: 90_000 }, (rig) => {
     await page.getByRole('button', { name: 'Log in' }).click();
     await visible(page.getByRole('heading', { name: 'You are logged in' }));
     const notice = await text(page.getByRole('status').filter({ hasText: 'Signing in here' }));
-    expect(notice).toMatch(/^Signing in here signed out “Web portal \(Firefox 2\)” \(signed in .+ and not used since\): at most 10 browsers and API tokens stay active at once/);
+    expect(notice).toMatch(
+      /^Signing in here signed out “Web portal \(Firefox 2\)” \(signed in .+ and not used since\): at most 10 browsers and API tokens stay active at once/,
+    );
     expect(notice).toContain('Your API tokens are not affected.');
     // The header knows the player is logged in.
     await visible(page.getByRole('link', { name: `Account settings for ${player.display_name}` }));
@@ -128,19 +138,38 @@ browserSuite('web sessions: in a real browser', { timeout: 90_000 }, (rig) => {
       expect(res.status()).toBe(201);
     }
     await page.goto('/account');
-    await until(() => page.locator('table.tokens').getByRole('button', { name: /^Revoke / }).count()).toBe(2);
-    await until(() => page.locator('table.tokens').getByRole('button', { name: /^Sign out / }).count()).toBe(2);
+    await until(() =>
+      page
+        .locator('table.tokens')
+        .getByRole('button', { name: /^Revoke / })
+        .count(),
+    ).toBe(2);
+    await until(() =>
+      page
+        .locator('table.tokens')
+        .getByRole('button', { name: /^Sign out / })
+        .count(),
+    ).toBe(2);
     const viewport = page.viewportSize()!;
     for (const button of await page.locator('table.tokens button').all()) {
       await button.scrollIntoViewIfNeeded();
       const box = (await button.boundingBox())!;
       const label = await button.getAttribute('aria-label');
-      expect({ label, left: box.x >= 0, right: box.x + box.width <= viewport.width }).toEqual({ label, left: true, right: true });
+      expect({ label, left: box.x >= 0, right: box.x + box.width <= viewport.width }).toEqual({
+        label,
+        left: true,
+        right: true,
+      });
     }
     await rig.screenshot(page, 'web-sessions-account-phone');
     // Neither list scrolls sideways, nor reaches past the screen's edge.
-    const overflow = await page.evaluate(`Array.from(document.querySelectorAll('.table-wrap')).map((w) => [w.scrollWidth - w.clientWidth, w.getBoundingClientRect().right <= ${viewport.width}])`);
-    expect(overflow).toEqual([[0, true], [0, true]]);
+    const overflow = await page.evaluate(
+      `Array.from(document.querySelectorAll('.table-wrap')).map((w) => [w.scrollWidth - w.clientWidth, w.getBoundingClientRect().right <= ${viewport.width}])`,
+    );
+    expect(overflow).toEqual([
+      [0, true],
+      [0, true],
+    ]);
     await phone.close();
   });
 

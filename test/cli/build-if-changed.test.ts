@@ -13,7 +13,16 @@ const put = async (file: string, text = 'x') => {
 
 beforeEach(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'gp-build-'));
-  for (const file of ['src/cli.ts', 'portal/main.ts', 'sdk/v1.ts', 'games/reflex/game.json', 'package.json', 'dist/src/cli.js', 'dist/web/manifest.json']) await put(file);
+  for (const file of [
+    'src/cli.ts',
+    'portal/main.ts',
+    'sdk/v1.ts',
+    'games/reflex/game.json',
+    'package.json',
+    'dist/src/cli.js',
+    'dist/web/manifest.json',
+  ])
+    await put(file);
   writeStamp(root);
 });
 afterEach(async () => {

@@ -14,14 +14,19 @@ describe('cli', { timeout: 120_000 }, () => {
     // A read-only command never migrates: on a new database it says what to do.
     const list = await cli(['games', 'list'], env);
     expect(list.code).toBe(1);
-    expect(list.stderr).toMatch(/^gameplatform: the database is not up to date \(\d+ migrations pending\): run gameplatform migrate\n$/);
+    expect(list.stderr).toMatch(
+      /^gameplatform: the database is not up to date \(\d+ migrations pending\): run gameplatform migrate\n$/,
+    );
     const first = await cli(['migrate'], env);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/applied 2026_11_21_0001_core/);
     expect((await cli(['migrate'], env)).stdout).toMatch(/up to date/);
     expect((await cli(['games', 'list', '--json'], env)).stdout).toBe('[]\n');
     // Destructive: with no terminal to ask on, only --yes goes ahead.
-    for (const args of [['migrate', '--down'], ['migrate', '--down', '--all']]) {
+    for (const args of [
+      ['migrate', '--down'],
+      ['migrate', '--down', '--all'],
+    ]) {
       const refused = await cli(args, env);
       expect(refused.code).toBe(1);
       expect(refused.stdout).toBe('');

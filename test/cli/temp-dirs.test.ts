@@ -18,7 +18,13 @@ describe('tests clean up their temporary folders', { timeout: 120_000 }, () => {
       const a = tempDir('gp-cli-'), b = tempDir('gp-fixture-');
       mkdirSync(a + '/sub'); writeFileSync(a + '/sub/file', 'x'); writeFileSync(b + '/game.json', '{}');
       console.log(JSON.stringify([a, b]));`;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]);
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      script,
+    ]);
     const dirs = JSON.parse(stdout) as string[];
     expect(dirs).toHaveLength(2);
     for (const dir of dirs) expect(existsSync(dir)).toBe(false);

@@ -20,11 +20,27 @@ beforeAll(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'gp-client-'));
   const { stdout } = await run(npm, ['pack', '--json', '--pack-destination', scratch], { cwd: packageDir });
   const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-  expect(packed!.files.map((f) => f.path)).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/schema.d.ts', 'package.json']));
+  expect(packed!.files.map((f) => f.path)).toEqual(
+    expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/schema.d.ts', 'package.json']),
+  );
   const project = path.join(scratch, 'project');
   await cp(path.join(packageDir, 'example.ts'), path.join(project, 'example.ts'));
-  await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'a-game-backend', private: true, type: 'module' }));
-  await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', path.join(scratch, packed!.filename)], { cwd: project });
+  await writeFile(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: 'a-game-backend', private: true, type: 'module' }),
+  );
+  await run(
+    npm,
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      path.join(scratch, packed!.filename),
+    ],
+    { cwd: project },
+  );
 }, 180_000);
 
 afterAll(async () => {
@@ -33,10 +49,16 @@ afterAll(async () => {
 
 it('installs from the packed tarball with its one dependency, and imports', async () => {
   const project = path.join(scratch, 'project');
-  expect(await readdir(path.join(project, 'node_modules/@gameplatform/client/dist'))).toEqual(expect.arrayContaining(['index.js', 'index.d.ts']));
+  expect(await readdir(path.join(project, 'node_modules/@gameplatform/client/dist'))).toEqual(
+    expect.arrayContaining(['index.js', 'index.d.ts']),
+  );
   const { stdout } = await run(
     process.execPath,
-    ['--input-type=module', '-e', "const m = await import('@gameplatform/client'); console.log(Object.keys(m).sort().join(' '))"],
+    [
+      '--input-type=module',
+      '-e',
+      "const m = await import('@gameplatform/client'); console.log(Object.keys(m).sort().join(' '))",
+    ],
     { cwd: project },
   );
   expect(stdout.trim()).toBe('ApiError createClient isApiError unwrap');
@@ -51,13 +73,22 @@ eachDialect('client: the example backend script against a live service', (h) => 
     await createPlaySession(h.ctx, player.id, game.id);
     const { key } = await createKey(h.ctx, game.id, ['states:read', 'scores:write', 'stats:read']);
     const writer = (await createKey(h.ctx, game.id, ['states:write'])).key;
-    const saved = await h.http.put(`/v1/dev/games/${game.slug}/players/${player.id}/states/1`, { token: writer, body: { state: { level: 3 }, label: 'Level 3' } });
+    const saved = await h.http.put(`/v1/dev/games/${game.slug}/players/${player.id}/states/1`, {
+      token: writer,
+      body: { state: { level: 3 }, label: 'Level 3' },
+    });
     expect(saved.status).toBe(201);
 
     // the installed package; tsx strips the types (Node does so by itself only from 22.18)
     const { stdout } = await run(path.join(root, 'node_modules/.bin/tsx'), ['example.ts'], {
       cwd: path.join(scratch, 'project'),
-      env: { ...process.env, GAMEPLATFORM_URL: `http://127.0.0.1:${port}`, GAMEPLATFORM_KEY: key, GAME: game.slug, PLAYER_ID: String(player.id) },
+      env: {
+        ...process.env,
+        GAMEPLATFORM_URL: `http://127.0.0.1:${port}`,
+        GAMEPLATFORM_KEY: key,
+        GAME: game.slug,
+        PLAYER_ID: String(player.id),
+      },
     });
     const lines = stdout.trim().split('\n');
     expect(lines[0]).toBe('slot 1 (Level 3): version 1');
@@ -65,7 +96,11 @@ eachDialect('client: the example backend script against a live service', (h) => 
     expect(lines[2]).toBe('score 4200 on main: rank 1, a personal best');
     const stats = JSON.parse(lines[3]!).stats;
     expect(stats.scores).toBeDefined();
-    const stored = await h.ctx.db.selectFrom('scores').select(['score', 'player_id']).where('game_id', '=', game.id).execute();
+    const stored = await h.ctx.db
+      .selectFrom('scores')
+      .select(['score', 'player_id'])
+      .where('game_id', '=', game.id)
+      .execute();
     expect(stored).toEqual([{ score: 4200, player_id: player.id }]);
   });
 });

@@ -22,10 +22,16 @@ eachDialect('db: indexes of play_sessions', (h) => {
         where t.relname = 'play_sessions'`.execute(h.ctx.db);
       for (const r of rows) byIndex.set(r.index, [...r.columns, ...(r.predicate ? [r.predicate] : [])]);
     } else {
-      const { rows } = await sql<{ name: string; sql: string | null }>`select name, sql from sqlite_master where type = 'index' and tbl_name = 'play_sessions'`.execute(h.ctx.db);
+      const { rows } = await sql<{
+        name: string;
+        sql: string | null;
+      }>`select name, sql from sqlite_master where type = 'index' and tbl_name = 'play_sessions'`.execute(h.ctx.db);
       for (const r of rows) {
         const info = await sql<{ name: string }>`select name from pragma_index_info(${r.name})`.execute(h.ctx.db);
-        byIndex.set(r.name, [...info.rows.map((c) => c.name), ...(r.sql && /\swhere\s/i.test(r.sql) ? [r.sql.slice(r.sql.search(/\swhere\s/i))] : [])]);
+        byIndex.set(r.name, [
+          ...info.rows.map((c) => c.name),
+          ...(r.sql && /\swhere\s/i.test(r.sql) ? [r.sql.slice(r.sql.search(/\swhere\s/i))] : []),
+        ]);
       }
     }
     return byIndex;
@@ -34,10 +40,18 @@ eachDialect('db: indexes of play_sessions', (h) => {
   it('holds none of the columns a heartbeat writes, and keeps partial indexes of the open sessions for their readers', async () => {
     const indexes = await indexedColumns();
     for (const [name, columns] of indexes) {
-      for (const column of HEARTBEAT_COLUMNS) expect(columns.some((c) => c.includes(column)), `${name} holds ${column}`).toBe(false);
+      for (const column of HEARTBEAT_COLUMNS)
+        expect(
+          columns.some((c) => c.includes(column)),
+          `${name} holds ${column}`,
+        ).toBe(false);
     }
     expect(indexes.get('play_sessions_game_live_idx')).toEqual(['game_id', expect.stringMatching(/status.*active/)]);
-    expect(indexes.get('play_sessions_one_active_idx')).toEqual(['player_id', 'game_id', expect.stringMatching(/status.*active/)]);
+    expect(indexes.get('play_sessions_one_active_idx')).toEqual([
+      'player_id',
+      'game_id',
+      expect.stringMatching(/status.*active/),
+    ]);
   });
 
   it('still counts, finds and closes the idle sessions through them', async () => {
@@ -46,7 +60,9 @@ eachDialect('db: indexes of play_sessions', (h) => {
     const start = await h.http.post('/v1/play/start', { token, body: { game: game.slug } });
     expect(start.status).toBe(200);
     h.clock.advance(20);
-    expect((await h.http.post('/v1/play/heartbeat', { token, body: { session: start.body.data.session } })).status).toBe(200);
+    expect(
+      (await h.http.post('/v1/play/heartbeat', { token, body: { session: start.body.data.session } })).status,
+    ).toBe(200);
     expect((await h.http.get('/v1/status')).body.data.players_online).toBeGreaterThanOrEqual(1);
     h.clock.advance(h.config.session_idle_timeout + 1);
     const beat = await h.http.post('/v1/play/heartbeat', { token, body: { session: start.body.data.session } });

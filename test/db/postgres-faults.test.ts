@@ -36,13 +36,20 @@ async function until(what: string, condition: () => boolean | Promise<boolean>, 
 
 /** A probe route: a transaction that writes a favorite, then waits in PostgreSQL (where a terminated backend finds it). */
 function probes(app: App) {
-  app.post<{ Body: { player: number; game: number } }>('/v1/test/slow-transaction', { config: { auth: 'none' } }, async (request) => {
-    await app.ctx.db.transaction().execute(async (trx) => {
-      await trx.insertInto('favorites').values({ player_id: request.body.player, game_id: request.body.game, created_at: 1 }).execute();
-      await sql`select pg_sleep(10)`.execute(trx);
-    });
-    return { ok: true, data: {} };
-  });
+  app.post<{ Body: { player: number; game: number } }>(
+    '/v1/test/slow-transaction',
+    { config: { auth: 'none' } },
+    async (request) => {
+      await app.ctx.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('favorites')
+          .values({ player_id: request.body.player, game_id: request.body.game, created_at: 1 })
+          .execute();
+        await sql`select pg_sleep(10)`.execute(trx);
+      });
+      return { ok: true, data: {} };
+    },
+  );
 }
 
 describe.skipIf(!onPostgres)('PostgreSQL faults [postgres]', () => {
@@ -54,7 +61,10 @@ describe.skipIf(!onPostgres)('PostgreSQL faults [postgres]', () => {
 
   /** Terminates every backend of the service's database; returns how many. */
   async function terminateBackends(): Promise<number> {
-    const { rows } = await admin.query('select pg_terminate_backend(pid) as gone from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [dbName]);
+    const { rows } = await admin.query(
+      'select pg_terminate_backend(pid) as gone from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      [dbName],
+    );
     return rows.filter((r) => r.gone).length;
   }
 
@@ -120,7 +130,10 @@ describe.skipIf(!onPostgres)('PostgreSQL faults [postgres]', () => {
     const pending = h.http.post('/v1/test/slow-transaction', { body: { player: player.id, game: game.id } });
     // wait until the transaction sleeps in PostgreSQL, then end its backend
     for (let i = 0; i < 100; i++) {
-      const { rows } = await admin.query("select 1 from pg_stat_activity where datname = $1 and query like '%pg_sleep%' and state = 'active'", [dbName]);
+      const { rows } = await admin.query(
+        "select 1 from pg_stat_activity where datname = $1 and query like '%pg_sleep%' and state = 'active'",
+        [dbName],
+      );
       if (rows.length) break;
       await pause(50);
     }
@@ -141,13 +154,25 @@ describe.skipIf(!onPostgres)('PostgreSQL faults [postgres]', () => {
       Array.from({ length: WORKERS }, async (_, w) => {
         const { player, token } = await createPlayerWithToken(h.ctx);
         const session = await createPlaySession(h.ctx, player.id, game.id, { status: 'active' });
-        return { w, player, token, session, savedAcked: 0, savedTried: 0, scoresAcked: [] as number[], creditedAcked: 0 };
+        return {
+          w,
+          player,
+          token,
+          session,
+          savedAcked: 0,
+          savedTried: 0,
+          scoresAcked: [] as number[],
+          creditedAcked: 0,
+        };
       }),
     );
     // sessions long idle, for the sweep to close while the backends go
     for (let i = 0; i < 5; i++) {
       const { player } = await createPlayerWithToken(h.ctx);
-      await createPlaySession(h.ctx, player.id, game.id, { status: 'active', lastHeartbeatAt: h.clock.now() - 7200_000 });
+      await createPlaySession(h.ctx, player.id, game.id, {
+        status: 'active',
+        lastHeartbeatAt: h.clock.now() - 7200_000,
+      });
     }
     const sweeper = startIdleSweep(h.ctx, 20);
 
@@ -162,8 +187,12 @@ describe.skipIf(!onPostgres)('PostgreSQL faults [postgres]', () => {
     const round = async (worker: (typeof workers)[number]) => {
       const n = ++worker.savedTried;
       h.clock.advance(1);
-      const beat = await h.http.post('/v1/play/heartbeat', { token: worker.token, body: { session: worker.session.token } });
-      if (check('heartbeat', beat, [200])) worker.creditedAcked = Math.max(worker.creditedAcked, beat.body.data.credited_seconds);
+      const beat = await h.http.post('/v1/play/heartbeat', {
+        token: worker.token,
+        body: { session: worker.session.token },
+      });
+      if (check('heartbeat', beat, [200]))
+        worker.creditedAcked = Math.max(worker.creditedAcked, beat.body.data.credited_seconds);
       const save = await h.http.put(`/v1/games/${game.slug}/states/0`, { token: worker.token, body: { state: { n } } });
       if (check('save', save, [200, 201])) worker.savedAcked = n;
       const score = worker.w * 1_000_000 + n;
@@ -202,23 +231,50 @@ describe.skipIf(!onPostgres)('PostgreSQL faults [postgres]', () => {
 
     // Every acknowledged write is there.
     for (const worker of workers) {
-      const state = await h.ctx.db.selectFrom('save_states').select('state').where('player_id', '=', worker.player.id).executeTakeFirstOrThrow();
+      const state = await h.ctx.db
+        .selectFrom('save_states')
+        .select('state')
+        .where('player_id', '=', worker.player.id)
+        .executeTakeFirstOrThrow();
       const stored = JSON.parse(state.state!).n as number;
       expect(stored).toBe(worker.savedTried); // the last save, acknowledged after the storm
-      const scores = await h.ctx.db.selectFrom('scores').select('score').where('player_id', '=', worker.player.id).execute();
+      const scores = await h.ctx.db
+        .selectFrom('scores')
+        .select('score')
+        .where('player_id', '=', worker.player.id)
+        .execute();
       expect(scores.map((s) => s.score)).toEqual(expect.arrayContaining(worker.scoresAcked));
-      const session = await h.ctx.db.selectFrom('play_sessions').select('credited_seconds').where('id', '=', worker.session.id).executeTakeFirstOrThrow();
+      const session = await h.ctx.db
+        .selectFrom('play_sessions')
+        .select('credited_seconds')
+        .where('id', '=', worker.session.id)
+        .executeTakeFirstOrThrow();
       expect(session.credited_seconds).toBeGreaterThanOrEqual(worker.creditedAcked);
       // A heartbeat writes the session, the day's usage and the game's playtime in one transaction: all or nothing.
-      const usage = await h.ctx.db.selectFrom('daily_usage').select((eb) => eb.fn.sum<number>('seconds').as('seconds')).where('player_id', '=', worker.player.id).executeTakeFirstOrThrow();
+      const usage = await h.ctx.db
+        .selectFrom('daily_usage')
+        .select((eb) => eb.fn.sum<number>('seconds').as('seconds'))
+        .where('player_id', '=', worker.player.id)
+        .executeTakeFirstOrThrow();
       expect(Number(usage.seconds)).toBe(session.credited_seconds);
     }
-    const sessions = await h.ctx.db.selectFrom('play_sessions').select((eb) => eb.fn.sum<number>('credited_seconds').as('seconds')).where('game_id', '=', game.id).executeTakeFirstOrThrow();
+    const sessions = await h.ctx.db
+      .selectFrom('play_sessions')
+      .select((eb) => eb.fn.sum<number>('credited_seconds').as('seconds'))
+      .where('game_id', '=', game.id)
+      .executeTakeFirstOrThrow();
     expect(await gamePlaytime(h.ctx.db, game.id)).toBe(Number(sessions.seconds));
     // The sweep closed the idle sessions despite the faults.
-    const stillActive = await h.ctx.db.selectFrom('play_sessions').select('id').where('game_id', '=', game.id).where('status', '=', 'active').execute();
+    const stillActive = await h.ctx.db
+      .selectFrom('play_sessions')
+      .select('id')
+      .where('game_id', '=', game.id)
+      .where('status', '=', 'active')
+      .execute();
     expect(stillActive.length).toBe(WORKERS);
-    console.info(`postgres faults: ${terminated} backends terminated, ${outcomes.length} requests, ${refused} answered 503 unavailable`);
+    console.info(
+      `postgres faults: ${terminated} backends terminated, ${outcomes.length} requests, ${refused} answered 503 unavailable`,
+    );
   }, 120_000);
 
   it('as a process: waits for a database that refuses connections at start, then lives through its backends terminated under load', async () => {
@@ -255,7 +311,10 @@ describe.skipIf(!onPostgres)('PostgreSQL faults [postgres]', () => {
       for (let i = 0; i < 8; i++) {
         const burst = Array.from({ length: 6 }, (_, j) => get(port, j % 2 ? '/v1/status' : '/v1/games'));
         await pause(50);
-        await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+        await admin.query(
+          'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+          [name],
+        );
         statuses.push(...(await Promise.all(burst)));
       }
       expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);

@@ -31,7 +31,8 @@ for (const dialect of enabledDialects()) {
         await sql`select ${5}::int as unmarked`.execute(handle.db);
         await sql`${sql.raw(PREPARED)} select ${7}::int as marked`.execute(handle.db);
         await sql`${sql.raw(PREPARED)} select ${8}::int as marked`.execute(handle.db);
-        const rows = (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(handle.db)).rows;
+        const rows = (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(handle.db))
+          .rows;
         expect(rows.filter((r) => r.statement.includes('as marked'))).toHaveLength(1);
         expect(rows.filter((r) => r.statement.includes('as unmarked'))).toHaveLength(0);
       });

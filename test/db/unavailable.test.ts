@@ -7,25 +7,53 @@ const withCode = (code: string, message = 'x') => Object.assign(new Error(messag
 
 describe('isDatabaseUnavailable', () => {
   it('recognises lost, refused and exhausted connections on either database', () => {
-    for (const code of ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '53300', '08006', '08001', '25006', 'SQLITE_BUSY']) {
+    for (const code of [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ETIMEDOUT',
+      'EPIPE',
+      '57P01',
+      '57P02',
+      '57P03',
+      '53300',
+      '08006',
+      '08001',
+      '25006',
+      'SQLITE_BUSY',
+    ]) {
       expect(isDatabaseUnavailable(withCode(code)), code).toBe(true);
     }
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
-    expect(isDatabaseUnavailable(new Error('Client has encountered a connection error and is not queryable'))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('Client has encountered a connection error and is not queryable'))).toBe(
+      true,
+    );
     expect(isDatabaseUnavailable(new Error('timeout exceeded when trying to connect'))).toBe(true);
-    expect(isDatabaseUnavailable(new DatabaseUnavailableError(withCode('28P01', 'password authentication failed')))).toBe(true);
+    expect(
+      isDatabaseUnavailable(new DatabaseUnavailableError(withCode('28P01', 'password authentication failed'))),
+    ).toBe(true);
     // wrapped (a failed migration) or gathered (a host with several addresses)
     expect(isDatabaseUnavailable(new Error('Migration x failed', { cause: withCode('57P01') }))).toBe(true);
     expect(isDatabaseUnavailable(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')]))).toBe(true);
   });
 
   it('finds the innermost message for the log', () => {
-    expect(rootMessage(new Error('a', { cause: new DatabaseUnavailableError(new AggregateError([withCode('ECONNREFUSED', 'connect ECONNREFUSED ::1:5432')])) }))).toBe('connect ECONNREFUSED ::1:5432');
-    expect(rootMessage(withCode('57P01', 'terminating connection due to administrator command'))).toBe('terminating connection due to administrator command');
+    expect(
+      rootMessage(
+        new Error('a', {
+          cause: new DatabaseUnavailableError(
+            new AggregateError([withCode('ECONNREFUSED', 'connect ECONNREFUSED ::1:5432')]),
+          ),
+        }),
+      ),
+    ).toBe('connect ECONNREFUSED ::1:5432');
+    expect(rootMessage(withCode('57P01', 'terminating connection due to administrator command'))).toBe(
+      'terminating connection due to administrator command',
+    );
   });
 
   it('leaves bugs and constraint violations alone', () => {
-    for (const code of ['23505', '42P01', '22P02', '40P01', 'SQLITE_CONSTRAINT_UNIQUE']) expect(isDatabaseUnavailable(withCode(code)), code).toBe(false);
+    for (const code of ['23505', '42P01', '22P02', '40P01', 'SQLITE_CONSTRAINT_UNIQUE'])
+      expect(isDatabaseUnavailable(withCode(code)), code).toBe(false);
     expect(isDatabaseUnavailable(new TypeError('x is undefined'))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
     expect(isDatabaseUnavailable('Connection terminated')).toBe(false);
@@ -55,13 +83,22 @@ describe('whileDatabaseUnreachable', () => {
   it('retries an unreachable database with a growing delay, saying so, until it answers', async () => {
     const time = fakeTime();
     let attempts = 0;
-    const result = await whileDatabaseUnreachable('migrating', async () => {
-      if (++attempts < 7) throw new Error('Migrating failed: database unavailable', { cause: withCode('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.5:5432') });
-      return ['applied 0001'];
-    }, time.options(60_000));
+    const result = await whileDatabaseUnreachable(
+      'migrating',
+      async () => {
+        if (++attempts < 7)
+          throw new Error('Migrating failed: database unavailable', {
+            cause: withCode('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.5:5432'),
+          });
+        return ['applied 0001'];
+      },
+      time.options(60_000),
+    );
     expect(result).toEqual(['applied 0001']);
     expect(time.slept).toEqual([500, 1000, 2000, 4000, 8000, 10_000]);
-    expect(time.warnings[0]).toBe('the database cannot be reached (connect ECONNREFUSED 10.0.0.5:5432) while migrating; retrying in 0.5 s (gives up after 60 s)');
+    expect(time.warnings[0]).toBe(
+      'the database cannot be reached (connect ECONNREFUSED 10.0.0.5:5432) while migrating; retrying in 0.5 s (gives up after 60 s)',
+    );
   });
 
   it('gives up after the timeout with the reason, and at once with 0', async () => {
@@ -72,7 +109,9 @@ describe('whileDatabaseUnreachable', () => {
     );
     expect(time.slept.reduce((a, b) => a + b, 0)).toBe(5000);
     const once = fakeTime();
-    await expect(whileDatabaseUnreachable('migrating', refused, once.options(0))).rejects.toThrow(/gave up migrating after 0 s/);
+    await expect(whileDatabaseUnreachable('migrating', refused, once.options(0))).rejects.toThrow(
+      /gave up migrating after 0 s/,
+    );
     expect(once.slept).toEqual([]);
   });
 

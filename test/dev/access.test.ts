@@ -19,12 +19,54 @@ interface RouteCase {
 }
 
 const ROUTES: RouteCase[] = [
-  { route: 'GET /dev/players/{id}', scope: 'players:read', status: 200, namesGame: false, namesPlayer: true, call: (h, a, _s, id) => h.http.get(devUrl.player(id), a) },
-  { route: 'GET /dev/players/{id}/entitlement', scope: 'players:read', status: 200, namesGame: false, namesPlayer: true, call: (h, a, _s, id) => h.http.get(devUrl.entitlement(id), a) },
-  { route: 'GET /dev/games/{slug}/players/{id}/states', scope: 'states:read', status: 200, namesGame: true, namesPlayer: true, call: (h, a, s, id) => h.http.get(devUrl.states(s, id), { ...a, query: { include_state: true } }) },
-  { route: 'PUT /dev/games/{slug}/players/{id}/states/{slot}', scope: 'states:write', status: 201, namesGame: true, namesPlayer: true, call: (h, a, s, id) => h.http.put(devUrl.state(s, id, 0), { ...a, body: { state: { level: 1 } } }) },
-  { route: 'POST /dev/games/{slug}/players/{id}/scores', scope: 'scores:write', status: 201, namesGame: true, namesPlayer: true, call: (h, a, s, id) => h.http.post(devUrl.scores(s, id), { ...a, body: { score: 10 } }) },
-  { route: 'GET /dev/games/{slug}/stats', scope: 'stats:read', status: 200, namesGame: true, namesPlayer: false, call: (h, a, s) => h.http.get(devUrl.stats(s), a) },
+  {
+    route: 'GET /dev/players/{id}',
+    scope: 'players:read',
+    status: 200,
+    namesGame: false,
+    namesPlayer: true,
+    call: (h, a, _s, id) => h.http.get(devUrl.player(id), a),
+  },
+  {
+    route: 'GET /dev/players/{id}/entitlement',
+    scope: 'players:read',
+    status: 200,
+    namesGame: false,
+    namesPlayer: true,
+    call: (h, a, _s, id) => h.http.get(devUrl.entitlement(id), a),
+  },
+  {
+    route: 'GET /dev/games/{slug}/players/{id}/states',
+    scope: 'states:read',
+    status: 200,
+    namesGame: true,
+    namesPlayer: true,
+    call: (h, a, s, id) => h.http.get(devUrl.states(s, id), { ...a, query: { include_state: true } }),
+  },
+  {
+    route: 'PUT /dev/games/{slug}/players/{id}/states/{slot}',
+    scope: 'states:write',
+    status: 201,
+    namesGame: true,
+    namesPlayer: true,
+    call: (h, a, s, id) => h.http.put(devUrl.state(s, id, 0), { ...a, body: { state: { level: 1 } } }),
+  },
+  {
+    route: 'POST /dev/games/{slug}/players/{id}/scores',
+    scope: 'scores:write',
+    status: 201,
+    namesGame: true,
+    namesPlayer: true,
+    call: (h, a, s, id) => h.http.post(devUrl.scores(s, id), { ...a, body: { score: 10 } }),
+  },
+  {
+    route: 'GET /dev/games/{slug}/stats',
+    scope: 'stats:read',
+    status: 200,
+    namesGame: true,
+    namesPlayer: false,
+    call: (h, a, s) => h.http.get(devUrl.stats(s), a),
+  },
 ];
 
 eachDialect('dev: authorization', (h) => {
@@ -32,7 +74,8 @@ eachDialect('dev: authorization', (h) => {
 
   describe.each(ROUTES)('$route', (r) => {
     let w: Awaited<ReturnType<typeof gameWithPlayer>>;
-    const call = (auth: CallOptions, id: number | string = w.player.id, slug = w.game.slug) => r.call(h, auth, slug, id);
+    const call = (auth: CallOptions, id: number | string = w.player.id, slug = w.game.slug) =>
+      r.call(h, auth, slug, id);
     /** What a refused call must leave as it was: the game's save states and scores. */
     const stored = async () => ({
       states: await h.ctx.db.selectFrom('save_states').selectAll().where('game_id', '=', w.game.id).execute(),
@@ -63,7 +106,11 @@ eachDialect('dev: authorization', (h) => {
     });
 
     it(`answers a key without ${r.scope} with 403 insufficient_scope naming it`, async () => {
-      const key = await keyWith(h, w.game.id, SCOPES.filter((s) => s !== r.scope));
+      const key = await keyWith(
+        h,
+        w.game.id,
+        SCOPES.filter((s) => s !== r.scope),
+      );
       const res = await call({ token: key });
       expectError(res, 403, 'insufficient_scope');
       expect(res.body.error.required_scope).toBe(r.scope);
@@ -111,17 +158,31 @@ eachDialect('dev: authorization', (h) => {
         }
       });
 
-      it.each(['abc', '1.5', '0', '-4', '2147483648', '12abc'])('answers the id %s with 422 validation_failed', async (id) => {
-        const res = await call({ token: w.key }, id);
-        expectError(res, 422, 'validation_failed');
-        expect(Object.keys(res.body.error.fields)).toEqual(['id']);
-      });
+      it.each(['abc', '1.5', '0', '-4', '2147483648', '12abc'])(
+        'answers the id %s with 422 validation_failed',
+        async (id) => {
+          const res = await call({ token: w.key }, id);
+          expectError(res, 422, 'validation_failed');
+          expect(Object.keys(res.body.error.fields)).toEqual(['id']);
+        },
+      );
     }
 
     it('stores nothing when it refuses', async () => {
       const before = await stored();
       const other = await createGame(h.ctx);
-      const refused = [{}, { token: w.token }, { token: await keyWith(h, w.game.id, SCOPES.filter((s) => s !== r.scope)) }, { token: await keyWith(h, other.id, [...SCOPES]) }];
+      const refused = [
+        {},
+        { token: w.token },
+        {
+          token: await keyWith(
+            h,
+            w.game.id,
+            SCOPES.filter((s) => s !== r.scope),
+          ),
+        },
+        { token: await keyWith(h, other.id, [...SCOPES]) },
+      ];
       for (const auth of refused) expect((await call(auth)).status).toBeGreaterThanOrEqual(400);
       expect(await stored()).toEqual(before);
     });

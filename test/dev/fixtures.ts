@@ -2,7 +2,13 @@
 import { expect } from 'vitest';
 import type { NewGame } from '../../src/db/schema.js';
 import { SCOPES, type Scope } from '../../src/http/auth.js';
-import { createGame, createKey, createPlayerWithToken, createPlaySession, type PlayerOptions } from '../helpers/factories.js';
+import {
+  createGame,
+  createKey,
+  createPlayerWithToken,
+  createPlaySession,
+  type PlayerOptions,
+} from '../helpers/factories.js';
 import type { Harness } from '../helpers/harness.js';
 import type { Response } from '../helpers/request.js';
 
@@ -10,7 +16,8 @@ export const devUrl = {
   player: (id: number | string) => `/v1/dev/players/${id}`,
   entitlement: (id: number | string) => `/v1/dev/players/${id}/entitlement`,
   states: (slug: string, id: number | string) => `/v1/dev/games/${slug}/players/${id}/states`,
-  state: (slug: string, id: number | string, slot: number | string) => `/v1/dev/games/${slug}/players/${id}/states/${slot}`,
+  state: (slug: string, id: number | string, slot: number | string) =>
+    `/v1/dev/games/${slug}/players/${id}/states/${slot}`,
   scores: (slug: string, id: number | string) => `/v1/dev/games/${slug}/players/${id}/scores`,
   stats: (slug: string) => `/v1/dev/games/${slug}/stats`,
 };

@@ -31,11 +31,14 @@ eachDialect('dev: OpenAPI', (h) => {
       expect(op.security, path).toEqual([{ developerKey: [] }]);
       expect(op.description, path).toContain(`\`${scope}\``);
       expect(Object.keys(op.responses), path).toEqual(expect.arrayContaining([status, '401', '403', '422']));
-      expect(op.responses['403'].description, path).toMatch(/forbidden.*insufficient_scope|insufficient_scope.*forbidden/s);
+      expect(op.responses['403'].description, path).toMatch(
+        /forbidden.*insufficient_scope|insufficient_scope.*forbidden/s,
+      );
       expect(op.responses['403'].description, path).toMatch(/csrf_rejected/);
       const data = op.responses[status].content['application/json'].schema.properties.data;
       expect(undescribed(data, `${path} data`)).toEqual([]);
-      for (const param of op.parameters ?? []) expect(param.description ?? param.schema?.description, `${path} ${param.name}`).toBeTruthy();
+      for (const param of op.parameters ?? [])
+        expect(param.description ?? param.schema?.description, `${path} ${param.name}`).toBeTruthy();
       const body = op.requestBody?.content['application/json'].schema;
       if (body) {
         expect(undescribed(body, `${path} body`)).toEqual([]);
@@ -47,16 +50,29 @@ eachDialect('dev: OpenAPI', (h) => {
   it('has no field for an email address or an account setting in any /dev response', async () => {
     const doc = dereferenced((await h.http.get('/v1/openapi.json')).body);
     const names = new Set<string>();
-    for (const [path, methods] of Object.entries<Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>(doc.paths)) {
+    for (const [path, methods] of Object.entries<
+      Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>
+    >(doc.paths)) {
       if (!path.startsWith('/v1/dev/')) continue;
       for (const op of Object.values(methods)) {
         for (const [status, response] of Object.entries(op.responses)) {
-          if (status.startsWith('2')) for (const name of propertyNames(response.content!['application/json']!.schema)) names.add(name);
+          if (status.startsWith('2'))
+            for (const name of propertyNames(response.content!['application/json']!.schema)) names.add(name);
         }
       }
     }
     expect(names.size).toBeGreaterThan(20);
-    for (const secret of ['email', 'email_verified', 'newsletter', 'role', 'membership', 'plan', 'renews_at', 'ends_at', 'password_hash']) {
+    for (const secret of [
+      'email',
+      'email_verified',
+      'newsletter',
+      'role',
+      'membership',
+      'plan',
+      'renews_at',
+      'ends_at',
+      'password_hash',
+    ]) {
       expect(names.has(secret), secret).toBe(false);
     }
   });

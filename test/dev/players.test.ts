@@ -6,7 +6,18 @@ import { eachDialect } from '../helpers/harness.js';
 import { playApi } from '../play/play-helpers.js';
 import { devUrl, gameWithPlayer } from './fixtures.js';
 
-const PRIVATE = ['email', 'email_verified', 'newsletter', 'role', 'membership', 'plan', 'renews_at', 'ends_at', 'password', 'status'];
+const PRIVATE = [
+  'email',
+  'email_verified',
+  'newsletter',
+  'role',
+  'membership',
+  'plan',
+  'renews_at',
+  'ends_at',
+  'password',
+  'status',
+];
 
 /** Every key of a JSON value, at any depth. */
 function keysOf(value: unknown): string[] {
@@ -19,7 +30,11 @@ eachDialect('dev: players', (h) => {
   describe('dev: GET /dev/players/{id}', () => {
     it('answers with the public profile, the same object as GET /players/{username}', async () => {
       h.clock.set('2026-11-21T10:00:00Z');
-      const w = await gameWithPlayer(h, {}, { username: 'Dev_Profile', display_name: 'Dev Profile', email: 'private.dev@example.com' });
+      const w = await gameWithPlayer(
+        h,
+        {},
+        { username: 'Dev_Profile', display_name: 'Dev Profile', email: 'private.dev@example.com' },
+      );
       await h.http.patch('/v1/me', { token: w.token, body: { bio: 'Plays a lot', country: 'fr', newsletter: true } });
       const res = await h.http.get(devUrl.player(w.player.id), { token: w.key });
       expect(res.status).toBe(200);
@@ -44,12 +59,18 @@ eachDialect('dev: players', (h) => {
       await h.http.post(`/v1/games/${w.game.slug}/scores`, { token: w.token, body: { score: 70 } });
       await h.http.post(devUrl.scores(w.game.slug, w.player.id), { token: w.key, body: { score: 90 } });
       const res = await h.http.get(devUrl.player(w.player.id), { token: w.key });
-      expect(res.body.data.best_scores).toEqual([{ game: w.game.slug, game_name: 'Best Game', best: 90, unit: 'points' }]);
+      expect(res.body.data.best_scores).toEqual([
+        { game: w.game.slug, game_name: 'Best Game', best: 90, unit: 'points' },
+      ]);
       expect(res.body.data).toEqual((await h.http.get(`/v1/players/${w.player.username}`)).body.data);
     });
 
     it('never carries the email address or an account setting', async () => {
-      const w = await gameWithPlayer(h, {}, { email: 'never.shown@example.com', role: 'admin', membership_plan: 'unlimited', membership_status: 'active' });
+      const w = await gameWithPlayer(
+        h,
+        {},
+        { email: 'never.shown@example.com', role: 'admin', membership_plan: 'unlimited', membership_status: 'active' },
+      );
       await h.http.patch('/v1/me', { token: w.token, body: { newsletter: true } });
       const res = await h.http.get(devUrl.player(w.player.id), { token: w.key });
       expect(res.status).toBe(200);
@@ -62,10 +83,19 @@ eachDialect('dev: players', (h) => {
       const member = await gameWithPlayer(h, {}, { membership_plan: 'unlimited', membership_status: 'active' });
       const staff = await createPlayerWithToken(h.ctx, { role: 'staff' });
       await createPlaySession(h.ctx, staff.player.id, member.game.id);
-      const lapsed = await createPlayerWithToken(h.ctx, { membership_plan: 'unlimited', membership_status: 'canceled', membership_ends_at: h.clock.now() - 1000 });
+      const lapsed = await createPlayerWithToken(h.ctx, {
+        membership_plan: 'unlimited',
+        membership_status: 'canceled',
+        membership_ends_at: h.clock.now() - 1000,
+      });
       await createPlaySession(h.ctx, lapsed.player.id, member.game.id);
-      const unlimited = async (id: number) => (await h.http.get(devUrl.player(id), { token: member.key })).body.data.unlimited;
-      expect([await unlimited(member.player.id), await unlimited(staff.player.id), await unlimited(lapsed.player.id)]).toEqual([true, false, false]);
+      const unlimited = async (id: number) =>
+        (await h.http.get(devUrl.player(id), { token: member.key })).body.data.unlimited;
+      expect([
+        await unlimited(member.player.id),
+        await unlimited(staff.player.id),
+        await unlimited(lapsed.player.id),
+      ]).toEqual([true, false, false]);
     });
 
     it('counts a player with a session still running as a player of the game', async () => {
@@ -88,7 +118,7 @@ eachDialect('dev: players', (h) => {
   });
 
   describe('dev: GET /dev/players/{id}/entitlement', () => {
-    it("answers with the Entitlement the player sees in GET /me/entitlement, after play", async () => {
+    it('answers with the Entitlement the player sees in GET /me/entitlement, after play', async () => {
       h.clock.set('2026-11-21T10:00:00Z');
       const game = await createGame(h.ctx);
       const { key } = await createKey(h.ctx, game.id, ['players:read']);

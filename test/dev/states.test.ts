@@ -19,25 +19,55 @@ eachDialect('dev: save states', (h) => {
         ok: true,
         data: {
           states: [
-            { slot: 0, label: null, version: 1, size_bytes: 5, created_at: '2026-11-21 10:01:00', updated_at: '2026-11-21 10:01:00' },
-            { slot: 2, label: 'Boss', version: 1, size_bytes: 8, created_at: '2026-11-21 10:00:00', updated_at: '2026-11-21 10:00:00' },
+            {
+              slot: 0,
+              label: null,
+              version: 1,
+              size_bytes: 5,
+              created_at: '2026-11-21 10:01:00',
+              updated_at: '2026-11-21 10:01:00',
+            },
+            {
+              slot: 2,
+              label: 'Boss',
+              version: 1,
+              size_bytes: 8,
+              created_at: '2026-11-21 10:00:00',
+              updated_at: '2026-11-21 10:00:00',
+            },
           ],
         },
         meta: { save_slots: 3 },
       });
-      const general = await h.http.get(`/v1/games/${w.game.slug}/states`, { token: w.key, query: { player_id: w.player.id } });
+      const general = await h.http.get(`/v1/games/${w.game.slug}/states`, {
+        token: w.key,
+        query: { player_id: w.player.id },
+      });
       expect(res.body).toEqual(general.body);
-      const explicit = await h.http.get(devUrl.states(w.game.slug, w.player.id), { token: w.key, query: { include_state: false } });
+      const explicit = await h.http.get(devUrl.states(w.game.slug, w.player.id), {
+        token: w.key,
+        query: { include_state: false },
+      });
       expect(explicit.body).toEqual(res.body);
     });
 
     it('adds each payload with include_state=true, exactly as saved, null included', async () => {
       const w = await gameWithPlayer(h);
-      const bodies = ['{"state":{"nested":{"list":[1,"two",{"three":true}]},"__proto__":{"kept":1}}}', '{"state":null}', '{"state":"text"}'];
+      const bodies = [
+        '{"state":{"nested":{"list":[1,"two",{"three":true}]},"__proto__":{"kept":1}}}',
+        '{"state":null}',
+        '{"state":"text"}',
+      ];
       for (const [slot, body] of bodies.entries()) {
-        expect((await h.http.put(slotUrl(w.game.slug, slot), { token: w.token, body, contentType: 'application/json' })).status).toBe(201);
+        expect(
+          (await h.http.put(slotUrl(w.game.slug, slot), { token: w.token, body, contentType: 'application/json' }))
+            .status,
+        ).toBe(201);
       }
-      const res = await h.http.get(devUrl.states(w.game.slug, w.player.id), { token: w.key, query: { include_state: true } });
+      const res = await h.http.get(devUrl.states(w.game.slug, w.player.id), {
+        token: w.key,
+        query: { include_state: true },
+      });
       expect(res.status).toBe(200);
       expect(res.text).toContain('"state":{"nested":{"list":[1,"two",{"three":true}]},"__proto__":{"kept":1}}');
       expect(res.body.data.states.map((s: { slot: number; state: unknown }) => [s.slot, s.state])).toEqual([
@@ -45,7 +75,15 @@ eachDialect('dev: save states', (h) => {
         [1, null],
         [2, 'text'],
       ]);
-      expect(Object.keys(res.body.data.states[0])).toEqual(['slot', 'label', 'version', 'size_bytes', 'state', 'created_at', 'updated_at']);
+      expect(Object.keys(res.body.data.states[0])).toEqual([
+        'slot',
+        'label',
+        'version',
+        'size_bytes',
+        'state',
+        'created_at',
+        'updated_at',
+      ]);
       for (const slot of [0, 1, 2]) {
         const one = await h.http.get(slotUrl(w.game.slug, slot), { token: w.token });
         expect(res.body.data.states[slot]).toEqual(one.body.data.state);
@@ -56,9 +94,16 @@ eachDialect('dev: save states', (h) => {
       const w = await gameWithPlayer(h);
       const depth = 20_000;
       const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`;
-      const saved = await h.http.put(slotUrl(w.game.slug, 1), { token: w.token, body: `{"state":${deep}}`, contentType: 'application/json' });
+      const saved = await h.http.put(slotUrl(w.game.slug, 1), {
+        token: w.token,
+        body: `{"state":${deep}}`,
+        contentType: 'application/json',
+      });
       expect(saved.status).toBe(201);
-      const res = await h.http.get(devUrl.states(w.game.slug, w.player.id), { token: w.key, query: { include_state: 'true' } });
+      const res = await h.http.get(devUrl.states(w.game.slug, w.player.id), {
+        token: w.key,
+        query: { include_state: 'true' },
+      });
       expect(res.status).toBe(200);
       expect(res.text).toContain(`"state":${deep}`);
     });
@@ -67,7 +112,10 @@ eachDialect('dev: save states', (h) => {
       const w = await gameWithPlayer(h);
       const res = await h.http.get(devUrl.states(w.game.slug, w.player.id), { token: w.key });
       expect(res.body).toEqual({ ok: true, data: { states: [] }, meta: { save_slots: 3 } });
-      const bad = await h.http.get(devUrl.states(w.game.slug, w.player.id), { token: w.key, query: { include_state: 'maybe' } });
+      const bad = await h.http.get(devUrl.states(w.game.slug, w.player.id), {
+        token: w.key,
+        query: { include_state: 'maybe' },
+      });
       expectError(bad, 422, 'validation_failed');
       expect(bad.body.error.fields).toHaveProperty('include_state');
     });
@@ -76,7 +124,11 @@ eachDialect('dev: save states', (h) => {
       for (const status of ['draft', 'retired']) {
         const w = await gameWithPlayer(h, { status });
         expectError(await h.http.get(devUrl.states(w.game.slug, w.player.id), { token: w.key }), 404, 'not_found');
-        expectError(await h.http.put(devUrl.state(w.game.slug, w.player.id, 0), { token: w.key, body: { state: 1 } }), 404, 'not_found');
+        expectError(
+          await h.http.put(devUrl.state(w.game.slug, w.player.id, 0), { token: w.key, body: { state: 1 } }),
+          404,
+          'not_found',
+        );
       }
     });
   });
@@ -99,7 +151,10 @@ eachDialect('dev: save states', (h) => {
       const w = await gameWithPlayer(h);
       const url = devUrl.state(w.game.slug, w.player.id, 0);
       await h.http.put(url, { token: w.key, body: { state: 'a' } });
-      for (const [expected, current] of [[0, 1], [2, 1]]) {
+      for (const [expected, current] of [
+        [0, 1],
+        [2, 1],
+      ]) {
         const res = await h.http.put(url, { token: w.key, body: { state: 'b', expected_version: expected } });
         expectError(res, 409, 'version_conflict');
         expect(res.body.error.current_version).toBe(current);
@@ -110,15 +165,21 @@ eachDialect('dev: save states', (h) => {
     it('answers a state over 262,144 bytes with 413 state_too_large, and exactly 262,144 with 201', async () => {
       const w = await gameWithPlayer(h);
       const fits = 'x'.repeat(262_144 - 2);
-      expect((await h.http.put(devUrl.state(w.game.slug, w.player.id, 0), { token: w.key, body: { state: fits } })).status).toBe(201);
-      const res = await h.http.put(devUrl.state(w.game.slug, w.player.id, 1), { token: w.key, body: { state: `${fits}x` } });
+      expect(
+        (await h.http.put(devUrl.state(w.game.slug, w.player.id, 0), { token: w.key, body: { state: fits } })).status,
+      ).toBe(201);
+      const res = await h.http.put(devUrl.state(w.game.slug, w.player.id, 1), {
+        token: w.key,
+        body: { state: `${fits}x` },
+      });
       expectError(res, 413, 'state_too_large');
       expect(res.body.error).toMatchObject({ size_bytes: 262_145, max_bytes: 262_144 });
     });
 
     it('refuses player_id in the body, a missing state, unknown fields and a slot out of range with 422', async () => {
       const w = await gameWithPlayer(h);
-      const put = (slot: number | string, body: unknown) => h.http.put(devUrl.state(w.game.slug, w.player.id, slot), { token: w.key, body });
+      const put = (slot: number | string, body: unknown) =>
+        h.http.put(devUrl.state(w.game.slug, w.player.id, slot), { token: w.key, body });
       const cases: Array<[number | string, unknown, string]> = [
         [0, { state: 1, player_id: w.player.id }, 'player_id'],
         [0, { label: 'no state' }, 'state'],
@@ -132,7 +193,9 @@ eachDialect('dev: save states', (h) => {
         expectError(res, 422, 'validation_failed');
         expect(res.body.error.fields, JSON.stringify(body)).toHaveProperty(field);
       }
-      expect(await h.ctx.db.selectFrom('save_states').selectAll().where('game_id', '=', w.game.id).execute()).toEqual([]);
+      expect(await h.ctx.db.selectFrom('save_states').selectAll().where('game_id', '=', w.game.id).execute()).toEqual(
+        [],
+      );
     });
 
     it("keeps each player's slots apart: a save for one player is not another's", async () => {
@@ -141,7 +204,10 @@ eachDialect('dev: save states', (h) => {
       await createPlaySession(h.ctx, other.player.id, w.game.id);
       await h.http.put(devUrl.state(w.game.slug, w.player.id, 0), { token: w.key, body: { state: 'mine' } });
       await h.http.put(devUrl.state(w.game.slug, other.player.id, 0), { token: w.key, body: { state: 'theirs' } });
-      const mine = await h.http.get(devUrl.states(w.game.slug, w.player.id), { token: w.key, query: { include_state: true } });
+      const mine = await h.http.get(devUrl.states(w.game.slug, w.player.id), {
+        token: w.key,
+        query: { include_state: true },
+      });
       expect(mine.body.data.states.map((s: { state: unknown }) => s.state)).toEqual(['mine']);
       expect((await h.http.get(slotUrl(w.game.slug, 0), { token: other.token })).body.data.state.state).toBe('theirs');
     });
@@ -151,7 +217,9 @@ eachDialect('dev: save states', (h) => {
       const res = await h.http.put(devUrl.state(w.game.slug, w.player.id, 0), { token: w.key, body: { state: 1 } });
       expectError(res, 422, 'validation_failed');
       expect(res.body.error.fields.slot).toBe('this game has no save slots');
-      expect((await h.http.get(devUrl.states(w.game.slug, w.player.id), { token: w.key })).body.meta).toEqual({ save_slots: 0 });
+      expect((await h.http.get(devUrl.states(w.game.slug, w.player.id), { token: w.key })).body.meta).toEqual({
+        save_slots: 0,
+      });
     });
   });
 });

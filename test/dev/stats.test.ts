@@ -81,10 +81,16 @@ eachDialect('dev: stats', (h) => {
       expect((await api.heartbeat(c.token, cSession)).body.data.credited_seconds).toBe(150); // 180 s of silence credit at most 90
 
       // Saves: A two slots (one through /dev), B one then deleted, C one.
-      const put = (token: string, slot: number, state: unknown) => h.http.put(slotUrl(game.slug, slot), { token, body: { state } });
+      const put = (token: string, slot: number, state: unknown) =>
+        h.http.put(slotUrl(game.slug, slot), { token, body: { state } });
       const sizes = [
         (await put(a.token, 0, { level: 3 })).body.data.size_bytes,
-        (await h.http.put(devUrl.state(game.slug, a.player.id, 1), { token: (await createKey(h.ctx, game.id, ['states:write'])).key, body: { state: 'checkpoint' } })).body.data.size_bytes,
+        (
+          await h.http.put(devUrl.state(game.slug, a.player.id, 1), {
+            token: (await createKey(h.ctx, game.id, ['states:write'])).key,
+            body: { state: 'checkpoint' },
+          })
+        ).body.data.size_bytes,
         (await put(c.token, 2, [1, 2, 3])).body.data.size_bytes,
       ];
       await put(b.token, 0, 'gone');
@@ -93,11 +99,28 @@ eachDialect('dev: stats', (h) => {
 
       // Scores: A twice on main (once through /dev, once replayed), B once on main, C on main and speed; D elsewhere.
       const scoresKey = (await createKey(h.ctx, game.id, ['scores:write'])).key;
-      const post = (token: string, body: object, headers?: Record<string, string>) => h.http.post(`/v1/games/${game.slug}/scores`, { token, body, headers });
+      const post = (token: string, body: object, headers?: Record<string, string>) =>
+        h.http.post(`/v1/games/${game.slug}/scores`, { token, body, headers });
       expect((await post(a.token, { score: 10 })).status).toBe(201);
       const retry = { 'idempotency-key': 'a-20' };
-      expect((await h.http.post(devUrl.scores(game.slug, a.player.id), { token: scoresKey, body: { score: 20 }, headers: retry })).status).toBe(201);
-      expect((await h.http.post(devUrl.scores(game.slug, a.player.id), { token: scoresKey, body: { score: 20 }, headers: retry })).headers['idempotent-replayed']).toBe('true');
+      expect(
+        (
+          await h.http.post(devUrl.scores(game.slug, a.player.id), {
+            token: scoresKey,
+            body: { score: 20 },
+            headers: retry,
+          })
+        ).status,
+      ).toBe(201);
+      expect(
+        (
+          await h.http.post(devUrl.scores(game.slug, a.player.id), {
+            token: scoresKey,
+            body: { score: 20 },
+            headers: retry,
+          })
+        ).headers['idempotent-replayed'],
+      ).toBe('true');
       await post(b.token, { score: 5 });
       await post(c.token, { score: 7 });
       await post(c.token, { score: 3, board: 'speed' });
@@ -156,20 +179,37 @@ eachDialect('dev: stats', (h) => {
       const next = await statsOf(h, game.slug, key);
       expect(next.today).toEqual({ day: '2026-11-22', plays: 0, players: 0 });
       expect(next.last_7_days).toEqual({ from: '2026-11-16', to: '2026-11-22', plays: 5, players: 3 });
-      expect(next.days.map((day: { day: string }) => day.day)).toEqual(['2026-11-22', '2026-11-21', '2026-11-20', '2026-11-19', '2026-11-18', '2026-11-17', '2026-11-16']);
+      expect(next.days.map((day: { day: string }) => day.day)).toEqual([
+        '2026-11-22',
+        '2026-11-21',
+        '2026-11-20',
+        '2026-11-19',
+        '2026-11-18',
+        '2026-11-17',
+        '2026-11-16',
+      ]);
       expect(next.players).toBe(4);
 
       // The other game's key sees only its own game.
       const { key: otherKey } = await createKey(h.ctx, other.id, ['stats:read']);
       const theirs = await statsOf(h, other.slug, otherKey);
-      expect(theirs).toMatchObject({ players: 1, plays: 1, saves: { slots_in_use: 1, players: 1 }, scores: { submitted: 1, boards: [{ board: 'main', entries: 1, players: 1 }] } });
+      expect(theirs).toMatchObject({
+        players: 1,
+        plays: 1,
+        saves: { slots_in_use: 1, players: 1 },
+        scores: { submitted: 1, boards: [{ board: 'main', entries: 1, players: 1 }] },
+      });
       expectError(await h.http.get(devUrl.stats(game.slug), { token: otherKey }), 403, 'forbidden');
     });
 
     it('bounds days by the local midnight across the end of summer time (a 25-hour day)', async () => {
       h.clock.set('2026-10-24T12:00:00Z');
       const { game, key } = await gameWithStatsKey(h);
-      const players = [await createPlayerWithToken(h.ctx), await createPlayerWithToken(h.ctx), await createPlayerWithToken(h.ctx)];
+      const players = [
+        await createPlayerWithToken(h.ctx),
+        await createPlayerWithToken(h.ctx),
+        await createPlayerWithToken(h.ctx),
+      ];
       h.clock.set('2026-10-24T21:59:59Z'); // 23:59:59 CEST, Saturday 24 October
       await start(players[0]!.token, game.slug);
       h.clock.set('2026-10-24T22:00:00Z'); // 00:00 CEST, Sunday 25 October
@@ -192,13 +232,27 @@ eachDialect('dev: stats', (h) => {
       h.clock.set('2026-11-16T08:00:00Z');
       const { game, key } = await gameWithStatsKey(h);
       const p = await createPlayerWithToken(h.ctx);
-      for (const at of ['2026-11-16T09:00:00Z', '2026-11-16T10:00:00Z', '2026-11-19T09:00:00Z', '2026-11-21T09:00:00Z']) {
+      for (const at of [
+        '2026-11-16T09:00:00Z',
+        '2026-11-16T10:00:00Z',
+        '2026-11-19T09:00:00Z',
+        '2026-11-21T09:00:00Z',
+      ]) {
         h.clock.set(at);
         await start(p.token, game.slug);
       }
       const stats = await statsOf(h, game.slug, key);
-      expect(stats).toMatchObject({ players: 1, plays: 4, today: { plays: 1, players: 1 }, last_7_days: { plays: 4, players: 1 } });
-      expect(stats.days.find((d: { day: string }) => d.day === '2026-11-16')).toEqual({ day: '2026-11-16', plays: 2, players: 1 });
+      expect(stats).toMatchObject({
+        players: 1,
+        plays: 4,
+        today: { plays: 1, players: 1 },
+        last_7_days: { plays: 4, players: 1 },
+      });
+      expect(stats.days.find((d: { day: string }) => d.day === '2026-11-16')).toEqual({
+        day: '2026-11-16',
+        plays: 2,
+        players: 1,
+      });
     });
 
     it("counts a session that took over the player's still-active one (a second tab) in no play, as the Game's stats.plays", async () => {
@@ -211,7 +265,13 @@ eachDialect('dev: stats', (h) => {
       h.clock.advance(30);
       await start(p.token, game.slug); // the first tab again
       const stats = await statsOf(h, game.slug, key);
-      expect(stats).toMatchObject({ players: 1, plays: 1, active_sessions: 1, today: { plays: 1, players: 1 }, last_7_days: { plays: 1, players: 1 } });
+      expect(stats).toMatchObject({
+        players: 1,
+        plays: 1,
+        active_sessions: 1,
+        today: { plays: 1, players: 1 },
+        last_7_days: { plays: 1, players: 1 },
+      });
       expect((await h.http.get(`/v1/games/${game.slug}`)).body.data.stats.plays).toBe(1);
     });
 
@@ -220,12 +280,28 @@ eachDialect('dev: stats', (h) => {
       const { game, key } = await gameWithStatsKey(h, 3);
       const p = await createPlayerWithToken(h.ctx);
       await start(p.token, game.slug);
-      for (const slot of [0, 1, 2]) await h.http.put(slotUrl(game.slug, slot), { token: p.token, body: { state: 'ab' } }); // 4 bytes each
-      expect((await statsOf(h, game.slug, key)).saves).toEqual({ save_slots: 3, slots_in_use: 3, players: 1, size_bytes: 12 });
+      for (const slot of [0, 1, 2])
+        await h.http.put(slotUrl(game.slug, slot), { token: p.token, body: { state: 'ab' } }); // 4 bytes each
+      expect((await statsOf(h, game.slug, key)).saves).toEqual({
+        save_slots: 3,
+        slots_in_use: 3,
+        players: 1,
+        size_bytes: 12,
+      });
       await h.ctx.db.updateTable('games').set({ save_slots: 2 }).where('id', '=', game.id).execute();
-      expect((await statsOf(h, game.slug, key)).saves).toEqual({ save_slots: 2, slots_in_use: 2, players: 1, size_bytes: 8 });
+      expect((await statsOf(h, game.slug, key)).saves).toEqual({
+        save_slots: 2,
+        slots_in_use: 2,
+        players: 1,
+        size_bytes: 8,
+      });
       await h.http.delete(slotUrl(game.slug, 0), { token: p.token });
-      expect((await statsOf(h, game.slug, key)).saves).toEqual({ save_slots: 2, slots_in_use: 1, players: 1, size_bytes: 4 });
+      expect((await statsOf(h, game.slug, key)).saves).toEqual({
+        save_slots: 2,
+        slots_in_use: 1,
+        players: 1,
+        size_bytes: 4,
+      });
     });
 
     it('counts the scores of every board once when the ranking order changes, and keeps them when the leaderboard is switched off', async () => {
@@ -236,14 +312,25 @@ eachDialect('dev: stats', (h) => {
       for (const score of [3, 9, 4]) await post(p.token, { score });
       await post(q.token, { score: 8 });
       await post(q.token, { score: 1, board: 'daily-run' });
-      const expected = { leaderboard_enabled: true, submitted: 5, boards: [{ board: 'daily-run', entries: 1, players: 1 }, { board: 'main', entries: 4, players: 2 }] };
+      const expected = {
+        leaderboard_enabled: true,
+        submitted: 5,
+        boards: [
+          { board: 'daily-run', entries: 1, players: 1 },
+          { board: 'main', entries: 4, players: 2 },
+        ],
+      };
       expect((await statsOf(h, game.slug, key)).scores).toEqual(expected);
 
       // A republish turns the order round: the old boards still count until the new ones are built from the history.
       await h.ctx.db.updateTable('games').set({ leaderboard_order: 'asc' }).where('id', '=', game.id).execute();
       expect((await statsOf(h, game.slug, key)).scores).toEqual(expected);
       await post(p.token, { score: 2 });
-      expect((await statsOf(h, game.slug, key)).scores).toEqual({ ...expected, submitted: 6, boards: [expected.boards[0], { board: 'main', entries: 5, players: 2 }] });
+      expect((await statsOf(h, game.slug, key)).scores).toEqual({
+        ...expected,
+        submitted: 6,
+        boards: [expected.boards[0], { board: 'main', entries: 5, players: 2 }],
+      });
 
       await h.ctx.db.updateTable('games').set({ leaderboard_enabled: 0 }).where('id', '=', game.id).execute();
       expect((await post(p.token, { score: 1 })).status).toBe(404);
@@ -267,7 +354,7 @@ eachDialect('dev: stats', (h) => {
       expect(stats.days.every((d: { plays: number; players: number }) => d.plays === 0 && d.players === 0)).toBe(true);
     });
 
-    it("shows a key its own game in any status, but hides other unlisted games (404) and refuses listed ones (403)", async () => {
+    it('shows a key its own game in any status, but hides other unlisted games (404) and refuses listed ones (403)', async () => {
       const own = await createGame(h.ctx, { status: 'retired' });
       const { key } = await createKey(h.ctx, own.id, ['stats:read']);
       expect((await h.http.get(devUrl.stats(own.slug), { token: key })).status).toBe(200);

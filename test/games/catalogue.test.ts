@@ -10,13 +10,17 @@ eachDialect('games: GET /games', (h) => {
   const list = async (query: Record<string, string>) => {
     const res = await h.http.get('/v1/games', { query });
     expect(res.status).toBe(200);
-    return res.body as { data: { games: Array<{ slug: string; name: string }> }; meta: { count: number; categories: Record<string, number> } };
+    return res.body as {
+      data: { games: Array<{ slug: string; name: string }> };
+      meta: { count: number; categories: Record<string, number> };
+    };
   };
 
   it('lists published and beta games, never draft or retired ones', async () => {
     const category = tag('cat');
     const made = [];
-    for (const status of ['published', 'beta', 'draft', 'retired']) made.push(await createGame(h.ctx, { category, status }));
+    for (const status of ['published', 'beta', 'draft', 'retired'])
+      made.push(await createGame(h.ctx, { category, status }));
     const body = await list({ category });
     expect(body.data.games.map((g) => g.slug).sort()).toEqual([made[0]!.slug, made[1]!.slug].sort());
     expect(body.meta.count).toBe(2);
@@ -24,13 +28,31 @@ eachDialect('games: GET /games', (h) => {
 
   it('orders by plays, most first, then by name ignoring case, numbers by value', async () => {
     const category = tag('cat');
-    const names: Array<[string, number]> = [['zeta', 5], ['Alpha', 5], ['Mid', 9], ['Game 10', 0], ['game 2', 0]];
+    const names: Array<[string, number]> = [
+      ['zeta', 5],
+      ['Alpha', 5],
+      ['Mid', 9],
+      ['Game 10', 0],
+      ['game 2', 0],
+    ];
     for (const [name, plays] of names) await createGame(h.ctx, { category, name, plays });
-    expect((await list({ category })).data.games.map((g) => g.name)).toEqual(['Mid', 'Alpha', 'zeta', 'game 2', 'Game 10']);
+    expect((await list({ category })).data.games.map((g) => g.name)).toEqual([
+      'Mid',
+      'Alpha',
+      'zeta',
+      'game 2',
+      'Game 10',
+    ]);
   });
 
   it('finds a game by each of name, tagline, description, tags and author, ignoring case', async () => {
-    const words = { name: tag('Name'), tagline: tag('Tagline'), description: tag('Description'), tag: tag('Tag'), author: tag('Author') };
+    const words = {
+      name: tag('Name'),
+      tagline: tag('Tagline'),
+      description: tag('Description'),
+      tag: tag('Tag'),
+      author: tag('Author'),
+    };
     const { slug } = await publishFixture(h.ctx, 'orbit-dash', {
       manifest: {
         name: `The ${words.name}`,
@@ -42,7 +64,10 @@ eachDialect('games: GET /games', (h) => {
     });
     for (const word of Object.values(words)) {
       for (const q of [word, word.toUpperCase(), word.toLowerCase().slice(2, -1)]) {
-        expect((await list({ q })).data.games.map((g) => g.slug), `q=${q}`).toEqual([slug]);
+        expect(
+          (await list({ q })).data.games.map((g) => g.slug),
+          `q=${q}`,
+        ).toEqual([slug]);
       }
     }
     expect((await list({ q: tag('nothing') })).data.games).toEqual([]);
@@ -50,9 +75,14 @@ eachDialect('games: GET /games', (h) => {
 
   it('matches case beyond ASCII the same on both databases', async () => {
     const word = tag('w');
-    const { slug } = await publishFixture(h.ctx, 'orbit-dash', { manifest: { name: `Große Straße ÆRØ ÉCLAIR ${word}` } });
+    const { slug } = await publishFixture(h.ctx, 'orbit-dash', {
+      manifest: { name: `Große Straße ÆRØ ÉCLAIR ${word}` },
+    });
     for (const q of ['GROSSE', 'straße', 'strasse', 'ærø', 'éclair', 'Éclair']) {
-      expect((await list({ q: `${q}` })).data.games.map((g) => g.slug), q).toContain(slug);
+      expect(
+        (await list({ q: `${q}` })).data.games.map((g) => g.slug),
+        q,
+      ).toContain(slug);
     }
   });
 
@@ -79,7 +109,10 @@ eachDialect('games: GET /games', (h) => {
     expect(body.data.games).toHaveLength(2);
     expect(body.meta).toEqual({ count: 2, categories: { [a]: 2, [b]: 1 } });
     expect((await list({ q: word, category: a.toUpperCase() })).meta.count).toBe(2);
-    expect((await list({ q: word, category: 'no-such-category' })).meta).toEqual({ count: 0, categories: { [a]: 2, [b]: 1 } });
+    expect((await list({ q: word, category: 'no-such-category' })).meta).toEqual({
+      count: 0,
+      categories: { [a]: 2, [b]: 1 },
+    });
     // Without the category filter: the same counts, from the games listed.
     const unfiltered = await list({ q: word });
     expect(unfiltered.data.games).toHaveLength(3);
@@ -187,7 +220,9 @@ eachDialect('games: POST /games/{slug}/favorite', (h) => {
     const first = await h.http.post(`/v1/games/${game.slug}/favorite`, { token: ann.token });
     expect(first.status).toBe(200);
     expect(first.body.data).toEqual({ is_favorite: true });
-    expect((await h.http.post(`/v1/games/${game.slug}/favorite`, { token: ann.token })).body.data).toEqual({ is_favorite: false });
+    expect((await h.http.post(`/v1/games/${game.slug}/favorite`, { token: ann.token })).body.data).toEqual({
+      is_favorite: false,
+    });
     expect((await h.http.get(`/v1/games/${game.slug}`, { token: ann.token })).body.data.is_favorite).toBe(false);
     expect((await h.http.get(`/v1/games/${game.slug}`, { token: bob.token })).body.data.is_favorite).toBe(true);
   });
@@ -203,7 +238,9 @@ eachDialect('games: POST /games/{slug}/favorite', (h) => {
   it('runs toggles that race one after the other', async () => {
     const game = await createGame(h.ctx);
     const { token } = await createPlayerWithToken(h.ctx);
-    const results = await Promise.all([1, 2, 3, 4].map(() => h.http.post(`/v1/games/${game.slug}/favorite`, { token })));
+    const results = await Promise.all(
+      [1, 2, 3, 4].map(() => h.http.post(`/v1/games/${game.slug}/favorite`, { token })),
+    );
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     expect(results.map((r) => r.body.data.is_favorite).sort()).toEqual([false, false, true, true]);
     expect((await h.http.get(`/v1/games/${game.slug}`, { token })).body.data.is_favorite).toBe(false);
@@ -212,7 +249,13 @@ eachDialect('games: POST /games/{slug}/favorite', (h) => {
   it('needs a player: 401 without a credential, 403 forbidden with a developer key', async () => {
     const game = await createGame(h.ctx);
     expect((await h.http.post(`/v1/games/${game.slug}/favorite`)).status).toBe(401);
-    const { key } = await createKey(h.ctx, game.id, ['states:read', 'states:write', 'scores:write', 'players:read', 'stats:read']);
+    const { key } = await createKey(h.ctx, game.id, [
+      'states:read',
+      'states:write',
+      'scores:write',
+      'players:read',
+      'stats:read',
+    ]);
     const res = await h.http.post(`/v1/games/${game.slug}/favorite`, { token: key });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('forbidden');

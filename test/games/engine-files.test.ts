@@ -52,8 +52,14 @@ eachDialect('games: what engines need', (h) => {
 
   describe('pre-compressed files', () => {
     it('sends the .br beside the file to a browser that takes br, the .gz to one that takes only gzip, the file to others', async () => {
-      const br = await h.http.get(url('Build/game.wasm'), { headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
-      expect(br.headers).toMatchObject({ 'content-encoding': 'br', 'content-type': 'application/wasm', vary: 'Accept-Encoding' });
+      const br = await h.http.get(url('Build/game.wasm'), {
+        headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+      });
+      expect(br.headers).toMatchObject({
+        'content-encoding': 'br',
+        'content-type': 'application/wasm',
+        vary: 'Accept-Encoding',
+      });
       expect(brotliDecompressSync(br.rawPayload)).toEqual(WASM);
       const gz = await h.http.get(url('Build/game.wasm'), { headers: { 'accept-encoding': 'gzip' } });
       expect(gz.headers['content-encoding']).toBe('gzip');
@@ -95,7 +101,10 @@ eachDialect('games: what engines need', (h) => {
       }
       const player = await createPlayer(h.ctx);
       const { token } = await createPlaySession(h.ctx, player.id, game.game.id, { status: 'active' });
-      const page = await h.http.get(url(`~${game.files_dir}/index.html`), { query: { session: token }, headers: { 'accept-encoding': 'gzip' } });
+      const page = await h.http.get(url(`~${game.files_dir}/index.html`), {
+        query: { session: token },
+        headers: { 'accept-encoding': 'gzip' },
+      });
       expect(page.status).toBe(200);
       expect(page.headers['content-encoding']).toBe('gzip');
       expect(gunzipSync(page.rawPayload).toString()).toBe('<p>the entry, compressed</p>');
@@ -104,7 +113,10 @@ eachDialect('games: what engines need', (h) => {
 
   describe('compression on the fly', () => {
     it('compresses scripts, styles and engine data that have no compressed copy, with br when the browser takes it', async () => {
-      for (const [file, body] of [['main.mjs', SCRIPT], ['game.pck', PCK]] as const) {
+      for (const [file, body] of [
+        ['main.mjs', SCRIPT],
+        ['game.pck', PCK],
+      ] as const) {
         const res = await h.http.get(url(file), { headers: { 'accept-encoding': 'gzip, br' } });
         expect(res.headers['content-encoding'], file).toBe('br');
         expect(res.headers.vary).toMatch(/accept-encoding/i);
@@ -115,14 +127,20 @@ eachDialect('games: what engines need', (h) => {
     });
 
     it('leaves images, sound and fonts as they are, and answers ranges and revalidation uncompressed', async () => {
-      expect((await h.http.get(url('cover.png'), { headers: { 'accept-encoding': 'br' } })).headers['content-encoding']).toBeUndefined();
-      expect((await h.http.get(url('sfx/jump.ogg'), { headers: { 'accept-encoding': 'br' } })).headers['content-encoding']).toBeUndefined();
+      expect(
+        (await h.http.get(url('cover.png'), { headers: { 'accept-encoding': 'br' } })).headers['content-encoding'],
+      ).toBeUndefined();
+      expect(
+        (await h.http.get(url('sfx/jump.ogg'), { headers: { 'accept-encoding': 'br' } })).headers['content-encoding'],
+      ).toBeUndefined();
       const range = await h.http.get(url('game.pck'), { headers: { 'accept-encoding': 'br', range: 'bytes=10-19' } });
       expect(range.status).toBe(206);
       expect(range.headers['content-encoding']).toBeUndefined();
       expect(range.rawPayload).toEqual(PCK.subarray(10, 20));
       const first = await h.http.get(url('main.mjs'), { headers: { 'accept-encoding': 'br' } });
-      const again = await h.http.get(url('main.mjs'), { headers: { 'accept-encoding': 'br', 'if-none-match': String(first.headers.etag) } });
+      const again = await h.http.get(url('main.mjs'), {
+        headers: { 'accept-encoding': 'br', 'if-none-match': String(first.headers.etag) },
+      });
       expect(again.status).toBe(304);
       expect(again.rawPayload.length).toBe(0);
     });
@@ -137,7 +155,10 @@ eachDialect('games: what engines need', (h) => {
 
   it('finds a file of the replaced version at its plain URL, so a page of that version still loads its hashed assets', async () => {
     const v1 = await publishFixture(h.ctx, 'orbit-dash', { files: { 'assets/index-AAAA.js': 'v1 bundle' } });
-    await publishFixture(h.ctx, 'orbit-dash', { manifest: { slug: v1.slug, version: '1.3.0' }, files: { 'assets/index-BBBB.js': 'v2 bundle' } });
+    await publishFixture(h.ctx, 'orbit-dash', {
+      manifest: { slug: v1.slug, version: '1.3.0' },
+      files: { 'assets/index-BBBB.js': 'v2 bundle' },
+    });
     expect((await h.http.get(url('assets/index-BBBB.js', v1.slug))).text).toBe('v2 bundle');
     const old = await h.http.get(url('assets/index-AAAA.js', v1.slug));
     expect(old.text).toBe('v1 bundle');
@@ -149,9 +170,16 @@ eachDialect('games: what engines need', (h) => {
   it('serves a game that asks for cross-origin isolation with COOP and COEP, and its play shell too', async () => {
     const isolated = await publishFixture(h.ctx, 'orbit-dash', { manifest: { cross_origin_isolated: true } });
     const file = await h.http.get(url('game.js', isolated.slug));
-    expect(file.headers).toMatchObject({ 'cross-origin-embedder-policy': 'require-corp', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-resource-policy': 'cross-origin' });
+    expect(file.headers).toMatchObject({
+      'cross-origin-embedder-policy': 'require-corp',
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'cross-origin',
+    });
     const shell = await h.http.get(`/play/${isolated.slug}`);
-    expect(shell.headers).toMatchObject({ 'cross-origin-embedder-policy': 'require-corp', 'cross-origin-opener-policy': 'same-origin' });
+    expect(shell.headers).toMatchObject({
+      'cross-origin-embedder-policy': 'require-corp',
+      'cross-origin-opener-policy': 'same-origin',
+    });
     expect(shell.text).toContain('data-cross-origin-isolated="true"');
 
     expect((await h.http.get(url('game.js'))).headers['cross-origin-embedder-policy']).toBeUndefined();
@@ -161,7 +189,9 @@ eachDialect('games: what engines need', (h) => {
   });
 
   it('refuses cross_origin_isolated that is not a boolean', async () => {
-    await expect(publishFixture(h.ctx, 'orbit-dash', { manifest: { cross_origin_isolated: 'yes' } })).rejects.toMatchObject({
+    await expect(
+      publishFixture(h.ctx, 'orbit-dash', { manifest: { cross_origin_isolated: 'yes' } }),
+    ).rejects.toMatchObject({
       code: 'validation_failed',
       extra: { fields: { cross_origin_isolated: 'must be true or false' } },
     });

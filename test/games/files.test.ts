@@ -42,8 +42,17 @@ eachDialect("games: files on the game's origin", (h) => {
   const origin = (slug = game.slug) => `http://${slug}.games.localhost:8080`;
   const url = (file: string, slug = game.slug) => `${origin(slug)}/${file}`;
   const host = (slug = game.slug) => `${slug}.games.localhost:8080`;
-  const session = async (options: Parameters<typeof createPlaySession>[3] = {}, gameId = game.game.id, player?: { id: number }) =>
-    (await createPlaySession(h.ctx, (player ?? (await createPlayer(h.ctx))).id, gameId, { status: 'active', ...options })).token;
+  const session = async (
+    options: Parameters<typeof createPlaySession>[3] = {},
+    gameId = game.game.id,
+    player?: { id: number },
+  ) =>
+    (
+      await createPlaySession(h.ctx, (player ?? (await createPlayer(h.ctx))).id, gameId, {
+        status: 'active',
+        ...options,
+      })
+    ).token;
 
   describe('files', () => {
     it.each([
@@ -67,7 +76,7 @@ eachDialect("games: files on the game's origin", (h) => {
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
     });
 
-    it('answers a game path asked on the portal\'s origin with a redirect to the game\'s origin, never with the file', async () => {
+    it("answers a game path asked on the portal's origin with a redirect to the game's origin, never with the file", async () => {
       for (const [path, location] of [
         [`/g/${game.slug}/game.js`, url('game.js')],
         [`/g/${game.slug}/~${game.files_dir}/assets/ship.svg?x=1`, url(`~${game.files_dir}/assets/ship.svg?x=1`)],
@@ -107,7 +116,15 @@ eachDialect("games: files on the game's origin", (h) => {
     });
 
     it('answers an unknown file with 404 in the JSON envelope, not cached', async () => {
-      for (const file of ['nope.js', 'assets', 'assets/', `~${game.files_dir}/nope.js`, '~not-a-set/game.js', 'v1/status', 'sdk/v2.js']) {
+      for (const file of [
+        'nope.js',
+        'assets',
+        'assets/',
+        `~${game.files_dir}/nope.js`,
+        '~not-a-set/game.js',
+        'v1/status',
+        'sdk/v2.js',
+      ]) {
         const res = await h.http.get(url(file));
         expect(res.status, file).toBe(404);
         expect(res.body.error.code).toBe('not_found');
@@ -136,7 +153,8 @@ eachDialect("games: files on the game's origin", (h) => {
     };
 
     it('is refused without a session, wherever the URL points at it', async () => {
-      for (const file of ['index.html', '', '%69ndex.html', `~${game.files_dir}/index.html`, `~${game.files_dir}/`]) refused(await h.http.get(url(file)));
+      for (const file of ['index.html', '', '%69ndex.html', `~${game.files_dir}/index.html`, `~${game.files_dir}/`])
+        refused(await h.http.get(url(file)));
       refused(await h.http.get(url('index.html'), { query: { session: 'ps_unknown' } }));
       refused(await h.http.get(url('index.html'), { query: { session: 'agp_not-a-session' } }));
     });
@@ -163,7 +181,11 @@ eachDialect("games: files on the game's origin", (h) => {
 
     it("is refused with another game's session", async () => {
       const other = await publishFixture(h.ctx, 'orbit-dash');
-      refused(await h.http.get(url(`~${game.files_dir}/index.html`), { query: { session: await session({}, other.game.id) } }));
+      refused(
+        await h.http.get(url(`~${game.files_dir}/index.html`), {
+          query: { session: await session({}, other.game.id) },
+        }),
+      );
     });
 
     it('is refused with a closed session', async () => {
@@ -175,16 +197,24 @@ eachDialect("games: files on the game's origin", (h) => {
       const idle = h.config.session_idle_timeout * 1000;
       const fresh = await session({ lastHeartbeatAt: now - idle + 1000 });
       expect((await h.http.get(url('index.html'), { query: { session: fresh } })).status).toBe(302);
-      refused(await h.http.get(url('index.html'), { query: { session: await session({ lastHeartbeatAt: now - idle }) } }));
+      refused(
+        await h.http.get(url('index.html'), { query: { session: await session({ lastHeartbeatAt: now - idle }) } }),
+      );
     });
 
     it('is refused when the player has no time left today, and served to an Unlimited member', async () => {
       const day = dayWindow(h.clock.now(), h.config.reset_timezone).day;
       const free = await createPlayer(h.ctx);
       const member = await createPlayer(h.ctx, { membership_plan: 'unlimited', membership_status: 'active' });
-      for (const p of [free, member]) await h.ctx.db.insertInto('daily_usage').values({ player_id: p.id, day, seconds: h.config.free_seconds_per_day }).execute();
+      for (const p of [free, member])
+        await h.ctx.db
+          .insertInto('daily_usage')
+          .values({ player_id: p.id, day, seconds: h.config.free_seconds_per_day })
+          .execute();
       refused(await h.http.get(url('index.html'), { query: { session: await session({}, game.game.id, free) } }));
-      expect((await h.http.get(url('index.html'), { query: { session: await session({}, game.game.id, member) } })).status).toBe(302);
+      expect(
+        (await h.http.get(url('index.html'), { query: { session: await session({}, game.game.id, member) } })).status,
+      ).toBe(302);
     });
 
     it('is refused to a suspended player', async () => {
@@ -248,7 +278,16 @@ eachDialect("games: files on the game's origin", (h) => {
     });
 
     it('never serves the entry file under another spelling of its path', async () => {
-      for (const attempt of ['./index.html', 'assets/../index.html', 'assets/%2e%2e/index.html', '%2e/index.html', 'index.html/', 'index.html%00', '.%2findex.html', `~${game.files_dir}/./index.html`]) {
+      for (const attempt of [
+        './index.html',
+        'assets/../index.html',
+        'assets/%2e%2e/index.html',
+        '%2e/index.html',
+        'index.html/',
+        'index.html%00',
+        '.%2findex.html',
+        `~${game.files_dir}/./index.html`,
+      ]) {
         const res = await raw(port, host(), `/${attempt}`);
         expect([400, 403, 404], attempt).toContain(res.status);
         expect(res.body.toString(), attempt).not.toContain('<canvas');
@@ -281,7 +320,10 @@ eachDialect("games: files on the game's origin", (h) => {
           res.once('data', () => {
             void (async () => {
               for (const version of ['1.3.0', '1.4.0']) {
-                await publishFixture(h.ctx, 'orbit-dash', { manifest: { slug: v1.slug, version }, files: { 'big.bin': Buffer.alloc(size, 'b') } });
+                await publishFixture(h.ctx, 'orbit-dash', {
+                  manifest: { slug: v1.slug, version },
+                  files: { 'big.bin': Buffer.alloc(size, 'b') },
+                });
               }
               res.resume();
             })().catch(reject);
@@ -293,7 +335,11 @@ eachDialect("games: files on the game's origin", (h) => {
       const body = Buffer.concat(chunks);
       expect(body.length).toBe(size);
       expect(body.equals(Buffer.alloc(size, 'a'))).toBe(true);
-      const row = await h.ctx.db.selectFrom('games').select(['files_dir', 'previous_files_dir']).where('slug', '=', v1.slug).executeTakeFirstOrThrow();
+      const row = await h.ctx.db
+        .selectFrom('games')
+        .select(['files_dir', 'previous_files_dir'])
+        .where('slug', '=', v1.slug)
+        .executeTakeFirstOrThrow();
       expect([row.files_dir, row.previous_files_dir]).not.toContain(v1.files_dir);
 
       const next = await raw(port, host(v1.slug), '/big.bin');
@@ -304,13 +350,18 @@ eachDialect("games: files on the game's origin", (h) => {
       const v1 = await publishFixture(h.ctx, 'orbit-dash');
       const old = url(`~${v1.files_dir}`, v1.slug);
       const token = await session({}, v1.game.id);
-      await publishFixture(h.ctx, 'orbit-dash', { manifest: { slug: v1.slug, version: '2.0.0', entry: 'start.html' }, files: { 'start.html': '<p>v2</p>', 'game.js': 'v2' } });
+      await publishFixture(h.ctx, 'orbit-dash', {
+        manifest: { slug: v1.slug, version: '2.0.0', entry: 'start.html' },
+        files: { 'start.html': '<p>v2</p>', 'game.js': 'v2' },
+      });
       expect((await h.http.get(`${old}/game.js`)).text).toBe(fixture('game.js').toString());
       expect((await h.http.get(url('game.js', v1.slug))).text).toBe('v2');
       // the old set's entry is still gated, and still served to an active session
       expect((await h.http.get(`${old}/index.html`)).status).toBe(403);
       expect((await h.http.get(`${old}/index.html`, { query: { session: token } })).status).toBe(200);
-      expect((await h.http.get(url('', v1.slug), { query: { session: token } })).headers.location).toMatch(/\/start\.html\?session=/);
+      expect((await h.http.get(url('', v1.slug), { query: { session: token } })).headers.location).toMatch(
+        /\/start\.html\?session=/,
+      );
       await publishFixture(h.ctx, 'orbit-dash', { manifest: { slug: v1.slug, version: '3.0.0' } });
       expect((await h.http.get(`${old}/game.js`)).status).toBe(404);
     });

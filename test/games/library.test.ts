@@ -48,7 +48,11 @@ eachDialect('games: GET /me/favorites', (h) => {
 });
 
 eachDialect('games: GET /me/recent', (h) => {
-  type Entry = { game: { slug: string }; last_played_at: string; last_save: { slot: number; label: string | null; updated_at: string } | null };
+  type Entry = {
+    game: { slug: string };
+    last_played_at: string;
+    last_save: { slot: number; label: string | null; updated_at: string } | null;
+  };
   const recent = async (token: string, query: Record<string, string> = {}) => {
     const res = await h.http.get('/v1/me/recent', { token, query });
     expect(res.status).toBe(200);
@@ -56,7 +60,10 @@ eachDialect('games: GET /me/recent', (h) => {
   };
   const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
   const save = async (token: string, slug: string, slot: number, label?: string) => {
-    const res = await h.http.put(`/v1/games/${slug}/states/${slot}`, { token, body: { state: { slot }, ...(label ? { label } : {}) } });
+    const res = await h.http.put(`/v1/games/${slug}/states/${slot}`, {
+      token,
+      body: { state: { slot }, ...(label ? { label } : {}) },
+    });
     expect([200, 201]).toContain(res.status);
   };
 

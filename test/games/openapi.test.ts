@@ -6,15 +6,34 @@ import { dereferenced, undescribed } from '../helpers/openapi.js';
 eachDialect('games: openapi', (h) => {
   it('documents the catalogue routes with every field of Game described', async () => {
     const doc = dereferenced((await h.http.get('/v1/openapi.json')).body);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/games', '/v1/games/{slug}', '/v1/games/{slug}/favorite']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/v1/games', '/v1/games/{slug}', '/v1/games/{slug}/favorite']),
+    );
     expect(Object.keys(doc.paths).some((p: string) => p.startsWith('/g/'))).toBe(false);
 
     const list = doc.paths['/v1/games'].get;
     const listed = list.responses['200'].content['application/json'].schema;
     const game = listed.properties.data.properties.games.items;
     expect(Object.keys(game.properties)).toEqual([
-      'slug', 'name', 'tagline', 'description', 'category', 'tags', 'version', 'orientation', 'players', 'leaderboard', 'save_slots',
-      'requires_premium', 'status', 'author', 'released_at', 'cover_url', 'play_url', 'stats', 'is_favorite',
+      'slug',
+      'name',
+      'tagline',
+      'description',
+      'category',
+      'tags',
+      'version',
+      'orientation',
+      'players',
+      'leaderboard',
+      'save_slots',
+      'requires_premium',
+      'status',
+      'author',
+      'released_at',
+      'cover_url',
+      'play_url',
+      'stats',
+      'is_favorite',
     ]);
     expect(undescribed(game)).toEqual([]);
     expect(undescribed(listed.properties.meta)).toEqual([]);
@@ -38,7 +57,9 @@ eachDialect('games: openapi', (h) => {
       expect(Object.keys(route.responses), path).toEqual(expect.arrayContaining(['200', '401', '403']));
       expect(undescribed(route.responses['200'].content['application/json'].schema.properties.data), path).toEqual([]);
     }
-    const entry = doc.paths['/v1/me/recent'].get.responses['200'].content['application/json'].schema.properties.data.properties.recent.items;
+    const entry =
+      doc.paths['/v1/me/recent'].get.responses['200'].content['application/json'].schema.properties.data.properties
+        .recent.items;
     expect(Object.keys(entry.properties)).toEqual(['game', 'last_played_at', 'last_save']);
     expect(doc.paths['/v1/me/recent'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['limit']);
   });

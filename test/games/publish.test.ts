@@ -57,10 +57,20 @@ const MANIFEST_RULES: Array<[string, Record<string, unknown>, string, RegExp]> =
   ['players.max over 100', { players: { min: 1, max: 101 } }, 'players.max', /from 1 to 100/],
   ['an unknown field in players', { players: { min: 1, max: 1, count: 1 } }, 'players.count', /not a known field/],
   ['a leaderboard that is not an object', { leaderboard: true }, 'leaderboard', /object/],
-  ['leaderboard.enabled that is not a boolean', { leaderboard: { enabled: 'yes' } }, 'leaderboard.enabled', /true or false/],
+  [
+    'leaderboard.enabled that is not a boolean',
+    { leaderboard: { enabled: 'yes' } },
+    'leaderboard.enabled',
+    /true or false/,
+  ],
   ['an unknown leaderboard.order', { leaderboard: { enabled: true, order: 'up' } }, 'leaderboard.order', /asc, desc/],
   ['an empty leaderboard.unit', { leaderboard: { enabled: true, unit: '' } }, 'leaderboard.unit', /empty/],
-  ['a leaderboard.unit over 24 characters', { leaderboard: { enabled: true, unit: long(25) } }, 'leaderboard.unit', /at most 24/],
+  [
+    'a leaderboard.unit over 24 characters',
+    { leaderboard: { enabled: true, unit: long(25) } },
+    'leaderboard.unit',
+    /at most 24/,
+  ],
   ['negative save_slots', { save_slots: -1 }, 'save_slots', /from 0 to 20/],
   ['save_slots over 20', { save_slots: 21 }, 'save_slots', /from 0 to 20/],
   ['save_slots as a string', { save_slots: '3' }, 'save_slots', /integer/],
@@ -91,13 +101,19 @@ eachDialect('games: publish', (h) => {
       const dir = fixtureCopy('orbit-dash', { manifest: { slug, ...changes } });
       const fields = await problems(() => publishGame(h.ctx, dir));
       expect(fields[field]).toMatch(message);
-      expect(await h.ctx.db.selectFrom('games').select('id').where('slug', '=', slug).executeTakeFirst()).toBeUndefined();
+      expect(
+        await h.ctx.db.selectFrom('games').select('id').where('slug', '=', slug).executeTakeFirst(),
+      ).toBeUndefined();
       expect(sets(slug)).toEqual([]);
     });
 
     it('reports every problem at once', async () => {
       const dir = fixtureCopy('orbit-dash', { manifest: { version: 'one', orientation: 'round', save_slots: 99 } });
-      expect(Object.keys(await problems(() => publishGame(h.ctx, dir))).sort()).toEqual(['orientation', 'save_slots', 'version']);
+      expect(Object.keys(await problems(() => publishGame(h.ctx, dir))).sort()).toEqual([
+        'orientation',
+        'save_slots',
+        'version',
+      ]);
     });
 
     it('refuses game.json that is not JSON, not an object, or missing', async () => {
@@ -113,20 +129,47 @@ eachDialect('games: publish', (h) => {
 
     it('applies the defaults of optional fields', async () => {
       const { game } = await publishFixture(h.ctx, 'orbit-dash', {
-        manifest: { tagline: undefined, description: undefined, tags: undefined, orientation: undefined, players: undefined, leaderboard: undefined, save_slots: undefined, requires_premium: undefined, status: undefined, entry: undefined },
+        manifest: {
+          tagline: undefined,
+          description: undefined,
+          tags: undefined,
+          orientation: undefined,
+          players: undefined,
+          leaderboard: undefined,
+          save_slots: undefined,
+          requires_premium: undefined,
+          status: undefined,
+          entry: undefined,
+        },
       });
       expect(game).toMatchObject({
-        tagline: null, description: null, tags: '[]', orientation: 'any', players_min: 1, players_max: 1,
-        leaderboard_enabled: 0, leaderboard_order: 'desc', leaderboard_unit: 'points', save_slots: 0, requires_premium: 0, status: 'published', entry: 'index.html',
+        tagline: null,
+        description: null,
+        tags: '[]',
+        orientation: 'any',
+        players_min: 1,
+        players_max: 1,
+        leaderboard_enabled: 0,
+        leaderboard_order: 'desc',
+        leaderboard_unit: 'points',
+        save_slots: 0,
+        requires_premium: 0,
+        status: 'published',
+        entry: 'index.html',
       });
     });
 
     it('keeps line breaks in a description, Windows ones as \\n', async () => {
-      expect((await publishFixture(h.ctx, 'orbit-dash', { manifest: { description: 'one\r\ntwo\n\tthree' } })).game.description).toBe('one\ntwo\n\tthree');
+      expect(
+        (await publishFixture(h.ctx, 'orbit-dash', { manifest: { description: 'one\r\ntwo\n\tthree' } })).game
+          .description,
+      ).toBe('one\ntwo\n\tthree');
     });
 
     it('takes build metadata and pre-releases as versions', async () => {
-      expect((await publishFixture(h.ctx, 'orbit-dash', { manifest: { version: '2.0.0-rc.1+build.7' } })).game.version).toBe('2.0.0-rc.1+build.7');
+      expect(
+        (await publishFixture(h.ctx, 'orbit-dash', { manifest: { version: '2.0.0-rc.1+build.7' } })).game.version,
+      ).toBe('2.0.0-rc.1+build.7');
     });
   });
 
@@ -158,18 +201,25 @@ eachDialect('games: publish', (h) => {
       expect((await problems(() => publishGame(h.ctx, dir))).files).toMatch(/pipe is not a regular file/);
     });
 
-    it.each(['100%.png', 'what?.js', 'hash#.css', 'back\\slash.js'])('refuses a file named %s, which no URL could name plainly', async (name) => {
-      const dir = fixtureCopy('orbit-dash', { files: { [name]: 'x' } });
-      expect((await problems(() => publishGame(h.ctx, dir))).files).toMatch(/must not contain/);
-    });
+    it.each(['100%.png', 'what?.js', 'hash#.css', 'back\\slash.js'])(
+      'refuses a file named %s, which no URL could name plainly',
+      async (name) => {
+        const dir = fixtureCopy('orbit-dash', { files: { [name]: 'x' } });
+        expect((await problems(() => publishGame(h.ctx, dir))).files).toMatch(/must not contain/);
+      },
+    );
 
     it('refuses a top-level name starting with ~ (reserved for versioned URLs)', async () => {
       const dir = fixtureCopy('orbit-dash', { files: { '~old/a.js': 'x' } });
-      expect((await problems(() => publishGame(h.ctx, dir))).files).toMatch(/~old: top-level names starting with ~ are reserved/);
+      expect((await problems(() => publishGame(h.ctx, dir))).files).toMatch(
+        /~old: top-level names starting with ~ are reserved/,
+      );
     });
 
     it('leaves out hidden files and folders and game.json itself', async () => {
-      const { slug, files_dir } = await publishFixture(h.ctx, 'orbit-dash', { files: { '.env': 'SECRET=1', '.git/config': 'x', 'assets/.DS_Store': 'x' } });
+      const { slug, files_dir } = await publishFixture(h.ctx, 'orbit-dash', {
+        files: { '.env': 'SECRET=1', '.git/config': 'x', 'assets/.DS_Store': 'x' },
+      });
       const stored = path.join(slugDir(slug), files_dir);
       expect(readdirSync(stored).sort()).toEqual(['assets', 'cover.png', 'game.js', 'index.html', 'style.css']);
       expect(readdirSync(path.join(stored, 'assets'))).toEqual(['ship.svg']);
@@ -181,7 +231,11 @@ eachDialect('games: publish', (h) => {
       const first = await publishFixture(h.ctx, 'orbit-dash');
       const { token } = await createPlayerWithToken(h.ctx);
       await h.http.post(`/v1/games/${first.slug}/favorite`, { token });
-      await h.ctx.db.updateTable('games').set({ plays: 7, playtime_seconds: 3600 }).where('id', '=', first.game.id).execute();
+      await h.ctx.db
+        .updateTable('games')
+        .set({ plays: 7, playtime_seconds: 3600 })
+        .where('id', '=', first.game.id)
+        .execute();
 
       const second = await publishFixture(h.ctx, 'orbit-dash', {
         manifest: { slug: first.slug, version: '1.3.0', name: 'Orbit Dash II', tags: ['space'] },
@@ -189,13 +243,28 @@ eachDialect('games: publish', (h) => {
       });
       expect(second.created).toBe(false);
       expect(second.previous_version).toBe('1.2.0');
-      expect(second.game).toMatchObject({ id: first.game.id, plays: 7, playtime_seconds: 3600, name: 'Orbit Dash II', version: '1.3.0', tags: '["space"]' });
+      expect(second.game).toMatchObject({
+        id: first.game.id,
+        plays: 7,
+        playtime_seconds: 3600,
+        name: 'Orbit Dash II',
+        version: '1.3.0',
+        tags: '["space"]',
+      });
       expect(second.game.files_dir).not.toBe(first.files_dir);
       expect(second.game.previous_files_dir).toBe(first.files_dir);
 
       const res = await h.http.get(`/v1/games/${first.slug}`, { token });
-      expect(res.body.data).toMatchObject({ name: 'Orbit Dash II', is_favorite: true, stats: { plays: 7, playtime_hours: 1 } });
-      expect((await h.http.get('/v1/games', { query: { q: 'Orbit Dash II' } })).body.data.games.map((g: { slug: string }) => g.slug)).toContain(first.slug);
+      expect(res.body.data).toMatchObject({
+        name: 'Orbit Dash II',
+        is_favorite: true,
+        stats: { plays: 7, playtime_hours: 1 },
+      });
+      expect(
+        (await h.http.get('/v1/games', { query: { q: 'Orbit Dash II' } })).body.data.games.map(
+          (g: { slug: string }) => g.slug,
+        ),
+      ).toContain(first.slug);
     });
 
     it('keeps the file set it replaced and deletes older ones', async () => {
@@ -241,7 +310,10 @@ eachDialect('games: publish', (h) => {
       const v1 = await publishFixture(h.ctx, 'orbit-dash');
       const crashed = `${(h.clock.now() - 2 * 3600_000).toString(36)}-deadbeef`;
       const uploading = `${h.clock.now().toString(36)}-cafebabe`;
-      for (const [set, started] of [[crashed, h.clock.now() - 2 * 3600_000], [uploading, h.clock.now()]] as const) {
+      for (const [set, started] of [
+        [crashed, h.clock.now() - 2 * 3600_000],
+        [uploading, h.clock.now()],
+      ] as const) {
         mkdirSync(path.join(slugDir(v1.slug), set));
         writeFileSync(path.join(slugDir(v1.slug), set, '.publishing'), String(started));
         writeFileSync(path.join(slugDir(v1.slug), set, 'game.js'), 'half');
@@ -259,7 +331,11 @@ eachDialect('games: publish', (h) => {
       const v3 = await publishFixture(h.ctx, 'orbit-dash', { manifest: { slug: v1.slug, version: '1.2.2' } });
       expect(v3).toMatchObject({ removed: [], kept: [v1.files_dir] });
       expect(sets(v1.slug)).toEqual([v1.files_dir, v2.files_dir, v3.files_dir].sort());
-      await h.ctx.db.updateTable('play_sessions').set({ status: 'closed', ended_at: h.clock.now(), end_reason: 'quit' }).where('id', '=', session.id).execute();
+      await h.ctx.db
+        .updateTable('play_sessions')
+        .set({ status: 'closed', ended_at: h.clock.now(), end_reason: 'quit' })
+        .where('id', '=', session.id)
+        .execute();
       const v4 = await publishFixture(h.ctx, 'orbit-dash', { manifest: { slug: v1.slug, version: '1.2.3' } });
       expect(v4.removed.sort()).toEqual([v1.files_dir, v2.files_dir].sort());
       expect(sets(v1.slug)).toEqual([v3.files_dir, v4.files_dir].sort());

@@ -62,7 +62,10 @@ export function testConfig(dataDir: string, databaseUrl: string, options: Harnes
   });
 }
 
-export async function createHarness(dialect: DialectName, options: HarnessOptions = {}): Promise<Harness & { close(): Promise<void> }> {
+export async function createHarness(
+  dialect: DialectName,
+  options: HarnessOptions = {},
+): Promise<Harness & { close(): Promise<void> }> {
   const testDb: TestDatabase = await createTestDatabase(dialect);
   const config = testConfig(testDb.dataDir, testDb.url, options);
   const database = openDatabase(config.database_url, { poolSize: 20 });
@@ -70,7 +73,8 @@ export async function createHarness(dialect: DialectName, options: HarnessOption
   let app: App | undefined;
   try {
     await migrateToLatest(database.db);
-    const logger = options.logger ?? (options.logStream ? pino(loggerOptions(config.log_level), options.logStream) : undefined);
+    const logger =
+      options.logger ?? (options.logStream ? pino(loggerOptions(config.log_level), options.logStream) : undefined);
     app = await buildApp({ config, database, clock, ...(logger ? { logger } : {}) });
     await options.beforeReady?.(app);
     await app.ready();

@@ -21,10 +21,14 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
   const ownDir = env.CWD ? undefined : tempDir('gp-cli-');
   const cwd = (env.CWD ?? ownDir)!;
   try {
-    const { stdout, stderr } = await run(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/cli.ts'), ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', GP_LOG_LEVEL: 'silent', ...env },
-    });
+    const { stdout, stderr } = await run(
+      path.join(root, 'node_modules/.bin/tsx'),
+      [path.join(root, 'src/cli.ts'), ...args],
+      {
+        cwd,
+        env: { PATH: process.env.PATH ?? '', GP_LOG_LEVEL: 'silent', ...env },
+      },
+    );
     return { code: 0, stdout, stderr, cwd };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

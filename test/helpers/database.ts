@@ -21,7 +21,10 @@ export function testDatabasePrefix(run = process.env.GP_TEST_RUN ?? String(proce
   return `gp_test_${run}_`;
 }
 
-export async function createTestDatabase(dialect: DialectName, adminConnection = process.env.TEST_DATABASE_URL): Promise<TestDatabase> {
+export async function createTestDatabase(
+  dialect: DialectName,
+  adminConnection = process.env.TEST_DATABASE_URL,
+): Promise<TestDatabase> {
   const adminUrl = () => {
     if (!adminConnection) throw new Error('PostgreSQL needs an admin connection: set TEST_DATABASE_URL');
     return adminConnection;
@@ -61,7 +64,10 @@ export async function dropTestDatabases(adminConnection: string, prefix: string)
   const client = new pg.Client({ connectionString: adminConnection });
   await client.connect();
   try {
-    const { rows } = await client.query<{ datname: string }>('select datname from pg_database where starts_with(datname, $1)', [prefix]);
+    const { rows } = await client.query<{ datname: string }>(
+      'select datname from pg_database where starts_with(datname, $1)',
+      [prefix],
+    );
     for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
     return rows.map((r) => r.datname);
   } finally {

@@ -4,7 +4,9 @@ import type { DialectName } from '../../src/db/connect.js';
 export function enabledDialects(): DialectName[] {
   const all: DialectName[] = ['sqlite'];
   if (process.env.TEST_DATABASE_URL) all.push('postgres');
-  const filter = process.env.TEST_DIALECTS?.split(',').map((d) => d.trim()).filter(Boolean);
+  const filter = process.env.TEST_DIALECTS?.split(',')
+    .map((d) => d.trim())
+    .filter(Boolean);
   if (!filter) return all;
   const unknown = filter.filter((d) => d !== 'sqlite' && d !== 'postgres');
   if (unknown.length) throw new Error(`TEST_DIALECTS names unknown dialects: ${unknown.join(', ')}`);

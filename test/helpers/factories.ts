@@ -80,7 +80,8 @@ export async function createToken(ctx: AppContext, playerId: number, options: To
     created_at: now,
     expires_at: now + (options.ttlSeconds ?? 90 * 86400) * 1000,
   });
-  if (options.revoked) await ctx.db.updateTable('player_tokens').set({ revoked_at: now }).where('id', '=', id).execute();
+  if (options.revoked)
+    await ctx.db.updateTable('player_tokens').set({ revoked_at: now }).where('id', '=', id).execute();
   return { token, id };
 }
 
@@ -96,7 +97,13 @@ export async function createGame(ctx: AppContext, overrides: Partial<NewGame> = 
   const n = next();
   const now = ctx.clock.now();
   const name = overrides.name ?? `Game ${n}`;
-  const search = { name, tagline: overrides.tagline ?? null, description: overrides.description ?? null, tags: JSON.parse(overrides.tags ?? '[]'), author: overrides.author ?? 'Test Studio' };
+  const search = {
+    name,
+    tagline: overrides.tagline ?? null,
+    description: overrides.description ?? null,
+    tags: JSON.parse(overrides.tags ?? '[]'),
+    author: overrides.author ?? 'Test Studio',
+  };
   return ctx.db
     .insertInto('games')
     .values({
@@ -192,7 +199,12 @@ export interface PlaySessionOptions {
 }
 
 /** A play session of a player for a game (closed unless told otherwise): makes the player "a player of the game". */
-export async function createPlaySession(ctx: AppContext, playerId: number, gameId: number, options: PlaySessionOptions = {}) {
+export async function createPlaySession(
+  ctx: AppContext,
+  playerId: number,
+  gameId: number,
+  options: PlaySessionOptions = {},
+) {
   const now = ctx.clock.now();
   const token = newSecret('ps_');
   const status = options.status ?? 'closed';
@@ -216,6 +228,12 @@ export async function createPlaySession(ctx: AppContext, playerId: number, gameI
 
 /** A free player's credential, as the auth hook builds it, for calling a service directly. */
 export function asPlayer(playerId: number): PlayerCredential {
-  const membership = { role: 'player', membership_plan: 'free', membership_status: 'none', membership_renews_at: null, membership_ends_at: null };
+  const membership = {
+    role: 'player',
+    membership_plan: 'free',
+    membership_status: 'none',
+    membership_renews_at: null,
+    membership_ends_at: null,
+  };
   return { kind: 'player', playerId, tokenId: 0, role: 'player', membership, via: 'bearer' };
 }

@@ -74,7 +74,10 @@ export async function rawRequest(port: number, request: string | Buffer, waitMs 
   socket.on('data', (chunk: Buffer) => chunks.push(chunk));
   const closed = closeOf(socket).then(() => true);
   socket.write(request);
-  const ended = await Promise.race([closed, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), waitMs))]);
+  const ended = await Promise.race([
+    closed,
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), waitMs)),
+  ]);
   socket.destroy();
   return parseAnswer(Buffer.concat(chunks).toString('utf8'), ended);
 }
@@ -82,7 +85,9 @@ export async function rawRequest(port: number, request: string | Buffer, waitMs 
 export function parseAnswer(text: string, closed: boolean): RawAnswer {
   const [head = '', ...rest] = text.split('\r\n\r\n');
   const [statusLine = '', ...lines] = head.split('\r\n');
-  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+  );
   let body: unknown;
   try {
     body = JSON.parse(rest.join('\r\n\r\n'));

@@ -14,6 +14,7 @@ export function capturingLogger(level: pino.Level = 'info') {
     logger,
     lines,
     /** lines at this level (pino's numbers: 30 info, 40 warn, 50 error) whose message contains `text` */
-    find: (levelName: 'info' | 'warn' | 'error', text: string) => lines.filter((l) => l.level === pino.levels.values[levelName] && l.msg.includes(text)),
+    find: (levelName: 'info' | 'warn' | 'error', text: string) =>
+      lines.filter((l) => l.level === pino.levels.values[levelName] && l.msg.includes(text)),
   };
 }

@@ -1,6 +1,12 @@
 // Reading the OpenAPI document in tests: which fields of a schema carry no description.
 
-export type Schema = { type?: string; description?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[] };
+export type Schema = {
+  type?: string;
+  description?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+};
 
 /**
  * Dotted paths of the properties under `schema` that carry no description, at any depth: into objects, array items
@@ -28,7 +34,10 @@ export function dereferenced<T>(doc: T): T {
     ref
       .slice(2)
       .split('/')
-      .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')], root);
+      .reduce<unknown>(
+        (node, key) => (node as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')],
+        root,
+      );
   const visit = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(visit);
     if (!node || typeof node !== 'object') return node;

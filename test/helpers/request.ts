@@ -25,7 +25,10 @@ export interface Response<T = any> {
   cookies: Array<{ name: string; value: string; [k: string]: unknown }>;
 }
 
-export type Requester = Record<'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options', (url: string, options?: CallOptions) => Promise<Response>>;
+export type Requester = Record<
+  'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options',
+  (url: string, options?: CallOptions) => Promise<Response>
+>;
 
 export function requester(app: FastifyInstance): Requester {
   const call = async (method: string, url: string, options: CallOptions = {}): Promise<Response> => {
@@ -46,7 +49,9 @@ export function requester(app: FastifyInstance): Requester {
       url,
       headers,
       payload,
-      query: options.query ? Object.fromEntries(Object.entries(options.query).map(([k, v]) => [k, String(v)])) : undefined,
+      query: options.query
+        ? Object.fromEntries(Object.entries(options.query).map(([k, v]) => [k, String(v)]))
+        : undefined,
       cookies: options.cookies,
     });
     let body: unknown;
@@ -55,7 +60,14 @@ export function requester(app: FastifyInstance): Requester {
     } catch {
       body = undefined;
     }
-    return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body, text: res.body, rawPayload: res.rawPayload, cookies: res.cookies as Response['cookies'] };
+    return {
+      status: res.statusCode,
+      headers: res.headers as IncomingHttpHeaders,
+      body,
+      text: res.body,
+      rawPayload: res.rawPayload,
+      cookies: res.cookies as Response['cookies'],
+    };
   };
   return {
     get: (url, o) => call('GET', url, o),

@@ -20,7 +20,13 @@ export const TEST_BUCKET = 'gameplatform-test';
 
 export async function startS3(buckets: string[] = [TEST_BUCKET]): Promise<S3Server> {
   const directory = mkdtempSync(path.join(tmpdir(), 'gp-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: process.env.S3RVER_LOG !== '1', directory, configureBuckets: buckets.map((name) => ({ name })) });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: process.env.S3RVER_LOG !== '1',
+    directory,
+    configureBuckets: buckets.map((name) => ({ name })),
+  });
   const address = (await server.run()) as AddressInfo;
   const endpoint = `http://127.0.0.1:${address.port}`;
   return {

@@ -25,7 +25,9 @@ function decodeBody(body: string, encoding: string | undefined): string {
   const e = (encoding ?? '7bit').toLowerCase();
   if (e === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   if (e === 'quoted-printable') {
-    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    const bytes = body
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
     return Buffer.from(bytes, 'latin1').toString('utf8');
   }
   return body;
@@ -49,7 +51,13 @@ function parts(raw: string): Array<{ type: string; text: string; headers: Record
   const type = headers['content-type'] ?? 'text/plain';
   const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
   if (!type.toLowerCase().startsWith('multipart/') || !boundary) {
-    return [{ type: type.split(';')[0]!.trim().toLowerCase(), text: decodeBody(body, headers['content-transfer-encoding']), headers }];
+    return [
+      {
+        type: type.split(';')[0]!.trim().toLowerCase(),
+        text: decodeBody(body, headers['content-transfer-encoding']),
+        headers,
+      },
+    ];
   }
   return body
     .split(`--${boundary}`)

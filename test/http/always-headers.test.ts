@@ -5,7 +5,10 @@ import { eachDialect } from '../helpers/harness.js';
 
 eachDialect('http: headers on every answer, body encodings', (h) => {
   it('sends nosniff (and the other security headers) with 403 cross_origin_forbidden', async () => {
-    const res = await h.http.post('/v1/auth/login', { headers: { origin: 'https://evil.example' }, body: { login: 'a', password: 'b' } });
+    const res = await h.http.post('/v1/auth/login', {
+      headers: { origin: 'https://evil.example' },
+      body: { login: 'a', password: 'b' },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('cross_origin_forbidden');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
@@ -20,16 +23,27 @@ eachDialect('http: headers on every answer, body encodings', (h) => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it.each(['gzip', 'br', 'deflate', 'x-custom'])('answers a JSON body sent with Content-Encoding: %s with 415 unsupported_media_type', async (encoding) => {
-    const body = gzipSync(JSON.stringify({ login: 'nobody', password: 'password1' }));
-    const res = await h.http.post('/v1/auth/login', { body, contentType: 'application/json', headers: { 'content-encoding': encoding } });
-    expect(res.status).toBe(415);
-    expect(res.body.error.code).toBe('unsupported_media_type');
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-  });
+  it.each(['gzip', 'br', 'deflate', 'x-custom'])(
+    'answers a JSON body sent with Content-Encoding: %s with 415 unsupported_media_type',
+    async (encoding) => {
+      const body = gzipSync(JSON.stringify({ login: 'nobody', password: 'password1' }));
+      const res = await h.http.post('/v1/auth/login', {
+        body,
+        contentType: 'application/json',
+        headers: { 'content-encoding': encoding },
+      });
+      expect(res.status).toBe(415);
+      expect(res.body.error.code).toBe('unsupported_media_type');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    },
+  );
 
   it('takes Content-Encoding: identity as no encoding', async () => {
-    const res = await h.http.post('/v1/auth/login', { body: JSON.stringify({ login: 'nobody', password: 'password1' }), contentType: 'application/json', headers: { 'content-encoding': 'identity' } });
+    const res = await h.http.post('/v1/auth/login', {
+      body: JSON.stringify({ login: 'nobody', password: 'password1' }),
+      contentType: 'application/json',
+      headers: { 'content-encoding': 'identity' },
+    });
     expect(res.status).toBe(401);
   });
 });

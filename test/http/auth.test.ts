@@ -32,11 +32,14 @@ eachDialect(
       expect(res.body.error.code).toBe('unauthenticated');
     });
 
-    it.each(['Bearer agp_unknown', 'Bearer nonsense', 'Basic dXNlcjpwYXNz', 'Bearer', 'agp_abc'])('answers Authorization "%s" with 401', async (header) => {
-      const res = await h.http.get('/v1/test/player', { headers: { authorization: header } });
-      expect(res.status).toBe(401);
-      expect(res.body.error.code).toBe('unauthenticated');
-    });
+    it.each(['Bearer agp_unknown', 'Bearer nonsense', 'Basic dXNlcjpwYXNz', 'Bearer', 'agp_abc'])(
+      'answers Authorization "%s" with 401',
+      async (header) => {
+        const res = await h.http.get('/v1/test/player', { headers: { authorization: header } });
+        expect(res.status).toBe(401);
+        expect(res.body.error.code).toBe('unauthenticated');
+      },
+    );
 
     it('refuses an expired token', async () => {
       const player = await createPlayer(h.ctx);
@@ -123,8 +126,12 @@ eachDialect(
       const { token } = await createPlayerWithToken(h.ctx);
       expect((await h.http.get('/v1/test/either', { token })).status).toBe(200);
       const game = await createGame(h.ctx);
-      expect((await h.http.get('/v1/test/either', { token: (await createKey(h.ctx, game.id, ['states:read'])).key })).status).toBe(200);
-      expect((await h.http.get('/v1/test/either', { token: (await createKey(h.ctx, game.id, ['stats:read'])).key })).status).toBe(403);
+      expect(
+        (await h.http.get('/v1/test/either', { token: (await createKey(h.ctx, game.id, ['states:read'])).key })).status,
+      ).toBe(200);
+      expect(
+        (await h.http.get('/v1/test/either', { token: (await createKey(h.ctx, game.id, ['stats:read'])).key })).status,
+      ).toBe(403);
     });
 
     it('reads a credential on an optional route, and none without one', async () => {
@@ -145,7 +152,13 @@ eachDialect(
     it('records last_used_at at the first call, then at most once a minute', async () => {
       const { token, tokenId } = await createPlayerWithToken(h.ctx);
       const read = async () =>
-        (await h.ctx.db.selectFrom('player_tokens').select('last_used_at').where('id', '=', tokenId).executeTakeFirstOrThrow()).last_used_at;
+        (
+          await h.ctx.db
+            .selectFrom('player_tokens')
+            .select('last_used_at')
+            .where('id', '=', tokenId)
+            .executeTakeFirstOrThrow()
+        ).last_used_at;
       expect(await read()).toBeNull();
       h.clock.advance(1);
       await h.http.get('/v1/test/player', { token });
@@ -164,12 +177,24 @@ eachDialect(
       h.clock.advance(1);
       const results = await Promise.all(Array.from({ length: 8 }, () => h.http.get('/v1/test/player', { token })));
       expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
-      const row = await h.ctx.db.selectFrom('player_tokens').select('last_used_at').where('id', '=', tokenId).executeTakeFirstOrThrow();
+      const row = await h.ctx.db
+        .selectFrom('player_tokens')
+        .select('last_used_at')
+        .where('id', '=', tokenId)
+        .executeTakeFirstOrThrow();
       expect(row.last_used_at).toBe(h.clock.now());
-      await h.ctx.db.updateTable('player_tokens').set({ revoked_at: h.clock.now() }).where('id', '=', tokenId).execute();
+      await h.ctx.db
+        .updateTable('player_tokens')
+        .set({ revoked_at: h.clock.now() })
+        .where('id', '=', tokenId)
+        .execute();
       h.clock.advance(61);
       expect((await h.http.get('/v1/test/player', { token })).status).toBe(401);
-      const after = await h.ctx.db.selectFrom('player_tokens').select('last_used_at').where('id', '=', tokenId).executeTakeFirstOrThrow();
+      const after = await h.ctx.db
+        .selectFrom('player_tokens')
+        .select('last_used_at')
+        .where('id', '=', tokenId)
+        .executeTakeFirstOrThrow();
       expect(after.last_used_at).toBe(row.last_used_at);
     });
   },

@@ -25,18 +25,28 @@ for (const dialect of enabledDialects()) {
     });
 
     it('answers 20 KB of headers with 431 headers_too_large', async () => {
-      const answer = await rawRequest(live.port, `GET /v1/status HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+      const answer = await rawRequest(
+        live.port,
+        `GET /v1/status HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      );
       expectEnvelope(answer, 431, 'headers_too_large');
     });
 
     it('answers a NUL in a header value with 400 bad_request', async () => {
-      const answer = await rawRequest(live.port, 'GET /v1/status HTTP/1.1\r\nHost: localhost\r\nX-Nul: a\u0000b\r\n\r\n');
+      const answer = await rawRequest(
+        live.port,
+        'GET /v1/status HTTP/1.1\r\nHost: localhost\r\nX-Nul: a\u0000b\r\n\r\n',
+      );
       expectEnvelope(answer, 400, 'bad_request');
     });
 
     it('answers a malformed request line and a bad Content-Length with 400 bad_request', async () => {
       expectEnvelope(await rawRequest(live.port, 'HELLO THERE\r\n\r\n'), 400, 'bad_request');
-      expectEnvelope(await rawRequest(live.port, 'POST /v1/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n'), 400, 'bad_request');
+      expectEnvelope(
+        await rawRequest(live.port, 'POST /v1/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n'),
+        400,
+        'bad_request',
+      );
     });
 
     it('answers Expect: foo with 417 expectation_failed', async () => {
@@ -45,7 +55,10 @@ for (const dialect of enabledDialects()) {
     });
 
     it('still answers ordinary requests (and Expect: 100-continue) as before', async () => {
-      const answer = await rawRequest(live.port, 'GET /v1/status HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+      const answer = await rawRequest(
+        live.port,
+        'GET /v1/status HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+      );
       expect(answer.status).toBe(200);
       const body = '{"login":"nobody","password":"wrong-password"}';
       const login = await rawRequest(
@@ -74,7 +87,9 @@ for (const dialect of enabledDialects()) {
       }
       // the requests' work finishes after the resets; a status call that answers comes after it
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect((await rawRequest(live.port, 'GET /v1/status HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')).status).toBe(200);
+      expect(
+        (await rawRequest(live.port, 'GET /v1/status HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')).status,
+      ).toBe(200);
       const loud = live.logs.slice(before).filter((line) => line.level >= 40);
       expect(loud).toEqual([]);
     });

@@ -42,7 +42,10 @@ eachDialect(
     });
 
     it('refuses prototype poisoning as invalid JSON', async () => {
-      const res = await h.http.post('/v1/test/probe', { body: '{"name":"ab","count":1,"__proto__":{"x":1}}', contentType: 'application/json' });
+      const res = await h.http.post('/v1/test/probe', {
+        body: '{"name":"ab","count":1,"__proto__":{"x":1}}',
+        contentType: 'application/json',
+      });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('invalid_json');
     });
@@ -64,7 +67,9 @@ eachDialect(
     });
 
     it('answers invalid fields with 422 and error.fields naming each', async () => {
-      const res = await h.http.post('/v1/test/probe', { body: { name: 'toolongname', count: '3', nested: { flag: 'yes' }, extra: 1 } });
+      const res = await h.http.post('/v1/test/probe', {
+        body: { name: 'toolongname', count: '3', nested: { flag: 'yes' }, extra: 1 },
+      });
       expect(res.status).toBe(422);
       expect(res.body.error.code).toBe('validation_failed');
       expect(Object.keys(res.body.error.fields).sort()).toEqual(['count', 'extra', 'name', 'nested.flag']);
@@ -104,7 +109,10 @@ eachDialect(
     });
 
     it('accepts a JSON body with a charset', async () => {
-      const res = await h.http.post('/v1/test/probe', { body: JSON.stringify({ name: 'ab', count: 1 }), contentType: 'application/json; charset=utf-8' });
+      const res = await h.http.post('/v1/test/probe', {
+        body: JSON.stringify({ name: 'ab', count: 1 }),
+        contentType: 'application/json; charset=utf-8',
+      });
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({ name: 'ab', count: 1 });
     });
@@ -117,11 +125,18 @@ eachDialect(
   },
   {
     beforeReady: (app) => {
-      app.post('/v1/test/probe', { schema: { body: probe }, config: { auth: 'none' } }, async (request) => ({ ok: true, data: request.body }));
-      app.get('/v1/test/query', { schema: { querystring: Type.Object({ n: Type.Integer() }) }, config: { auth: 'none' } }, async (request) => ({
+      app.post('/v1/test/probe', { schema: { body: probe }, config: { auth: 'none' } }, async (request) => ({
         ok: true,
-        data: request.query,
+        data: request.body,
       }));
+      app.get(
+        '/v1/test/query',
+        { schema: { querystring: Type.Object({ n: Type.Integer() }) }, config: { auth: 'none' } },
+        async (request) => ({
+          ok: true,
+          data: request.query,
+        }),
+      );
       app.get('/v1/test/boom', { config: { auth: 'none' } }, async () => {
         throw new Error('secret database password in a stack trace');
       });

@@ -27,9 +27,21 @@ eachDialect('health and readiness', (h) => {
   });
 
   it('is not ready while a migration of this version is missing', async () => {
-    const [last] = await h.database.db.selectFrom('kysely_migration' as never).select('name' as never).orderBy('name' as never, 'desc').limit(1).execute() as Array<{ name: string }>;
-    const row = await h.database.db.selectFrom('kysely_migration' as never).selectAll().where('name' as never, '=', last!.name as never).executeTakeFirstOrThrow();
-    await h.database.db.deleteFrom('kysely_migration' as never).where('name' as never, '=', last!.name as never).execute();
+    const [last] = (await h.database.db
+      .selectFrom('kysely_migration' as never)
+      .select('name' as never)
+      .orderBy('name' as never, 'desc')
+      .limit(1)
+      .execute()) as Array<{ name: string }>;
+    const row = await h.database.db
+      .selectFrom('kysely_migration' as never)
+      .selectAll()
+      .where('name' as never, '=', last!.name as never)
+      .executeTakeFirstOrThrow();
+    await h.database.db
+      .deleteFrom('kysely_migration' as never)
+      .where('name' as never, '=', last!.name as never)
+      .execute();
     try {
       const res = await h.http.get('/readyz');
       expect(res.status).toBe(503);
@@ -37,7 +49,10 @@ eachDialect('health and readiness', (h) => {
       expect(res.body.error).toMatchObject({ code: 'unavailable', reason: 'migrations_pending' });
       expect((await h.http.get('/healthz')).status).toBe(200);
     } finally {
-      await h.database.db.insertInto('kysely_migration' as never).values(row as never).execute();
+      await h.database.db
+        .insertInto('kysely_migration' as never)
+        .values(row as never)
+        .execute();
     }
     expect((await h.http.get('/readyz')).status).toBe(200);
   });
@@ -62,7 +77,15 @@ eachDialect(
       expect((await h.http.get('/v1/status')).body.error.code).toBe('https_required');
     });
   },
-  { env: 'production', settings: { public_url: 'https://play.example.com', trust_proxy: 'true', secret: 'x'.repeat(40), 'rate_limits.default.max': 2 } },
+  {
+    env: 'production',
+    settings: {
+      public_url: 'https://play.example.com',
+      trust_proxy: 'true',
+      secret: 'x'.repeat(40),
+      'rate_limits.default.max': 2,
+    },
+  },
 );
 
 for (const dialect of enabledDialects()) {
@@ -151,7 +174,10 @@ for (const dialect of enabledDialects()) {
         try {
           expect((await app.inject('/readyz')).statusCode).toBe(200);
           await admin.query(`alter database ${name} allow_connections false`);
-          await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+          await admin.query(
+            'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+            [name],
+          );
           const res = await app.inject('/readyz');
           expect(res.statusCode).toBe(503);
           expect(res.json().error.code).toBe('unavailable');

@@ -17,7 +17,10 @@ eachDialect('http: ids beyond 32 bits', (h) => {
 
   it('answers a score for player_id 2147483648 with a developer key with 422', async () => {
     const w = await gameWithPlayer(h);
-    const res = await h.http.post(`/v1/games/${w.game.slug}/scores`, { token: w.key, body: { score: 1, player_id: 2147483648 } });
+    const res = await h.http.post(`/v1/games/${w.game.slug}/scores`, {
+      token: w.key,
+      body: { score: 1, player_id: 2147483648 },
+    });
     expect(res.status).toBe(422);
     expect(res.body.error.fields).toHaveProperty('player_id');
   });
@@ -44,13 +47,15 @@ eachDialect('http: ids beyond 32 bits', (h) => {
     const unbounded: string[] = [];
     const check = (where: string, name: string, schema: any) => {
       if (schema?.type !== 'integer') return;
-      if ((name === 'id' || name.endsWith('_id') || name === 'slot') && !(schema.maximum <= MAX_ROW_ID)) unbounded.push(`${where} ${name}`);
+      if ((name === 'id' || name.endsWith('_id') || name === 'slot') && !(schema.maximum <= MAX_ROW_ID))
+        unbounded.push(`${where} ${name}`);
     };
     for (const [path, operations] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(operations)) {
         for (const p of op.parameters ?? []) check(`${method} ${path}`, p.name, p.schema);
         const body = op.requestBody?.content?.['application/json']?.schema;
-        for (const [name, schema] of Object.entries<any>(body?.properties ?? {})) check(`${method} ${path} body`, name, schema);
+        for (const [name, schema] of Object.entries<any>(body?.properties ?? {}))
+          check(`${method} ${path} body`, name, schema);
       }
     }
     expect(unbounded).toEqual([]);

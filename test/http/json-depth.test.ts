@@ -35,7 +35,9 @@ eachDialect('http: deeply nested JSON bodies', (h) => {
       const res = await h.http.post(url, { token, ...json(body) });
       expect(res.status).toBe(422);
       expect(res.body.error.code).toBe('validation_failed');
-      expect(res.body.error.fields).toEqual({ body: `is nested too deeply (more than ${MAX_JSON_DEPTH} levels of arrays and objects)` });
+      expect(res.body.error.fields).toEqual({
+        body: `is nested too deeply (more than ${MAX_JSON_DEPTH} levels of arrays and objects)`,
+      });
     }
     expect(await h.ctx.db.selectFrom('scores').select('id').where('game_id', '=', w.game.id).execute()).toEqual([]);
   });
@@ -49,7 +51,10 @@ eachDialect('http: deeply nested JSON bodies', (h) => {
   it('keeps a meta nested as deep as its 500 characters allow', async () => {
     const w = await gameWithPlayer(h);
     const meta = `{"a":${nestedArrays(247)}}`; // 500 characters, 248 levels, in a body 249 deep
-    const res = await h.http.post(`/v1/games/${w.game.slug}/scores`, { token: w.token, ...json(`{"score":1,"meta":${meta}}`) });
+    const res = await h.http.post(`/v1/games/${w.game.slug}/scores`, {
+      token: w.token,
+      ...json(`{"score":1,"meta":${meta}}`),
+    });
     expect(res.status).toBe(201);
     const over = `{"score":1,"meta":{"a":${nestedArrays(MAX_JSON_DEPTH - 1)}}}`;
     const refused = await h.http.post(`/v1/games/${w.game.slug}/scores`, { token: w.token, ...json(over) });
@@ -60,7 +65,10 @@ eachDialect('http: deeply nested JSON bodies', (h) => {
   it('saves a state nested as deep as 262,144 bytes allow and reads it back; one level more is 413 state_too_large unparsed', async () => {
     const w = await gameWithPlayer(h);
     const levels = MAX_STATE_BYTES / 2;
-    const saved = await h.http.put(`/v1/games/${w.game.slug}/states/0`, { token: w.token, ...json(`{"state":${nestedArrays(levels)}}`) });
+    const saved = await h.http.put(`/v1/games/${w.game.slug}/states/0`, {
+      token: w.token,
+      ...json(`{"state":${nestedArrays(levels)}}`),
+    });
     expect(saved.status).toBe(201);
     expect(saved.body.data.size_bytes).toBe(MAX_STATE_BYTES);
     const read = await h.http.get(`/v1/games/${w.game.slug}/states/0`, { token: w.token });
@@ -68,11 +76,17 @@ eachDialect('http: deeply nested JSON bodies', (h) => {
     expect(read.text).toContain(`"state":${nestedArrays(levels)}`);
 
     for (const n of [levels + 1, 1_000_000]) {
-      const res = await h.http.put(`/v1/games/${w.game.slug}/states/1`, { token: w.token, ...json(`{"state":${nestedArrays(n)}}`) });
+      const res = await h.http.put(`/v1/games/${w.game.slug}/states/1`, {
+        token: w.token,
+        ...json(`{"state":${nestedArrays(n)}}`),
+      });
       expect(res.status).toBe(413);
       expect(res.body.error).toMatchObject({ code: 'state_too_large', max_bytes: MAX_STATE_BYTES });
     }
-    const dev = await h.http.put(devUrl.state(w.game.slug, w.player.id, 1), { token: w.key, ...json(`{"state":${nestedArrays(levels + 1)}}`) });
+    const dev = await h.http.put(devUrl.state(w.game.slug, w.player.id, 1), {
+      token: w.key,
+      ...json(`{"state":${nestedArrays(levels + 1)}}`),
+    });
     expect(dev.status).toBe(413);
     expect(dev.body.error.code).toBe('state_too_large');
   });

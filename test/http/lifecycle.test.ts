@@ -60,7 +60,10 @@ for (const dialect of enabledDialects()) {
         const dbName = new URL(testDb.url).pathname.slice(1);
         const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
         await admin.connect();
-        await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [dbName]);
+        await admin.query(
+          'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+          [dbName],
+        );
         await admin.end();
         await errored;
         expect(errors.length).toBeGreaterThan(0);

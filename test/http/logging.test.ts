@@ -53,7 +53,12 @@ eachDialect(
       const access = log.lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request completed');
       const verify = access.filter((l) => l.url === '/verify-email?token=[redacted]');
       expect(verify).toHaveLength(1);
-      expect(verify[0]).toMatchObject({ level: 30, method: 'GET', statusCode: expect.any(Number), reqId: expect.any(String) });
+      expect(verify[0]).toMatchObject({
+        level: 30,
+        method: 'GET',
+        statusCode: expect.any(Number),
+        reqId: expect.any(String),
+      });
       expect(log.lines.some((l) => l.includes('incoming request'))).toBe(false);
       for (const secret of [mailToken, session, token, PASSWORD]) expect(text).not.toContain(secret);
       expect(text).not.toMatch(/(agp|agk|mt|ps)_[0-9A-Za-z]{16,}/);
@@ -61,10 +66,16 @@ eachDialect(
 
     it('keeps the mail token of a mail kept in the outbox out of the log (the outbox has it)', async () => {
       const email = `log-${Date.now()}@example.com`;
-      const res = await h.http.post('/v1/auth/register', { body: { email, password: PASSWORD, display_name: 'Log Reader' } });
+      const res = await h.http.post('/v1/auth/register', {
+        body: { email, password: PASSWORD, display_name: 'Log Reader' },
+      });
       expect(res.status).toBe(201);
       await h.ctx.mailer.idle();
-      const mail = await h.ctx.db.selectFrom('mail_outbox').select('text_body').where('to_address', '=', email).executeTakeFirstOrThrow();
+      const mail = await h.ctx.db
+        .selectFrom('mail_outbox')
+        .select('text_body')
+        .where('to_address', '=', email)
+        .executeTakeFirstOrThrow();
       const mailToken = /token=(mt_[0-9A-Za-z]+)/.exec(mail.text_body)![1]!;
       const text = log.text();
       expect(text).toContain('mail kept in the outbox');
@@ -90,9 +101,21 @@ describe('http: logger options', () => {
       },
       'a line',
     );
-    logger.child({ reqId: 'r1' }).warn(`failed for /verify-email?token=mt_${'x'.repeat(43)} with agk_${'Y'.repeat(43)}`);
+    logger
+      .child({ reqId: 'r1' })
+      .warn(`failed for /verify-email?token=mt_${'x'.repeat(43)} with agk_${'Y'.repeat(43)}`);
     const text = out.text();
-    for (const secret of ['secret-a', 'secret-b', 'secret-c', 'secret-d', 'secret-e', 'secret-f', 'secret-g', 'x'.repeat(43), 'Y'.repeat(43)]) {
+    for (const secret of [
+      'secret-a',
+      'secret-b',
+      'secret-c',
+      'secret-d',
+      'secret-e',
+      'secret-f',
+      'secret-g',
+      'x'.repeat(43),
+      'Y'.repeat(43),
+    ]) {
       expect(text).not.toContain(secret);
     }
     expect(text).toContain('mt_[redacted]');
@@ -132,7 +155,9 @@ describe('http: logger options', () => {
   });
 
   it('scrubs issued secrets from any line, and leaves a line without them as it is', () => {
-    expect(scrubSecrets('{"msg":"request completed","url":"/v1/status"}')).toBe('{"msg":"request completed","url":"/v1/status"}');
+    expect(scrubSecrets('{"msg":"request completed","url":"/v1/status"}')).toBe(
+      '{"msg":"request completed","url":"/v1/status"}',
+    );
     expect(scrubSecrets('a snake_case line with no secret')).toBe('a snake_case line with no secret');
     expect(scrubSecrets(`ps_${'a'.repeat(20)} and agp_${'B'.repeat(20)}`)).toBe('ps_[redacted] and agp_[redacted]');
   });

@@ -38,7 +38,11 @@ async function scrape(h: Harness, headers: Record<string, string> = {}) {
   expect(res.status).toBe(200);
   expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
   const samples = parse(res.text);
-  return { text: res.text, samples, value: (name: string, labels?: Record<string, string>) => sampleValue(samples, name, labels) };
+  return {
+    text: res.text,
+    samples,
+    value: (name: string, labels?: Record<string, string>) => sampleValue(samples, name, labels),
+  };
 }
 
 /** Reads every counter before `act` and returns the change of one after it. */
@@ -55,7 +59,12 @@ eachDialect('metrics: GET /metrics', (h) => {
   it('serves the process and Node.js defaults in the Prometheus text format', async () => {
     const { samples } = await scrape(h);
     const names = new Set(samples.map((s) => s.name));
-    for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds']) {
+    for (const name of [
+      'process_cpu_user_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_seconds',
+    ]) {
       expect(names).toContain(name);
     }
   });
@@ -138,7 +147,9 @@ eachDialect('metrics: GET /metrics', (h) => {
     });
     expect(change('gameplatform_state_saves_total')).toBe(2);
     expect(change('gameplatform_state_version_conflicts_total')).toBe(2);
-    expect(change('http_requests_total', { method: 'PUT', route: '/v1/games/:slug/states/:slot', status: '409' })).toBe(2);
+    expect(change('http_requests_total', { method: 'PUT', route: '/v1/games/:slug/states/:slot', status: '409' })).toBe(
+      2,
+    );
     expect(text).not.toContain(game.slug);
   });
 
@@ -182,7 +193,8 @@ eachDialect(
       expect((await get('/v1/games')).statusCode).toBe(429);
       for (let i = 0; i < 5; i++) expect((await get('/metrics')).statusCode).toBe(200);
       const after = parse((await get('/metrics')).body);
-      const change = (name: string, labels?: Record<string, string>) => sampleValue(after, name, labels) - sampleValue(before, name, labels);
+      const change = (name: string, labels?: Record<string, string>) =>
+        sampleValue(after, name, labels) - sampleValue(before, name, labels);
       expect(change('gameplatform_rate_limited_total', { limit: 'default' })).toBe(2);
       expect(change('gameplatform_rate_limited_total')).toBe(2);
       expect(change('http_requests_total', { route: '/v1/status', status: '429' })).toBe(1);
@@ -203,7 +215,10 @@ eachDialect(
     ])('answers 401 unauthenticated in the envelope to %s', async (_what, headers) => {
       const res = await h.http.get('/metrics', { headers });
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ ok: false, error: { code: 'unauthenticated', message: expect.stringContaining('metrics_token') } });
+      expect(res.body).toEqual({
+        ok: false,
+        error: { code: 'unauthenticated', message: expect.stringContaining('metrics_token') },
+      });
       expect(res.text).not.toContain('http_requests_total');
     });
 

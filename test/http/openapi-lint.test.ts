@@ -20,12 +20,21 @@ eachDialect(
 
     it('names each operation once, in camelCase, and declares every tag with a description', async () => {
       const doc = await document();
-      const ops = Object.values<Record<string, { operationId: string; tags: string[] }>>(doc.paths).flatMap((m) => Object.values(m));
+      const ops = Object.values<Record<string, { operationId: string; tags: string[] }>>(doc.paths).flatMap((m) =>
+        Object.values(m),
+      );
       const ids = ops.map((op) => op.operationId);
-      expect(ids.every((id) => /^[a-z][A-Za-z0-9]*$/.test(id)), ids.join()).toBe(true);
+      expect(
+        ids.every((id) => /^[a-z][A-Za-z0-9]*$/.test(id)),
+        ids.join(),
+      ).toBe(true);
       expect(new Set(ids).size).toBe(ids.length);
-      expect(ids).toEqual(expect.arrayContaining(['getLeaderboard', 'submitScore', 'devListStates', 'devSubmitScore', 'devGetStats']));
-      const declared = doc.tags.map((t: { name: string; description: string }) => (expect(t.description, t.name).toBeTruthy(), t.name));
+      expect(ids).toEqual(
+        expect.arrayContaining(['getLeaderboard', 'submitScore', 'devListStates', 'devSubmitScore', 'devGetStats']),
+      );
+      const declared = doc.tags.map(
+        (t: { name: string; description: string }) => (expect(t.description, t.name).toBeTruthy(), t.name),
+      );
       for (const op of ops) for (const tag of op.tags) expect(declared).toContain(tag);
     });
 
@@ -45,12 +54,17 @@ eachDialect(
       const required = (path: string, name: string) =>
         doc.paths[path].get.parameters.find((p: { name: string }) => p.name === name).required ?? false;
       expect(required('/v1/me/playtime', 'days')).toBe(false);
-      for (const name of ['board', 'period', 'limit', 'offset']) expect(required('/v1/games/{slug}/leaderboard', name), name).toBe(false);
-      for (const name of ['board', 'period']) expect(required('/v1/games/{slug}/leaderboard/me', name), name).toBe(false);
+      for (const name of ['board', 'period', 'limit', 'offset'])
+        expect(required('/v1/games/{slug}/leaderboard', name), name).toBe(false);
+      for (const name of ['board', 'period'])
+        expect(required('/v1/games/{slug}/leaderboard/me', name), name).toBe(false);
       expect(required('/v1/dev/games/{slug}/players/{id}/states', 'include_state')).toBe(false);
-      for (const methods of Object.values<Record<string, { parameters?: Array<{ in: string; required?: boolean; schema: { default?: unknown } }> }>>(doc.paths)) {
+      for (const methods of Object.values<
+        Record<string, { parameters?: Array<{ in: string; required?: boolean; schema: { default?: unknown } }> }>
+      >(doc.paths)) {
         for (const op of Object.values(methods)) {
-          for (const p of op.parameters ?? []) if (p.in === 'query' && p.schema.default !== undefined) expect(p.required ?? false).toBe(false);
+          for (const p of op.parameters ?? [])
+            if (p.in === 'query' && p.schema.default !== undefined) expect(p.required ?? false).toBe(false);
         }
       }
     });
@@ -70,7 +84,8 @@ eachDialect(
         expect(schemas[name].required, name).toContain(field);
       }
       expect(schemas.LimitReachedError.properties.entitlement).toEqual({ $ref: '#/components/schemas/Entitlement' });
-      const conflict = doc.paths['/v1/games/{slug}/states/{slot}'].put.responses['409'].content['application/json'].schema;
+      const conflict =
+        doc.paths['/v1/games/{slug}/states/{slot}'].put.responses['409'].content['application/json'].schema;
       expect(conflict.properties.error).toEqual({ $ref: '#/components/schemas/VersionConflictError' });
       const forbidden = doc.paths['/v1/dev/games/{slug}/stats'].get.responses['403'].content['application/json'].schema;
       expect(forbidden.properties.error.oneOf).toContainEqual({ $ref: '#/components/schemas/InsufficientScopeError' });
@@ -83,7 +98,9 @@ eachDialect(
       const check = (body: { ok: boolean; error: unknown }, component: string) => {
         expect(body.ok).toBe(false);
         const validate = ajv.getSchema(`openapi.json#/components/schemas/${component}`)!;
-        expect(validate(body.error), `${component}: ${JSON.stringify(validate.errors)} ${JSON.stringify(body)}`).toBe(true);
+        expect(validate(body.error), `${component}: ${JSON.stringify(validate.errors)} ${JSON.stringify(body)}`).toBe(
+          true,
+        );
       };
       const game = await createGame(h.ctx, { save_slots: 2 });
       const { token } = await createPlayerWithToken(h.ctx);
@@ -108,7 +125,9 @@ eachDialect(
       const doc = await document();
       type Response = { headers: Record<string, { $ref: string }> };
       // the API under /v1 (the probes and /metrics are never rate-limited: test/http/health.test.ts, metrics.test.ts)
-      const api = Object.entries<Record<string, { responses: Record<string, Response> }>>(doc.paths).filter(([path]) => path.startsWith('/v1/'));
+      const api = Object.entries<Record<string, { responses: Record<string, Response> }>>(doc.paths).filter(([path]) =>
+        path.startsWith('/v1/'),
+      );
       for (const [, methods] of api) {
         for (const op of Object.values(methods)) {
           expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['429', '503']));
@@ -117,7 +136,9 @@ eachDialect(
         }
       }
       expect(doc.paths['/v1/games/{slug}/scores'].post.responses['201'].headers['Idempotent-Replayed']).toBeDefined();
-      expect(doc.paths['/v1/dev/games/{slug}/players/{id}/scores'].post.responses['201'].headers['Idempotent-Replayed']).toBeDefined();
+      expect(
+        doc.paths['/v1/dev/games/{slug}/players/{id}/scores'].post.responses['201'].headers['Idempotent-Replayed'],
+      ).toBeDefined();
       for (const path of ['/v1/auth/login', '/v1/auth/register', '/v1/auth/logout']) {
         const ok = Object.entries<Response>(doc.paths[path].post.responses).find(([s]) => s.startsWith('2'))![1];
         expect(ok.headers['Set-Cookie'], path).toBeDefined();

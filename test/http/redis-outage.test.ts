@@ -12,7 +12,8 @@ const BACK = 'redis is back';
 
 let ipCounter = 0;
 const newIp = () => `10.77.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`;
-const status = (h: Harness, ip: string) => h.app.inject({ method: 'GET', url: '/v1/status', remoteAddress: ip }).then((r) => r.statusCode);
+const status = (h: Harness, ip: string) =>
+  h.app.inject({ method: 'GET', url: '/v1/status', remoteAddress: ip }).then((r) => r.statusCode);
 
 for (const dialect of enabledDialects()) {
   describe(`rate limits when Redis goes away and comes back [${dialect}]`, () => {
@@ -25,7 +26,11 @@ for (const dialect of enabledDialects()) {
     beforeAll(async () => {
       redis = await testRedis();
       await redis.start();
-      const settings = { redis_url: redis.url, redis_prefix: `gp-outage-${randomBytes(4).toString('hex')}:`, 'rate_limits.default.max': 3 };
+      const settings = {
+        redis_url: redis.url,
+        redis_prefix: `gp-outage-${randomBytes(4).toString('hex')}:`,
+        'rate_limits.default.max': 3,
+      };
       for (const log of logs) apps.push(await createHarness(dialect, { settings, logger: log.logger }));
       [one, two] = apps as [Harness, Harness];
     });
@@ -65,7 +70,8 @@ for (const dialect of enabledDialects()) {
 
     it('shares the limits again once Redis is back, with one line saying so', async () => {
       await redis.start();
-      for (const log of logs) await vi.waitFor(() => expect(log.find('info', BACK)).toHaveLength(1), { timeout: 10_000, interval: 50 });
+      for (const log of logs)
+        await vi.waitFor(() => expect(log.find('info', BACK)).toHaveLength(1), { timeout: 10_000, interval: 50 });
       await expectShared();
       for (const log of logs) {
         expect(log.find('warn', GONE)).toHaveLength(1);

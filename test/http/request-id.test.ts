@@ -8,7 +8,12 @@ eachDialect(
   'http: request id behind a trusted proxy',
   (h) => {
     const get = (ip: string, id?: string) =>
-      h.app.inject({ method: 'GET', url: '/v1/status', remoteAddress: ip, headers: id === undefined ? {} : { 'x-request-id': id } });
+      h.app.inject({
+        method: 'GET',
+        url: '/v1/status',
+        remoteAddress: ip,
+        headers: id === undefined ? {} : { 'x-request-id': id },
+      });
 
     it('keeps the X-Request-Id of a trusted proxy as the request id', async () => {
       const res = await get('10.0.0.7', 'lb-7f3a9c:0001');
@@ -22,7 +27,8 @@ eachDialect(
     });
 
     it('ignores an id that is too long or holds spaces or control characters', async () => {
-      for (const id of ['x'.repeat(129), 'two words', '']) expect((await get('10.0.0.7', id)).headers['x-request-id']).toMatch(UUID);
+      for (const id of ['x'.repeat(129), 'two words', ''])
+        expect((await get('10.0.0.7', id)).headers['x-request-id']).toMatch(UUID);
     });
 
     it('makes a new id when the proxy sends none', async () => {
@@ -37,7 +43,12 @@ eachDialect(
 
 eachDialect('http: request id without a trusted proxy', (h) => {
   it('never takes an incoming X-Request-Id', async () => {
-    const res = await h.app.inject({ method: 'GET', url: '/v1/status', remoteAddress: '127.0.0.1', headers: { 'x-request-id': 'client-chosen' } });
+    const res = await h.app.inject({
+      method: 'GET',
+      url: '/v1/status',
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-request-id': 'client-chosen' },
+    });
     expect(res.headers['x-request-id']).toMatch(UUID);
   });
 });

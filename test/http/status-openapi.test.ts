@@ -27,8 +27,14 @@ eachDialect('status and openapi', (h) => {
     expect(doc.info.version).toBe('1.0.0');
     expect(Object.keys(doc.paths)).toContain('/v1/status');
     // the operations endpoints (tag operations) sit at the root of public_url
-    expect(Object.keys(doc.paths).filter((p: string) => !p.startsWith('/v1/'))).toEqual(expect.arrayContaining(['/healthz', '/metrics', '/readyz']));
-    expect(Object.keys(doc.paths).every((p: string) => p.startsWith('/v1/') || ['/metrics', '/healthz', '/readyz'].includes(p))).toBe(true);
+    expect(Object.keys(doc.paths).filter((p: string) => !p.startsWith('/v1/'))).toEqual(
+      expect.arrayContaining(['/healthz', '/metrics', '/readyz']),
+    );
+    expect(
+      Object.keys(doc.paths).every(
+        (p: string) => p.startsWith('/v1/') || ['/metrics', '/healthz', '/readyz'].includes(p),
+      ),
+    ).toBe(true);
   });
 
   it('lists the error responses of each route and every error code and setting', async () => {
@@ -45,12 +51,18 @@ eachDialect('status and openapi', (h) => {
     const doc = (await h.http.get('/v1/openapi.json')).body;
     let responses = 0;
     // every counted route: the API under /v1 (the probes and /metrics are never rate-limited)
-    const api = Object.entries(doc.paths).filter(([path]) => path.startsWith('/v1/')).map(([, operations]) => operations);
-    for (const operations of api as Array<Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>>) {
+    const api = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/v1/'))
+      .map(([, operations]) => operations);
+    for (const operations of api as Array<
+      Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>
+    >) {
       for (const operation of Object.values(operations)) {
         for (const [status, response] of Object.entries(operation.responses)) {
           responses++;
-          expect(Object.keys(response.headers ?? {})).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+          expect(Object.keys(response.headers ?? {})).toEqual(
+            expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+          );
           if (status === '429') expect(response.headers).toHaveProperty('Retry-After');
         }
       }

@@ -48,7 +48,9 @@ for (const dialect of enabledDialects()) {
 
     it('answers a body sent at one byte every 200 ms with 408 request_timeout and closes it at the request timeout', async () => {
       const client = await connect(live.port);
-      client.socket.write('POST /v1/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n');
+      client.socket.write(
+        'POST /v1/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n',
+      );
       const drip = setInterval(() => client.socket.writable && client.socket.write('{'), 200);
       const closedAfter = await client.closedWithin(6000);
       clearInterval(drip);
@@ -64,7 +66,11 @@ for (const dialect of enabledDialects()) {
 
     it('closes a connection whose headers do not arrive, and one that never sends anything, at the headers timeout', async () => {
       // keep-alive and request timeouts well above the headers timeout, so that only it can close them
-      const other = await liveApp(dialect, { 'http.request_timeout_seconds': 10, 'http.headers_timeout_seconds': 1, 'http.keep_alive_timeout_seconds': 10 });
+      const other = await liveApp(dialect, {
+        'http.request_timeout_seconds': 10,
+        'http.headers_timeout_seconds': 1,
+        'http.keep_alive_timeout_seconds': 10,
+      });
       const partial = await connect(other.port);
       partial.socket.write('GET /v1/status HTTP/1.1\r\nHost: local');
       const silent = await connect(other.port);
@@ -101,7 +107,9 @@ for (const dialect of enabledDialects()) {
       expect(open.length).toBeLessThanOrEqual(8);
       // once they are gone, new connections are served again
       await new Promise((resolve) => setTimeout(resolve, 200));
-      expect((await rawRequest(live.port, 'GET /v1/status HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')).status).toBe(200);
+      expect(
+        (await rawRequest(live.port, 'GET /v1/status HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')).status,
+      ).toBe(200);
     });
   });
 }

@@ -33,11 +33,15 @@ eachDialect('http: lone surrogates', (h) => {
   });
 
   it('refuses a password holding a lone surrogate at register, login and reset, so two such passwords never match', async () => {
-    const reg = await h.http.post('/v1/auth/register', { body: { email: 'lone@example.com', password: `secret-${LONE_HIGH}-pass`, display_name: 'Lone Ranger' } });
+    const reg = await h.http.post('/v1/auth/register', {
+      body: { email: 'lone@example.com', password: `secret-${LONE_HIGH}-pass`, display_name: 'Lone Ranger' },
+    });
     expect(reg.status).toBe(422);
     expect(reg.body.error.fields).toHaveProperty('password');
     const player = await createPlayerWithPassword(h.ctx, 'password-1234');
-    const login = await h.http.post('/v1/auth/login', { body: { login: player.email, password: `password-1234${LONE_LOW}` } });
+    const login = await h.http.post('/v1/auth/login', {
+      body: { login: player.email, password: `password-1234${LONE_LOW}` },
+    });
     expect(login.status).toBe(422);
     expect(login.body.error.fields).toHaveProperty('password');
   });
@@ -56,7 +60,9 @@ eachDialect('http: lone surrogates', (h) => {
     expect((await h.http.put(url, { token: w.token, body: { state } })).status).toBe(201);
     expect((await h.http.get(url, { token: w.token })).body.data.state.state).toEqual(state);
     const meta = { note: `a${LONE_HIGH}` };
-    expect((await h.http.post(`/v1/games/${w.game.slug}/scores`, { token: w.token, body: { score: 1, meta } })).status).toBe(201);
+    expect(
+      (await h.http.post(`/v1/games/${w.game.slug}/scores`, { token: w.token, body: { score: 1, meta } })).status,
+    ).toBe(201);
     const mine = await h.http.get(`/v1/games/${w.game.slug}/scores/me`, { token: w.token });
     expect(mine.body.data.scores[0].meta).toEqual(meta);
   });

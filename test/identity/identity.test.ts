@@ -33,7 +33,12 @@ eachDialect('identity tokens', (h) => {
   };
   /** What a game backend does offline: jose against the published JWKS, checking issuer, audience (its slug) and expiry. */
   const verifyOffline = (token: string, audience: string, at = new Date(h.clock.now())) =>
-    jwtVerify(token, createLocalJWKSet(keySet), { issuer: TEST_ORIGIN, audience, algorithms: ['ES256'], currentDate: at });
+    jwtVerify(token, createLocalJWKSet(keySet), {
+      issuer: TEST_ORIGIN,
+      audience,
+      algorithms: ['ES256'],
+      currentDate: at,
+    });
 
   beforeAll(async () => {
     w = await gameWithPlayer(h);
@@ -57,7 +62,13 @@ eachDialect('identity tokens', (h) => {
     expect(issued).toMatchObject({ player_id: w.player.id, game: w.game.slug, expires_in: 600 });
     const { payload, protectedHeader } = await verifyOffline(issued.token, w.game.slug);
     expect(protectedHeader).toMatchObject({ alg: 'ES256', kid: keySet.keys[0]!.kid });
-    expect(payload).toMatchObject({ sub: String(w.player.id), player_id: w.player.id, game: w.game.slug, aud: w.game.slug, iss: TEST_ORIGIN });
+    expect(payload).toMatchObject({
+      sub: String(w.player.id),
+      player_id: w.player.id,
+      game: w.game.slug,
+      aud: w.game.slug,
+      iss: TEST_ORIGIN,
+    });
     expect(payload.exp! - payload.iat!).toBe(600);
     expect(payload.iat).toBe(Math.floor(h.clock.now() / 1000));
   });
@@ -66,7 +77,11 @@ eachDialect('identity tokens', (h) => {
     const { token } = await issue();
     const res = await h.http.post(VERIFY, { token: w.key, body: { token } });
     expect(res.status, res.text).toBe(200);
-    expect(res.body.data).toMatchObject({ player_id: w.player.id, game: w.game.slug, player: { id: w.player.id, username: w.player.username } });
+    expect(res.body.data).toMatchObject({
+      player_id: w.player.id,
+      game: w.game.slug,
+      player: { id: w.player.id, username: w.player.username },
+    });
     expect(res.body.data.player).not.toHaveProperty('email');
   });
 
@@ -149,7 +164,9 @@ eachDialect('identity tokens', (h) => {
 
   it('documents the three routes in the OpenAPI document', async () => {
     const doc = (await h.http.get('/v1/openapi.json')).body;
-    expect(Object.keys(doc.paths[issueUrl('{slug}')].post.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404', '422']));
+    expect(Object.keys(doc.paths[issueUrl('{slug}')].post.responses)).toEqual(
+      expect.arrayContaining(['200', '401', '403', '404', '422']),
+    );
     expect(Object.keys(doc.paths[JWKS].get.responses)).toEqual(expect.arrayContaining(['200', '429', '503']));
     const verify = doc.paths[VERIFY].post;
     expect(verify.security).toEqual([{ developerKey: [] }]);

@@ -25,7 +25,9 @@ eachDialect('play: concurrent calls', (h) => {
     h.clock.set('2026-06-01T11:00:00Z');
     const p = await playing(h);
     h.clock.advance(30);
-    const results = await Promise.all(Array.from({ length: 20 }, () => heartbeat(h.ctx, asPlayer(p.player.id), p.session)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => heartbeat(h.ctx, asPlayer(p.player.id), p.session)),
+    );
     expect(results.every((r) => r.credited_seconds === 30)).toBe(true);
     expect((await sessionRow(h, p.session)).credited_seconds).toBe(30);
     expect((await usage(h, p.player.id, '2026-06-01')).seconds).toBe(30);
@@ -36,9 +38,13 @@ eachDialect('play: concurrent calls', (h) => {
     h.clock.set('2026-06-02T10:00:00Z');
     const p = await playing(h);
     h.clock.advance(45);
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? api.end(p.token, p.session) : api.heartbeat(p.token, p.session))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 ? api.end(p.token, p.session) : api.heartbeat(p.token, p.session))),
+    );
     const ends = results.filter((_, i) => i % 2);
-    expect(ends.every((r) => r.status === 200 && r.body.data.credited_seconds === 45 && r.body.data.reason === 'quit')).toBe(true);
+    expect(
+      ends.every((r) => r.status === 200 && r.body.data.credited_seconds === 45 && r.body.data.reason === 'quit'),
+    ).toBe(true);
     // a heartbeat that ran after an end finds the session closed
     expect(results.filter((_, i) => i % 2 === 0).every((r) => r.status === 200 || r.status === 410)).toBe(true);
     expect(await sessionRow(h, p.session)).toMatchObject({ status: 'closed', credited_seconds: 45 });
@@ -52,7 +58,11 @@ eachDialect('play: concurrent calls', (h) => {
     const game = await createGame(h.ctx);
     const results = await Promise.all(Array.from({ length: 6 }, () => api.start(token, game.slug)));
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
-    const rows = await h.ctx.db.selectFrom('play_sessions').select(['status', 'end_reason']).where('player_id', '=', player.id).execute();
+    const rows = await h.ctx.db
+      .selectFrom('play_sessions')
+      .select(['status', 'end_reason'])
+      .where('player_id', '=', player.id)
+      .execute();
     expect(rows).toHaveLength(6);
     expect(rows.filter((r) => r.status === 'active')).toHaveLength(1);
     expect(rows.filter((r) => r.status === 'closed').every((r) => r.end_reason === 'replaced')).toBe(true);
@@ -65,7 +75,8 @@ eachDialect('play: concurrent calls', (h) => {
     h.clock.set('2026-06-04T10:00:00Z');
     const { player, token } = await createPlayerWithToken(h.ctx);
     const sessions: string[] = [];
-    for (let i = 0; i < 12; i++) sessions.push((await api.start(token, (await createGame(h.ctx)).slug)).body.data.session);
+    for (let i = 0; i < 12; i++)
+      sessions.push((await api.start(token, (await createGame(h.ctx)).slug)).body.data.session);
     for (let round = 0; round < 3; round++) {
       h.clock.advance(29);
       await Promise.all(sessions.flatMap((s) => [api.heartbeat(token, s), api.heartbeat(token, s)]));

@@ -25,7 +25,12 @@ eachDialect('play: POST /play/end', (h) => {
       reason: 'quit',
       entitlement: expect.objectContaining({ used_seconds: 50, remaining_seconds: 850 }),
     });
-    expect(await sessionRow(h, p.session)).toMatchObject({ status: 'closed', end_reason: 'quit', credited_seconds: 50, ended_at: h.clock.now() });
+    expect(await sessionRow(h, p.session)).toMatchObject({
+      status: 'closed',
+      end_reason: 'quit',
+      credited_seconds: 50,
+      ended_at: h.clock.now(),
+    });
     expect((await gameStats(h, p.game.id)).playtime_seconds).toBe(50);
     expect((await api.heartbeat(p.token, p.session)).status).toBe(410);
   });
@@ -68,13 +73,21 @@ eachDialect('play: POST /play/end', (h) => {
   it('summarises a session the limit closed, with reason limit', async () => {
     h.clock.set('2026-06-02T10:00:00Z');
     const p = await playing(h);
-    await h.ctx.db.insertInto('daily_usage').values({ player_id: p.player.id, day: '2026-06-02', seconds: 880 })
-      .onConflict((oc) => oc.columns(['player_id', 'day']).doUpdateSet({ seconds: 880 })).execute();
+    await h.ctx.db
+      .insertInto('daily_usage')
+      .values({ player_id: p.player.id, day: '2026-06-02', seconds: 880 })
+      .onConflict((oc) => oc.columns(['player_id', 'day']).doUpdateSet({ seconds: 880 }))
+      .execute();
     h.clock.advance(30);
     expect((await api.heartbeat(p.token, p.session)).body.data.limit_reached).toBe(true);
     h.clock.advance(5);
     const res = await api.end(p.token, p.session);
-    expect(res.body.data).toMatchObject({ reason: 'limit', credited_seconds: 20, session_seconds: 30, entitlement: { limit_reached: true } });
+    expect(res.body.data).toMatchObject({
+      reason: 'limit',
+      credited_seconds: 20,
+      session_seconds: 30,
+      entitlement: { limit_reached: true },
+    });
   });
 
   it('closes an idle session with reason timeout, crediting nothing for the silence', async () => {

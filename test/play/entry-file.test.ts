@@ -37,7 +37,9 @@ eachDialect(
       h.clock.set('2026-06-01T10:00:00Z');
       const { token } = await createPlayerWithToken(h.ctx);
       const s = await start(token);
-      expect(s.entry_url).toBe(`http://${game.slug}.games.localhost:8080/~${game.files_dir}/index.html?session=${s.session}`);
+      expect(s.entry_url).toBe(
+        `http://${game.slug}.games.localhost:8080/~${game.files_dir}/index.html?session=${s.session}`,
+      );
       const page = await load(s.entry_url);
       expect(page.status).toBe(200);
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -68,7 +70,10 @@ eachDialect(
 
     it('is served to an Unlimited member past the free allowance', async () => {
       h.clock.set('2026-06-03T10:00:00Z');
-      const { token } = await createPlayerWithToken(h.ctx, { membership_plan: 'unlimited', membership_status: 'active' });
+      const { token } = await createPlayerWithToken(h.ctx, {
+        membership_plan: 'unlimited',
+        membership_status: 'active',
+      });
       const s = await start(token);
       for (let i = 0; i < 4; i++) {
         h.clock.advance(30);

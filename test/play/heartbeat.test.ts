@@ -17,12 +17,24 @@ eachDialect('play: POST /play/heartbeat', (h) => {
       credited_seconds: 30,
       session_seconds: 30,
       limit_reached: false,
-      entitlement: { unlimited: false, allowance_seconds: 900, used_seconds: 30, remaining_seconds: 870, limit_reached: false, resets_in_seconds: 12 * 3600 - 30, day: '2026-06-01' },
+      entitlement: {
+        unlimited: false,
+        allowance_seconds: 900,
+        used_seconds: 30,
+        remaining_seconds: 870,
+        limit_reached: false,
+        resets_in_seconds: 12 * 3600 - 30,
+        day: '2026-06-01',
+      },
     });
     h.clock.advance(30);
     const second = (await api.heartbeat(p.token, p.session)).body.data;
     expect(second).toMatchObject({ credited_seconds: 60, session_seconds: 60, entitlement: { used_seconds: 60 } });
-    expect(await sessionRow(h, p.session)).toMatchObject({ credited_seconds: 60, last_heartbeat_at: h.clock.now(), credited_until: h.clock.now() });
+    expect(await sessionRow(h, p.session)).toMatchObject({
+      credited_seconds: 60,
+      last_heartbeat_at: h.clock.now(),
+      credited_until: h.clock.now(),
+    });
     expect(await usage(h, p.player.id, '2026-06-01')).toEqual({ seconds: 60, sessions: 1 });
     expect(await gameStats(h, p.game.id)).toEqual({ plays: 1, playtime_seconds: 60 });
   });
@@ -30,9 +42,15 @@ eachDialect('play: POST /play/heartbeat', (h) => {
   it('credits at most max_heartbeat_gap after a long silence', async () => {
     const p = await playing(h);
     h.clock.advance(200);
-    expect((await api.heartbeat(p.token, p.session)).body.data).toMatchObject({ credited_seconds: 90, session_seconds: 200 });
+    expect((await api.heartbeat(p.token, p.session)).body.data).toMatchObject({
+      credited_seconds: 90,
+      session_seconds: 200,
+    });
     h.clock.advance(30);
-    expect((await api.heartbeat(p.token, p.session)).body.data).toMatchObject({ credited_seconds: 120, session_seconds: 230 });
+    expect((await api.heartbeat(p.token, p.session)).body.data).toMatchObject({
+      credited_seconds: 120,
+      session_seconds: 230,
+    });
   });
 
   it('credits whole seconds and keeps the fractions for later', async () => {
@@ -51,9 +69,19 @@ eachDialect('play: POST /play/heartbeat', (h) => {
     h.clock.advance(0.7);
     const again = await api.heartbeat(p.token, p.session);
     expect(again.status).toBe(200);
-    expect(again.body.data).toMatchObject({ credited_seconds: 30, session_seconds: 30, limit_reached: false, entitlement: { used_seconds: 30 } });
+    expect(again.body.data).toMatchObject({
+      credited_seconds: 30,
+      session_seconds: 30,
+      limit_reached: false,
+      entitlement: { used_seconds: 30 },
+    });
     const credited = at('2026-06-01T10:00:30Z');
-    expect(await sessionRow(h, p.session)).toMatchObject({ status: 'active', credited_seconds: 30, credited_until: credited, last_heartbeat_at: h.clock.now() });
+    expect(await sessionRow(h, p.session)).toMatchObject({
+      status: 'active',
+      credited_seconds: 30,
+      credited_until: credited,
+      last_heartbeat_at: h.clock.now(),
+    });
     expect(await usage(h, p.player.id, '2026-06-01')).toEqual({ seconds: 30, sessions: 1 });
     expect(await gameStats(h, p.game.id)).toEqual({ plays: 1, playtime_seconds: 30 });
     // The fraction is credited later, with the next whole second.
@@ -78,7 +106,10 @@ eachDialect('play: POST /play/heartbeat', (h) => {
     const unknown = await api.heartbeat(intruder.token, 'ps_unknown');
     expect(res.status).toBe(404);
     expect(res.body.error).toEqual(unknown.body.error);
-    expect(await sessionRow(h, p.session)).toMatchObject({ credited_seconds: 0, last_heartbeat_at: h.clock.now() - 30_000 });
+    expect(await sessionRow(h, p.session)).toMatchObject({
+      credited_seconds: 0,
+      last_heartbeat_at: h.clock.now() - 30_000,
+    });
     expect((await usage(h, intruder.player.id, new Date(h.clock.now()).toISOString().slice(0, 10))).seconds).toBe(0);
   });
 
@@ -124,7 +155,12 @@ eachDialect('play: POST /play/heartbeat', (h) => {
     const res = await api.heartbeat(p.token, p.session);
     expect(res.status).toBe(410);
     expect(res.body.error.code).toBe('session_ended');
-    expect(await sessionRow(h, p.session)).toMatchObject({ status: 'closed', end_reason: 'timeout', ended_at: heardAt, credited_seconds: 30 });
+    expect(await sessionRow(h, p.session)).toMatchObject({
+      status: 'closed',
+      end_reason: 'timeout',
+      ended_at: heardAt,
+      credited_seconds: 30,
+    });
     expect((await api.entitlement(p.token)).body.data.used_seconds).toBe(30);
     expect((await api.heartbeat(p.token, p.session)).status).toBe(410);
   });
@@ -132,12 +168,19 @@ eachDialect('play: POST /play/heartbeat', (h) => {
   it('keeps a session alive just short of the idle timeout', async () => {
     const p = await playing(h);
     h.clock.advance(299);
-    expect((await api.heartbeat(p.token, p.session)).body.data).toMatchObject({ credited_seconds: 90, limit_reached: false });
+    expect((await api.heartbeat(p.token, p.session)).body.data).toMatchObject({
+      credited_seconds: 90,
+      limit_reached: false,
+    });
   });
 
   it('counts the time of Unlimited members and staff without a cap', async () => {
     h.clock.set('2026-06-02T10:00:00Z');
-    for (const options of [{ membership_plan: 'unlimited', membership_status: 'active' }, { role: 'staff' }, { role: 'admin' }]) {
+    for (const options of [
+      { membership_plan: 'unlimited', membership_status: 'active' },
+      { role: 'staff' },
+      { role: 'admin' },
+    ]) {
       const p = await playing(h, options);
       await setUsage(h, p.player.id, '2026-06-02', 899);
       h.clock.advance(30);
@@ -151,15 +194,26 @@ eachDialect('play: POST /play/heartbeat', (h) => {
     }
   });
 
-  it("limits a member whose canceled membership ran out during the session", async () => {
+  it('limits a member whose canceled membership ran out during the session', async () => {
     h.clock.set('2026-06-03T10:00:00Z');
-    const p = await playing(h, { membership_plan: 'unlimited', membership_status: 'canceled', membership_ends_at: Date.parse('2026-06-03T10:01:00Z') });
+    const p = await playing(h, {
+      membership_plan: 'unlimited',
+      membership_status: 'canceled',
+      membership_ends_at: Date.parse('2026-06-03T10:01:00Z'),
+    });
     await setUsage(h, p.player.id, '2026-06-03', 2000);
     h.clock.advance(30);
-    expect((await api.heartbeat(p.token, p.session)).body.data).toMatchObject({ limit_reached: false, entitlement: { unlimited: true, used_seconds: 2030 } });
+    expect((await api.heartbeat(p.token, p.session)).body.data).toMatchObject({
+      limit_reached: false,
+      entitlement: { unlimited: true, used_seconds: 2030 },
+    });
     h.clock.advance(40);
     const res = await api.heartbeat(p.token, p.session);
-    expect(res.body.data).toMatchObject({ credited_seconds: 30, limit_reached: true, entitlement: { unlimited: false, used_seconds: 2030, remaining_seconds: 0 } });
+    expect(res.body.data).toMatchObject({
+      credited_seconds: 30,
+      limit_reached: true,
+      entitlement: { unlimited: false, used_seconds: 2030, remaining_seconds: 0 },
+    });
     expect(await sessionRow(h, p.session)).toMatchObject({ status: 'closed', end_reason: 'limit' });
   });
 

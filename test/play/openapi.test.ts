@@ -22,7 +22,8 @@ eachDialect('play: OpenAPI', (h) => {
       expect(undescribed(data, `${path} data`)).toEqual([]);
       const body = op.requestBody?.content['application/json'].schema;
       if (body) expect(undescribed(body, `${path} body`)).toEqual([]);
-      for (const param of op.parameters ?? []) expect(param.description ?? param.schema?.description, `${path} ${param.name}`).toBeTruthy();
+      for (const param of op.parameters ?? [])
+        expect(param.description ?? param.schema?.description, `${path} ${param.name}`).toBeTruthy();
     }
     const start = doc.paths['/v1/play/start'].post.responses;
     expect(start['402'].description).toMatch(/limit_reached/);

@@ -12,7 +12,8 @@ export function playApi(h: Harness) {
     end: (token: string, session: string, reason?: string) =>
       h.http.post('/v1/play/end', { token, body: reason === undefined ? { session } : { session, reason } }),
     entitlement: (token: string) => h.http.get('/v1/me/entitlement', { token }),
-    playtime: (token: string, days?: number | string) => h.http.get('/v1/me/playtime', { token, query: days === undefined ? undefined : { days } }),
+    playtime: (token: string, days?: number | string) =>
+      h.http.get('/v1/me/playtime', { token, query: days === undefined ? undefined : { days } }),
   };
 }
 
@@ -26,11 +27,20 @@ export async function playing(h: Harness, player: PlayerOptions = {}, game: Part
 }
 
 export function sessionRow(h: Harness, session: string) {
-  return h.ctx.db.selectFrom('play_sessions').selectAll().where('token_hash', '=', sha256(session)).executeTakeFirstOrThrow();
+  return h.ctx.db
+    .selectFrom('play_sessions')
+    .selectAll()
+    .where('token_hash', '=', sha256(session))
+    .executeTakeFirstOrThrow();
 }
 
 export async function usage(h: Harness, playerId: number, day: string) {
-  const row = await h.ctx.db.selectFrom('daily_usage').selectAll().where('player_id', '=', playerId).where('day', '=', day).executeTakeFirst();
+  const row = await h.ctx.db
+    .selectFrom('daily_usage')
+    .selectAll()
+    .where('player_id', '=', playerId)
+    .where('day', '=', day)
+    .executeTakeFirst();
   return row ? { seconds: Number(row.seconds), sessions: Number(row.sessions) } : { seconds: 0, sessions: 0 };
 }
 

@@ -6,14 +6,19 @@ import { PLAYTIME_SHARDS } from '../../src/modules/games/playtime.repository.js'
 import { gameStats, playApi, playing, sessionRow } from './play-helpers.js';
 import { createPlayerWithToken } from '../helpers/factories.js';
 
-eachDialect('play: a game\'s playtime in shards', (h) => {
+eachDialect("play: a game's playtime in shards", (h) => {
   const api = playApi(h);
 
   const shards = (gameId: number) =>
-    h.ctx.db.selectFrom('game_playtime').select(['shard', 'seconds']).where('game_id', '=', gameId).orderBy('shard').execute()
+    h.ctx.db
+      .selectFrom('game_playtime')
+      .select(['shard', 'seconds'])
+      .where('game_id', '=', gameId)
+      .orderBy('shard')
+      .execute()
       .then((rows) => rows.map((r) => ({ shard: Number(r.shard), seconds: Number(r.seconds) })));
 
-  it('credits each session\'s seconds to its shard, and shows the column plus the shards as the game\'s playtime', async () => {
+  it("credits each session's seconds to its shard, and shows the column plus the shards as the game's playtime", async () => {
     h.clock.set('2026-06-01T10:00:00Z');
     // 1.5 hours credited before the shards existed stay in the game's column
     const first = await playing(h, {}, { playtime_seconds: 5400 });
@@ -29,20 +34,26 @@ eachDialect('play: a game\'s playtime in shards', (h) => {
     expect(await shards(first.game.id)).toEqual(
       ids.map((id) => ({ shard: id % PLAYTIME_SHARDS, seconds: 360 })).sort((a, b) => a.shard - b.shard),
     );
-    const row = await h.ctx.db.selectFrom('games').select('playtime_seconds').where('id', '=', first.game.id).executeTakeFirstOrThrow();
+    const row = await h.ctx.db
+      .selectFrom('games')
+      .select('playtime_seconds')
+      .where('id', '=', first.game.id)
+      .executeTakeFirstOrThrow();
     expect(Number(row.playtime_seconds)).toBe(5400);
     expect(await gameStats(h, first.game.id)).toEqual({ plays: 2, playtime_seconds: 6120 });
 
     // 6,120 s is 1.7 hours: the catalogue, the game, and the player's recent games all count the shards
     const stats = { plays: 2, playtime_hours: 1.7 };
-    const listed = (await h.http.get('/v1/games')).body.data.games.find((g: { slug: string }) => g.slug === first.game.slug);
+    const listed = (await h.http.get('/v1/games')).body.data.games.find(
+      (g: { slug: string }) => g.slug === first.game.slug,
+    );
     expect(listed.stats).toEqual(stats);
     expect((await h.http.get(`/v1/games/${first.game.slug}`)).body.data.stats).toEqual(stats);
     const recent = (await h.http.get('/v1/me/recent', { token: first.token })).body.data.recent;
     expect(recent[0].game).toMatchObject({ slug: first.game.slug, stats });
   });
 
-  it('credits an end\'s last seconds to the session\'s shard', async () => {
+  it("credits an end's last seconds to the session's shard", async () => {
     h.clock.set('2026-06-01T10:00:00Z');
     const p = await playing(h);
     h.clock.advance(30);

@@ -42,7 +42,12 @@ eachDialect('play: GET /me/entitlement and /me/playtime', (h) => {
     for (const options of [{ membership_plan: 'unlimited', membership_status: 'active' }, { role: 'staff' }]) {
       const { player, token } = await createPlayerWithToken(h.ctx, options);
       await setUsage(h, player.id, '2026-11-21', 1200);
-      expect((await api.entitlement(token)).body.data).toMatchObject({ unlimited: true, used_seconds: 1200, remaining_seconds: null, limit_reached: false });
+      expect((await api.entitlement(token)).body.data).toMatchObject({
+        unlimited: true,
+        used_seconds: 1200,
+        remaining_seconds: null,
+        limit_reached: false,
+      });
     }
   });
 

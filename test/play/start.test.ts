@@ -33,7 +33,13 @@ eachDialect('play: POST /play/start', (h) => {
       },
     });
     const row = await sessionRow(h, data.session);
-    expect(row).toMatchObject({ player_id: player.id, game_id: game.id, status: 'active', credited_seconds: 0, end_reason: null });
+    expect(row).toMatchObject({
+      player_id: player.id,
+      game_id: game.id,
+      status: 'active',
+      credited_seconds: 0,
+      end_reason: null,
+    });
     expect(row.token_hash).toBe(sha256(data.session));
     expect(await gameStats(h, game.id)).toEqual({ plays: 1, playtime_seconds: 0 });
     expect(await usage(h, player.id, '2026-06-01')).toEqual({ seconds: 0, sessions: 1 });
@@ -71,7 +77,9 @@ eachDialect('play: POST /play/start', (h) => {
     const res = await api.start(token, game.slug);
     expect(res.status).toBe(402);
     expect(res.body.error.code).toBe('premium_required');
-    expect(await h.ctx.db.selectFrom('play_sessions').select('id').where('player_id', '=', player.id).execute()).toEqual([]);
+    expect(
+      await h.ctx.db.selectFrom('play_sessions').select('id').where('player_id', '=', player.id).execute(),
+    ).toEqual([]);
     expect((await gameStats(h, game.id)).plays).toBe(0);
   });
 
@@ -88,14 +96,22 @@ eachDialect('play: POST /play/start', (h) => {
       const { token } = await createPlayerWithToken(h.ctx, options);
       const res = await api.start(token, game.slug);
       expect(res.status, JSON.stringify(options)).toBe(200);
-      expect(res.body.data.entitlement).toMatchObject({ unlimited: true, remaining_seconds: null, limit_reached: false });
+      expect(res.body.data.entitlement).toMatchObject({
+        unlimited: true,
+        remaining_seconds: null,
+        limit_reached: false,
+      });
     }
   });
 
   it('runs a canceled membership until ends_at, then refuses premium games with 402', async () => {
     h.clock.set('2026-06-03T10:00:00Z');
     const endsAt = at('2026-06-03T12:00:00Z');
-    const { token } = await createPlayerWithToken(h.ctx, { membership_plan: 'unlimited', membership_status: 'canceled', membership_ends_at: endsAt });
+    const { token } = await createPlayerWithToken(h.ctx, {
+      membership_plan: 'unlimited',
+      membership_status: 'canceled',
+      membership_ends_at: endsAt,
+    });
     const game = await createGame(h.ctx, { requires_premium: 1 });
     expect((await api.start(token, game.slug)).status).toBe(200);
     h.clock.set(endsAt - 1000);
@@ -108,7 +124,11 @@ eachDialect('play: POST /play/start', (h) => {
   });
 
   it('refuses an expired Unlimited membership like a free one', async () => {
-    const { token } = await createPlayerWithToken(h.ctx, { membership_plan: 'unlimited', membership_status: 'expired', membership_ends_at: h.clock.now() - 1000 });
+    const { token } = await createPlayerWithToken(h.ctx, {
+      membership_plan: 'unlimited',
+      membership_status: 'expired',
+      membership_ends_at: h.clock.now() - 1000,
+    });
     const game = await createGame(h.ctx, { requires_premium: 1 });
     expect((await api.start(token, game.slug)).body.error.code).toBe('premium_required');
   });
@@ -120,8 +140,13 @@ eachDialect('play: POST /play/start', (h) => {
     await setUsage(h, player.id, '2026-06-04', 900);
     const res = await api.start(token, game.slug);
     expect(res.status).toBe(402);
-    expect(res.body.error).toMatchObject({ code: 'limit_reached', entitlement: { used_seconds: 900, remaining_seconds: 0, limit_reached: true } });
-    expect(await h.ctx.db.selectFrom('play_sessions').select('id').where('player_id', '=', player.id).execute()).toEqual([]);
+    expect(res.body.error).toMatchObject({
+      code: 'limit_reached',
+      entitlement: { used_seconds: 900, remaining_seconds: 0, limit_reached: true },
+    });
+    expect(
+      await h.ctx.db.selectFrom('play_sessions').select('id').where('player_id', '=', player.id).execute(),
+    ).toEqual([]);
     expect((await gameStats(h, game.id)).plays).toBe(0);
     expect((await usage(h, player.id, '2026-06-04')).sessions).toBe(1);
   });
@@ -143,7 +168,12 @@ eachDialect('play: POST /play/start', (h) => {
       await setUsage(h, player.id, '2026-06-06', 5000);
       const res = await api.start(token, (await createGame(h.ctx)).slug);
       expect(res.status).toBe(200);
-      expect(res.body.data.entitlement).toMatchObject({ unlimited: true, used_seconds: 5000, remaining_seconds: null, limit_reached: false });
+      expect(res.body.data.entitlement).toMatchObject({
+        unlimited: true,
+        used_seconds: 5000,
+        remaining_seconds: null,
+        limit_reached: false,
+      });
     }
   });
 
@@ -156,7 +186,12 @@ eachDialect('play: POST /play/start', (h) => {
     const second = await api.start(first.token, first.game.slug);
     expect(second.status).toBe(200);
     expect(second.body.data.entitlement.used_seconds).toBe(20);
-    expect(await sessionRow(h, first.session)).toMatchObject({ status: 'closed', end_reason: 'replaced', credited_seconds: 20, ended_at: h.clock.now() });
+    expect(await sessionRow(h, first.session)).toMatchObject({
+      status: 'closed',
+      end_reason: 'replaced',
+      credited_seconds: 20,
+      ended_at: h.clock.now(),
+    });
     expect((await sessionRow(h, second.body.data.session)).status).toBe('active');
     expect((await sessionRow(h, otherSession)).status).toBe('active');
     const hb = await api.heartbeat(first.token, first.session);
@@ -174,7 +209,9 @@ eachDialect('play: POST /play/start', (h) => {
   it('refuses a developer key with 403 and a missing credential with 401', async () => {
     const game = await createGame(h.ctx);
     const { key } = await createKey(h.ctx, game.id, ['stats:read']);
-    expect((await h.http.post('/v1/play/start', { token: key, body: { game: game.slug } })).body.error.code).toBe('forbidden');
+    expect((await h.http.post('/v1/play/start', { token: key, body: { game: game.slug } })).body.error.code).toBe(
+      'forbidden',
+    );
     expect((await h.http.post('/v1/play/start', { body: { game: game.slug } })).status).toBe(401);
   });
 

@@ -17,7 +17,15 @@ import { playApi, playing, sessionRow, usage } from './play-helpers.js';
 eachDialect('play: the idle sweep', (h) => {
   const api = playApi(h);
   const activeCount = async () =>
-    Number((await h.ctx.db.selectFrom('play_sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'active').executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await h.ctx.db
+          .selectFrom('play_sessions')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('status', '=', 'active')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   afterEach(async () => {
     // every test starts without live sessions of earlier tests
     h.clock.advance(3600);
@@ -37,17 +45,27 @@ eachDialect('play: the idle sweep', (h) => {
     expect(await sweepIdleSessions(h.ctx)).toBe(0);
     h.clock.advance(1); // 300 s since the idle one was heard from
     expect(await sweepIdleSessions(h.ctx)).toBe(1);
-    expect(await sessionRow(h, idle.session)).toMatchObject({ status: 'closed', end_reason: 'timeout', ended_at: heardAt, credited_seconds: 30 });
+    expect(await sessionRow(h, idle.session)).toMatchObject({
+      status: 'closed',
+      end_reason: 'timeout',
+      ended_at: heardAt,
+      credited_seconds: 30,
+    });
     expect((await usage(h, idle.player.id, '2026-06-01')).seconds).toBe(30);
     expect((await sessionRow(h, live.session)).status).toBe('active');
     expect((await api.heartbeat(idle.token, idle.session)).body.error.code).toBe('session_ended');
-    expect((await api.end(idle.token, idle.session)).body.data).toMatchObject({ reason: 'timeout', credited_seconds: 30, session_seconds: 30 });
+    expect((await api.end(idle.token, idle.session)).body.data).toMatchObject({
+      reason: 'timeout',
+      credited_seconds: 30,
+      session_seconds: 30,
+    });
   });
 
   it('closes each session once when two sweeps run at the same time', async () => {
     h.clock.set('2026-06-02T10:00:00Z');
     const game = await createGame(h.ctx);
-    for (let i = 0; i < 30; i++) await createPlaySession(h.ctx, (await createPlayer(h.ctx)).id, game.id, { status: 'active' });
+    for (let i = 0; i < 30; i++)
+      await createPlaySession(h.ctx, (await createPlayer(h.ctx)).id, game.id, { status: 'active' });
     h.clock.advance(300);
     const [a, b] = await Promise.all([sweepIdleSessions(h.ctx), sweepIdleSessions(h.ctx)]);
     expect(a + b).toBe(30);
@@ -105,13 +123,23 @@ describe('cli: gameplatform play sweep', () => {
       const ctx = { db: database.db, clock: systemClock } as AppContext;
       const game = await createGame(ctx);
       const player = await createPlayer(ctx);
-      const { token: idle } = await createPlaySession(ctx, player.id, game.id, { status: 'active', lastHeartbeatAt: Date.now() - 600_000 });
+      const { token: idle } = await createPlaySession(ctx, player.id, game.id, {
+        status: 'active',
+        lastHeartbeatAt: Date.now() - 600_000,
+      });
       await createPlaySession(ctx, (await createPlayerWithToken(ctx)).player.id, game.id, { status: 'active' });
       const res = await cli(['play', 'sweep'], dir);
       expect(res.stderr).toBe('');
       expect(res.stdout).toMatch(/closed 1 idle play session\b/);
-      const rows = await database.db.selectFrom('play_sessions').select(['status', 'end_reason']).orderBy('id').execute();
-      expect(rows).toEqual([{ status: 'closed', end_reason: 'timeout' }, { status: 'active', end_reason: null }]);
+      const rows = await database.db
+        .selectFrom('play_sessions')
+        .select(['status', 'end_reason'])
+        .orderBy('id')
+        .execute();
+      expect(rows).toEqual([
+        { status: 'closed', end_reason: 'timeout' },
+        { status: 'active', end_reason: null },
+      ]);
       expect(idle).toMatch(/^ps_/);
     } finally {
       await database.destroy();

@@ -20,14 +20,25 @@ it('demo games: the Phaser one is published from its build, with its bundle, atl
   expect(dir).toBe(path.join(builtGamesRoot(), 'star-catcher'));
   const { files } = await checkGameDirectory(dir);
   expect(files.files).toEqual(
-    expect.arrayContaining(['game.js', 'game.js.br', 'game.js.gz', 'assets/atlas.json', 'assets/atlas.png', 'assets/sky.png', 'assets/catch.wav', 'assets/bump.wav']),
+    expect.arrayContaining([
+      'game.js',
+      'game.js.br',
+      'game.js.gz',
+      'assets/atlas.json',
+      'assets/atlas.png',
+      'assets/sky.png',
+      'assets/catch.wav',
+      'assets/bump.wav',
+    ]),
   );
   expect(files.files.filter((f) => f.startsWith('src/'))).toEqual([]);
   const atlas = JSON.parse(readFileSync(path.join(dir, 'assets', 'atlas.json'), 'utf8'));
   expect(Object.keys(atlas.frames).sort()).toEqual(['basket', 'gem', 'rock', 'star']);
   expect((await sharp(path.join(dir, 'assets', 'atlas.png')).metadata()).width).toBe(atlas.meta.size.w);
   // Buffer.equals: a deep toEqual over 1.4 MB walks every byte as a property.
-  expect(brotliDecompressSync(readFileSync(path.join(dir, 'game.js.br'))).equals(readFileSync(path.join(dir, 'game.js')))).toBe(true);
+  expect(
+    brotliDecompressSync(readFileSync(path.join(dir, 'game.js.br'))).equals(readFileSync(path.join(dir, 'game.js'))),
+  ).toBe(true);
   expect(readFileSync(path.join(dir, 'game.js'), 'utf8')).toContain('Phaser');
 });
 
@@ -42,19 +53,27 @@ it('demo games: sounds are valid 16-bit PCM WAV files', () => {
 
 eachDialect('portal: demo games', (h) => {
   it('publishes the demo games into an empty catalogue, once', async () => {
-    expect((await publishDemoGamesIfEmpty(h.ctx)).sort()).toEqual(['comet-snake', 'reflex', 'star-catcher', 'tile-merge']);
+    expect((await publishDemoGamesIfEmpty(h.ctx)).sort()).toEqual([
+      'comet-snake',
+      'reflex',
+      'star-catcher',
+      'tile-merge',
+    ]);
     expect(await publishDemoGamesIfEmpty(h.ctx)).toEqual([]);
 
     const list = await h.http.get('/v1/games');
     expect(list.body.meta.count).toBe(4);
     const bySlug = Object.fromEntries(list.body.data.games.map((g: { slug: string }) => [g.slug, g]));
-    expect(bySlug.reflex).toMatchObject({ leaderboard: { enabled: true, order: 'asc', unit: 'ms' }, requires_premium: false });
+    expect(bySlug.reflex).toMatchObject({
+      leaderboard: { enabled: true, order: 'asc', unit: 'ms' },
+      requires_premium: false,
+    });
     expect(bySlug['tile-merge']).toMatchObject({ save_slots: 3, leaderboard: { order: 'desc' } });
     expect(bySlug['comet-snake']).toMatchObject({ requires_premium: true });
     expect(bySlug['star-catcher']).toMatchObject({ leaderboard: { enabled: true, order: 'desc' }, category: 'action' });
   });
 
-  it('serves the demo games\' public files from their own origin, readable by the portal', async () => {
+  it("serves the demo games' public files from their own origin, readable by the portal", async () => {
     const game = (await h.http.get('/v1/games/reflex')).body.data;
     expect(new URL(game.cover_url).origin).toBe('http://reflex.games.localhost:8080');
     const cover = await h.http.get(game.cover_url, { headers: { origin: h.config.public_origin } });

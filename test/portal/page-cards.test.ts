@@ -12,7 +12,13 @@ function metaOf(html: string, key: string): string | undefined {
   const match = new RegExp(`<meta (?:property|name)="${key.replace(/[.:]/g, '\\$&')}" content="([^"]*)">`).exec(html);
   return match ? decode(match[1]!) : undefined;
 }
-const decode = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const decode = (text: string) =>
+  text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 const mainOf = (html: string) => /<main[^>]*>([\s\S]*)<\/main>/.exec(html)![1]!;
 
 eachDialect('portal: link previews of game and profile pages', (h) => {
@@ -49,7 +55,9 @@ eachDialect('portal: link previews of game and profile pages', (h) => {
     expect(main).toContain('<h1>Tom &amp; &quot;Jerry&#39;s&quot; &lt;Chase&gt;</h1>');
     expect(main).toContain('<p class="tagline">Run &lt;fast&gt; &amp; &quot;jump&quot;</p>');
     expect(main).toContain('<p class="description">A &lt;b&gt;long&lt;/b&gt; chase &amp; more.</p>');
-    expect(main).toContain(`<img class="cover large" src="${cover.replace(/&/g, '&amp;')}" alt="Cover of Tom &amp; &quot;Jerry&#39;s&quot; &lt;Chase&gt;"`);
+    expect(main).toContain(
+      `<img class="cover large" src="${cover.replace(/&/g, '&amp;')}" alt="Cover of Tom &amp; &quot;Jerry&#39;s&quot; &lt;Chase&gt;"`,
+    );
     expect(main).not.toContain('noscript');
     // Still no inline script, and the CSP lets the cover load.
     expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
@@ -62,7 +70,9 @@ eachDialect('portal: link previews of game and profile pages', (h) => {
     const wordy = metaOf((await h.http.get('/games/wordy')).text, 'og:description')!;
     expect(wordy.length).toBeLessThanOrEqual(200);
     expect(wordy).toMatch(/^word word .*word…$/);
-    expect(metaOf((await h.http.get('/games/silent')).text, 'description')).toBe('Play Silent in your browser on Game Platform.');
+    expect(metaOf((await h.http.get('/games/silent')).text, 'description')).toBe(
+      'Play Silent in your browser on Game Platform.',
+    );
     expect(shortText('a  b\n c')).toBe('a b c');
   });
 
@@ -110,7 +120,9 @@ eachDialect(
     it('hands upgrade_url to the page scripts as <body data-upgrade-url>, escaped', async () => {
       await createGame(h.ctx, { slug: 'with-shop' });
       for (const url of ['/', '/games/with-shop', '/play/with-shop']) {
-        expect((await h.http.get(url)).text).toContain('data-upgrade-url="https://shop.example.com/unlimited?from=portal&amp;x=&quot;1&quot;"');
+        expect((await h.http.get(url)).text).toContain(
+          'data-upgrade-url="https://shop.example.com/unlimited?from=portal&amp;x=&quot;1&quot;"',
+        );
       }
     });
   },

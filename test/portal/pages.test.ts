@@ -4,21 +4,29 @@ import { eachDialect } from '../helpers/harness.js';
 import { createGame, createPlayer } from '../helpers/factories.js';
 
 eachDialect('portal: pages', (h) => {
-  it.each(['/', '/login', '/register', '/logout', '/forgot-password', '/reset-password?token=x', '/verify-email?token=x', '/account', '/playtime', '/docs/sdk'])(
-    'serves %s as an HTML page with a Content-Security-Policy and no inline script',
-    async (url) => {
-      const res = await h.http.get(url);
-      expect(res.status).toBe(200);
-      expect(res.headers['content-type']).toMatch(/^text\/html/);
-      const csp = String(res.headers['content-security-policy']);
-      expect(csp).toContain("script-src 'self'");
-      expect(csp).toContain("object-src 'none'");
-      expect(csp).not.toContain('unsafe-inline');
-      expect(res.text).toMatch(/<script src="\/assets\/portal-[A-Z0-9]+\.js" defer><\/script>/);
-      expect(res.text).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
-      expect(res.text).toContain('<main id="main"');
-    },
-  );
+  it.each([
+    '/',
+    '/login',
+    '/register',
+    '/logout',
+    '/forgot-password',
+    '/reset-password?token=x',
+    '/verify-email?token=x',
+    '/account',
+    '/playtime',
+    '/docs/sdk',
+  ])('serves %s as an HTML page with a Content-Security-Policy and no inline script', async (url) => {
+    const res = await h.http.get(url);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(res.text).toMatch(/<script src="\/assets\/portal-[A-Z0-9]+\.js" defer><\/script>/);
+    expect(res.text).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+    expect(res.text).toContain('<main id="main"');
+  });
 
   it('serves a listed game page and play shell, and a real 404 page for an unknown or unlisted slug', async () => {
     await createGame(h.ctx, { slug: 'shown', name: 'Shown <Game>' });
@@ -45,11 +53,14 @@ eachDialect('portal: pages', (h) => {
     expect((await h.http.get('/u/gone')).status).toBe(404);
   });
 
-  it.each(['/games/%00', '/play/a%00b', '/u/x%00', '/games/NOT_A_SLUG', '/u/no'])('answers %s, which cannot name a game or player, with the HTML 404 page', async (url) => {
-    const res = await h.http.get(url);
-    expect(res.status).toBe(404);
-    expect(res.headers['content-type']).toMatch(/^text\/html/);
-  });
+  it.each(['/games/%00', '/play/a%00b', '/u/x%00', '/games/NOT_A_SLUG', '/u/no'])(
+    'answers %s, which cannot name a game or player, with the HTML 404 page',
+    async (url) => {
+      const res = await h.http.get(url);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+    },
+  );
 
   it('answers an unknown path outside the API with an HTML 404 page that escapes the path', async () => {
     const res = await h.http.get('/no/such/<page>');
@@ -69,7 +80,7 @@ eachDialect('portal: pages', (h) => {
     expect(post.body.error.code).toBe('method_not_allowed');
   });
 
-  it('serves the SDK and its types, readable from the games\' sandboxed frames', async () => {
+  it("serves the SDK and its types, readable from the games' sandboxed frames", async () => {
     const js = await h.http.get('/sdk/v1.js');
     expect(js.status).toBe(200);
     expect(js.headers['content-type']).toMatch(/^text\/javascript/);
@@ -80,9 +91,18 @@ eachDialect('portal: pages', (h) => {
     expect(types.text).toContain('declare const GamePlatform: GamePlatform.SDK');
   });
 
-  it('has an SDK guide that states the frame\'s rules and how to ship each engine\'s build', async () => {
+  it("has an SDK guide that states the frame's rules and how to ship each engine's build", async () => {
     const guide = (await h.http.get('/docs/sdk')).text;
-    for (const heading of ['id="frame"', 'id="engines"', 'id="phaser"', 'id="vite"', 'id="unity"', 'id="godot"', 'id="construct"']) expect(guide).toContain(heading);
+    for (const heading of [
+      'id="frame"',
+      'id="engines"',
+      'id="phaser"',
+      'id="vite"',
+      'id="unity"',
+      'id="godot"',
+      'id="construct"',
+    ])
+      expect(guide).toContain(heading);
     expect(guide).toContain('cross_origin_isolated');
     expect(guide).toContain('instantiateStreaming');
     expect(guide).not.toContain('opaque origin');
@@ -97,7 +117,7 @@ eachDialect('portal: pages', (h) => {
     expect(asset.headers['cache-control']).toContain('immutable');
   });
 
-  it('serves /docs as a portal page under the portal\'s strict policy', async () => {
+  it("serves /docs as a portal page under the portal's strict policy", async () => {
     const res = await h.http.get('/docs');
     expect(res.status).toBe(200);
     expect(String(res.headers['content-security-policy'])).toContain("script-src 'self'");
@@ -109,7 +129,7 @@ eachDialect('portal: pages', (h) => {
 eachDialect("portal: what a game's origin may load", (h) => {
   const gameOrigin = 'http://orbit.games.localhost:8080';
 
-  it('lets a game GET the SDK on its own origin and the portal\'s, with the portal\'s origin written in', async () => {
+  it("lets a game GET the SDK on its own origin and the portal's, with the portal's origin written in", async () => {
     for (const url of ['/sdk/v1.js', `${gameOrigin}/sdk/v1.js`]) {
       const sdk = await h.http.get(url, { headers: { origin: gameOrigin } });
       expect(sdk.status, url).toBe(200);
@@ -121,7 +141,14 @@ eachDialect("portal: what a game's origin may load", (h) => {
 
   it("refuses everything else from a game's origin (or an opaque one) on the portal", async () => {
     for (const origin of [gameOrigin, 'null']) {
-      for (const [method, url] of [['get', '/v1/status'], ['get', '/'], ['get', '/play/x'], ['post', '/sdk/v1.js'], ['post', '/v1/play/start'], ['get', '/gx/a']] as const) {
+      for (const [method, url] of [
+        ['get', '/v1/status'],
+        ['get', '/'],
+        ['get', '/play/x'],
+        ['post', '/sdk/v1.js'],
+        ['post', '/v1/play/start'],
+        ['get', '/gx/a'],
+      ] as const) {
         const res = await h.http[method](url, { headers: { origin } });
         expect(res.status, `${origin} ${method} ${url}`).toBe(403);
         expect(res.body.error.code).toBe('cross_origin_forbidden');
@@ -131,7 +158,15 @@ eachDialect("portal: what a game's origin may load", (h) => {
   });
 
   it("serves nothing but game files on a game's host: no API, no portal page, no cookie", async () => {
-    for (const path of ['/v1/status', '/v1/me', '/', '/games/orbit', '/docs', '/assets/icon.svg', '/avatars/initials/1/AB.svg']) {
+    for (const path of [
+      '/v1/status',
+      '/v1/me',
+      '/',
+      '/games/orbit',
+      '/docs',
+      '/assets/icon.svg',
+      '/avatars/initials/1/AB.svg',
+    ]) {
       const res = await h.http.get(`${gameOrigin}${path}`);
       expect(res.status, path).toBeGreaterThanOrEqual(400);
       expect(res.body?.ok, path).toBe(false);

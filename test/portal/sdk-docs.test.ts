@@ -4,7 +4,13 @@ import { expect, it } from 'vitest';
 import { eachDialect } from '../helpers/harness.js';
 
 /** The page's text with the entities of escapeHtml decoded, so code samples read as written. */
-const decoded = (html: string) => html.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const decoded = (html: string) =>
+  html
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 eachDialect('portal: the SDK guide', (h) => {
   it('shows saving with expected_version, asking on version_conflict, and never saving over it at pause', async () => {

@@ -12,17 +12,26 @@ eachDialect('scores: history and bests', (h) => {
     const { token } = await createPlayerWithToken(h.ctx);
     for (let i = 1; i <= 52; i++) {
       h.clock.advance(1);
-      await h.http.post(`/v1/games/${game.slug}/scores`, { token, body: { score: i, board: i % 2 ? 'odd' : 'main', meta: { i } } });
+      await h.http.post(`/v1/games/${game.slug}/scores`, {
+        token,
+        body: { score: i, board: i % 2 ? 'odd' : 'main', meta: { i } },
+      });
     }
     await h.http.post(`/v1/games/${other.slug}/scores`, { token, body: { score: 1000 } });
     const res = await h.http.get(`/v1/games/${game.slug}/scores/me`, { token });
     expect(res.status).toBe(200);
     expect(res.body.data.scores).toHaveLength(50);
-    expect(res.body.data.scores[0]).toEqual({ id: expect.any(Number), board: 'main', score: 52, meta: { i: 52 }, created_at: '2026-06-01 10:00:52' });
+    expect(res.body.data.scores[0]).toEqual({
+      id: expect.any(Number),
+      board: 'main',
+      score: 52,
+      meta: { i: 52 },
+      created_at: '2026-06-01 10:00:52',
+    });
     expect(res.body.data.scores[49]).toMatchObject({ board: 'odd', score: 3, meta: { i: 3 } });
   });
 
-  it('shows nobody else\'s submissions and refuses a developer key', async () => {
+  it("shows nobody else's submissions and refuses a developer key", async () => {
     const game = await createGame(h.ctx);
     const a = await createPlayerWithToken(h.ctx);
     const b = await createPlayerWithToken(h.ctx);
@@ -44,7 +53,10 @@ eachDialect('scores: history and bests', (h) => {
     await h.http.post(`/v1/games/${alpha.slug}/scores`, { token: rival.token, body: { score: 500 } });
     for (let i = 0; i < 25; i++) {
       h.clock.advance(60);
-      await h.http.post(`/v1/games/${alpha.slug}/scores`, { token: me.token, body: { score: 100 + i, board: i === 24 ? 'bonus' : 'main' } });
+      await h.http.post(`/v1/games/${alpha.slug}/scores`, {
+        token: me.token,
+        body: { score: 100 + i, board: i === 24 ? 'bonus' : 'main' },
+      });
     }
     await h.http.post(`/v1/games/${beta.slug}/scores`, { token: me.token, body: { score: 4200, meta: { lap: 2 } } });
     await h.http.post(`/v1/games/${hidden.slug}/scores`, { token: me.token, body: { score: 1 } });
@@ -58,7 +70,14 @@ eachDialect('scores: history and bests', (h) => {
       { game: beta.slug, game_name: 'Beta Maze', board: 'main', best: 4200, unit: 'ms', rank: 1 },
     ]);
     expect(res.body.data.recent).toHaveLength(20);
-    expect(res.body.data.recent[0]).toEqual({ game: beta.slug, game_name: 'Beta Maze', board: 'main', score: 4200, meta: { lap: 2 }, created_at: '2026-07-01 08:25:00' });
+    expect(res.body.data.recent[0]).toEqual({
+      game: beta.slug,
+      game_name: 'Beta Maze',
+      board: 'main',
+      score: 4200,
+      meta: { lap: 2 },
+      created_at: '2026-07-01 08:25:00',
+    });
     expect(res.body.data.recent[1]).toMatchObject({ game: alpha.slug, board: 'bonus', score: 124, meta: null });
   });
 

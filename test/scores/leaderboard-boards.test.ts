@@ -6,10 +6,15 @@ import { eachDialect } from '../helpers/harness.js';
 eachDialect('scores: GET /games/{slug}/leaderboard/boards', (h) => {
   it('lists main first, even before its first score, then every board with a score by name, once each', async () => {
     const game = await createGame(h.ctx);
-    expect((await h.http.get(`/v1/games/${game.slug}/leaderboard/boards`)).body).toEqual({ ok: true, data: { boards: ['main'] } });
+    expect((await h.http.get(`/v1/games/${game.slug}/leaderboard/boards`)).body).toEqual({
+      ok: true,
+      data: { boards: ['main'] },
+    });
     const p = await createPlayerWithToken(h.ctx);
     for (const board of ['zeta', 'alpha', 'main', 'zeta', 'hard_mode']) {
-      expect((await h.http.post(`/v1/games/${game.slug}/scores`, { token: p.token, body: { score: 1, board } })).status).toBe(201);
+      expect(
+        (await h.http.post(`/v1/games/${game.slug}/scores`, { token: p.token, body: { score: 1, board } })).status,
+      ).toBe(201);
     }
     const other = await createGame(h.ctx);
     await h.http.post(`/v1/games/${other.slug}/scores`, { token: p.token, body: { score: 1, board: 'elsewhere' } });

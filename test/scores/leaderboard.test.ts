@@ -7,7 +7,10 @@ type Game = Awaited<ReturnType<typeof createGame>>;
 
 async function scorer(h: Harness, game: Game, score: number, options: { board?: string; username?: string } = {}) {
   const p = await createPlayerWithToken(h.ctx, options.username ? { username: options.username } : {});
-  const res = await h.http.post(`/v1/games/${game.slug}/scores`, { token: p.token, body: { score, ...(options.board ? { board: options.board } : {}) } });
+  const res = await h.http.post(`/v1/games/${game.slug}/scores`, {
+    token: p.token,
+    body: { score, ...(options.board ? { board: options.board } : {}) },
+  });
   expect(res.status).toBe(201);
   return p;
 }
@@ -15,8 +18,10 @@ async function scorer(h: Harness, game: Game, score: number, options: { board?: 
 const board = (h: Harness, game: Game, query: Record<string, string | number> = {}, token?: string) =>
   h.http.get(`/v1/games/${game.slug}/leaderboard`, { query, ...(token ? { token } : {}) });
 
-const scoresOf = (res: { body: { data: { leaderboard: Array<{ score: number }> } } }) => res.body.data.leaderboard.map((r) => r.score);
-const ranksOf = (res: { body: { data: { leaderboard: Array<{ rank: number }> } } }) => res.body.data.leaderboard.map((r) => r.rank);
+const scoresOf = (res: { body: { data: { leaderboard: Array<{ score: number }> } } }) =>
+  res.body.data.leaderboard.map((r) => r.score);
+const ranksOf = (res: { body: { data: { leaderboard: Array<{ rank: number }> } } }) =>
+  res.body.data.leaderboard.map((r) => r.rank);
 
 eachDialect('scores: GET /games/{slug}/leaderboard', (h) => {
   it('ranks bests highest first on a desc board, with the spec row and meta', async () => {
@@ -35,9 +40,23 @@ eachDialect('scores: GET /games/{slug}/leaderboard', (h) => {
       score: 300,
       entries: 2,
       last_played: '2026-06-01 10:00:00',
-      player: { username: 'alice_lb', display_name: a.player.display_name, country: null, avatar_url: expect.stringMatching(/^http:\/\/localhost:8080\/avatars\/.+/) },
+      player: {
+        username: 'alice_lb',
+        display_name: a.player.display_name,
+        country: null,
+        avatar_url: expect.stringMatching(/^http:\/\/localhost:8080\/avatars\/.+/),
+      },
     });
-    expect(res.body.meta).toEqual({ game: game.slug, board: 'main', period: 'all', order: 'desc', unit: 'points', limit: 10, offset: 0, total: 3 });
+    expect(res.body.meta).toEqual({
+      game: game.slug,
+      board: 'main',
+      period: 'all',
+      order: 'desc',
+      unit: 'points',
+      limit: 10,
+      offset: 0,
+      total: 3,
+    });
     expect(res.body.data).not.toHaveProperty('me');
   });
 
@@ -61,7 +80,11 @@ eachDialect('scores: GET /games/{slug}/leaderboard', (h) => {
     // An equal score later does not move the time the best was reached.
     await h.http.post(`/v1/games/${game.slug}/scores`, { token: second.token, body: { score: 50 } });
     const res = await board(h, game);
-    expect(res.body.data.leaderboard.map((r: { player: { username: string } }) => r.player.username)).toEqual(['second_tie', 'first_tie', 'third_tie']);
+    expect(res.body.data.leaderboard.map((r: { player: { username: string } }) => r.player.username)).toEqual([
+      'second_tie',
+      'first_tie',
+      'third_tie',
+    ]);
     expect(ranksOf(res)).toEqual([1, 2, 3]);
   });
 
@@ -117,7 +140,7 @@ eachDialect('scores: GET /games/{slug}/leaderboard', (h) => {
     expect(res.body.meta.total).toBe(0);
   });
 
-  it("adds data.me for a player, with nulls when the player has no score", async () => {
+  it('adds data.me for a player, with nulls when the player has no score', async () => {
     const game = await createGame(h.ctx);
     await scorer(h, game, 40);
     const p = await scorer(h, game, 30);
@@ -171,7 +194,11 @@ eachDialect('scores: GET /games/{slug}/leaderboard', (h) => {
   it('answers 404 leaderboard_disabled on every leaderboard and score route of a game without one', async () => {
     const game = await createGame(h.ctx, { leaderboard_enabled: 0 });
     const { token } = await createPlayerWithToken(h.ctx);
-    for (const url of [`/v1/games/${game.slug}/leaderboard`, `/v1/games/${game.slug}/leaderboard/me`, `/v1/games/${game.slug}/scores/me`]) {
+    for (const url of [
+      `/v1/games/${game.slug}/leaderboard`,
+      `/v1/games/${game.slug}/leaderboard/me`,
+      `/v1/games/${game.slug}/scores/me`,
+    ]) {
       const res = await h.http.get(url, { token });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('leaderboard_disabled');
@@ -180,7 +207,8 @@ eachDialect('scores: GET /games/{slug}/leaderboard', (h) => {
 
   it('answers 404 not_found for unknown and draft games', async () => {
     const draft = await createGame(h.ctx, { status: 'draft' });
-    for (const slug of ['nope', draft.slug]) expect((await h.http.get(`/v1/games/${slug}/leaderboard`)).body.error.code).toBe('not_found');
+    for (const slug of ['nope', draft.slug])
+      expect((await h.http.get(`/v1/games/${slug}/leaderboard`)).body.error.code).toBe('not_found');
   });
 
   it('gives GET /leaderboard/me the rank, best and entries, and nulls without a score', async () => {
@@ -188,9 +216,15 @@ eachDialect('scores: GET /games/{slug}/leaderboard', (h) => {
     await scorer(h, game, 10);
     const p = await scorer(h, game, 5);
     await h.http.post(`/v1/games/${game.slug}/scores`, { token: p.token, body: { score: 1 } });
-    const res = await h.http.get(`/v1/games/${game.slug}/leaderboard/me`, { token: p.token, query: { period: 'week' } });
+    const res = await h.http.get(`/v1/games/${game.slug}/leaderboard/me`, {
+      token: p.token,
+      query: { period: 'week' },
+    });
     expect(res.body.data).toEqual({ board: 'main', period: 'week', rank: 2, best: 5, entries: 2 });
-    const other = await h.http.get(`/v1/games/${game.slug}/leaderboard/me`, { token: p.token, query: { board: 'other' } });
+    const other = await h.http.get(`/v1/games/${game.slug}/leaderboard/me`, {
+      token: p.token,
+      query: { board: 'other' },
+    });
     expect(other.body.data).toEqual({ board: 'other', period: 'all', rank: null, best: null, entries: 0 });
     const { key } = await createKey(h.ctx, game.id, ['scores:write']);
     expect((await h.http.get(`/v1/games/${game.slug}/leaderboard/me`, { token: key })).status).toBe(403);

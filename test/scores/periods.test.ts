@@ -2,7 +2,7 @@
 // the daylight-saving days, and at= for a past period.
 import { expect, it } from 'vitest';
 import { createGame, createPlayerWithToken } from '../helpers/factories.js';
-import { eachDialect, } from '../helpers/harness.js';
+import { eachDialect } from '../helpers/harness.js';
 
 type Game = Awaited<ReturnType<typeof createGame>>;
 
@@ -93,7 +93,8 @@ eachDialect('scores: leaderboard periods', (h) => {
     const game = await createGame(h.ctx);
     const a = await createPlayerWithToken(h.ctx);
     const b = await createPlayerWithToken(h.ctx);
-    const post = (token: string, score: number) => h.http.post(`/v1/games/${game.slug}/scores`, { token, body: { score } });
+    const post = (token: string, score: number) =>
+      h.http.post(`/v1/games/${game.slug}/scores`, { token, body: { score } });
     h.clock.set('2026-11-20T10:00:00Z'); // Friday
     await post(a.token, 100);
     await post(b.token, 50);
@@ -102,11 +103,20 @@ eachDialect('scores: leaderboard periods', (h) => {
     await post(b.token, 60);
     await post(b.token, 20);
     const day = await h.http.get(`/v1/games/${game.slug}/leaderboard`, { query: { period: 'day' }, token: a.token });
-    expect(day.body.data.leaderboard.map((r: { score: number; entries: number }) => [r.score, r.entries])).toEqual([[60, 2], [10, 1]]);
+    expect(day.body.data.leaderboard.map((r: { score: number; entries: number }) => [r.score, r.entries])).toEqual([
+      [60, 2],
+      [10, 1],
+    ]);
     expect(day.body.data.me).toEqual({ rank: 2, best: 10 });
     const week = await h.http.get(`/v1/games/${game.slug}/leaderboard`, { query: { period: 'week' } });
-    expect(week.body.data.leaderboard.map((r: { score: number; entries: number }) => [r.score, r.entries])).toEqual([[100, 2], [60, 3]]);
-    const yesterday = await h.http.get(`/v1/games/${game.slug}/leaderboard/me`, { token: b.token, query: { period: 'day', at: '2026-11-20' } });
+    expect(week.body.data.leaderboard.map((r: { score: number; entries: number }) => [r.score, r.entries])).toEqual([
+      [100, 2],
+      [60, 3],
+    ]);
+    const yesterday = await h.http.get(`/v1/games/${game.slug}/leaderboard/me`, {
+      token: b.token,
+      query: { period: 'day', at: '2026-11-20' },
+    });
     expect(yesterday.body.data).toEqual({ board: 'main', period: 'day', rank: 2, best: 50, entries: 1 });
   });
 });

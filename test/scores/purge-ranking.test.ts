@@ -10,9 +10,22 @@ const SLOW = 180_000;
 
 /** Every expanded node's children add up to it; every other node counts exactly the bests within its bounds. */
 async function checkTree(h: Harness, boardId: number): Promise<number> {
-  const raw = await h.ctx.db.selectFrom('leaderboard_nodes').selectAll().where('leaderboard_id', '=', boardId).execute();
-  const nodes: NodeRow[] = raw.map((r) => ({ level: Number(r.level), head: Number(r.head), parent: Number(r.parent), prefix: Number(r.prefix), cnt: Number(r.cnt), expanded: Number(r.expanded) === 1 }));
-  const bests = (await h.ctx.db.selectFrom('leaderboard_bests').selectAll().where('leaderboard_id', '=', boardId).execute()).map((b) => ({
+  const raw = await h.ctx.db
+    .selectFrom('leaderboard_nodes')
+    .selectAll()
+    .where('leaderboard_id', '=', boardId)
+    .execute();
+  const nodes: NodeRow[] = raw.map((r) => ({
+    level: Number(r.level),
+    head: Number(r.head),
+    parent: Number(r.parent),
+    prefix: Number(r.prefix),
+    cnt: Number(r.cnt),
+    expanded: Number(r.expanded) === 1,
+  }));
+  const bests = (
+    await h.ctx.db.selectFrom('leaderboard_bests').selectAll().where('leaderboard_id', '=', boardId).execute()
+  ).map((b) => ({
     norm: Number(b.norm),
     reachedAt: Number(b.reached_at),
     scoreId: Number(b.score_id),
@@ -21,13 +34,25 @@ async function checkTree(h: Harness, boardId: number): Promise<number> {
   let split = 0;
   for (const node of nodes) {
     const range = childrenRange(node);
-    const children = nodes.filter((c) => range && c.level === range.level && c.head === range.head && c.parent === range.parent && c.prefix >= range.lo && c.prefix <= range.hi);
+    const children = nodes.filter(
+      (c) =>
+        range &&
+        c.level === range.level &&
+        c.head === range.head &&
+        c.parent === range.parent &&
+        c.prefix >= range.lo &&
+        c.prefix <= range.hi,
+    );
     if (node.expanded) {
       split++;
       expect(children.reduce((n, c) => n + c.cnt, 0)).toBe(node.cnt);
     } else {
       const { lo, hi } = nodeBounds(node);
-      const inside = bests.filter((k) => compareKeys(k, { norm: lo[0], reachedAt: lo[1], scoreId: 0 }) >= 0 && compareKeys(k, { norm: hi[0], reachedAt: hi[1], scoreId: 2 ** 31 }) <= 0);
+      const inside = bests.filter(
+        (k) =>
+          compareKeys(k, { norm: lo[0], reachedAt: lo[1], scoreId: 0 }) >= 0 &&
+          compareKeys(k, { norm: hi[0], reachedAt: hi[1], scoreId: 2 ** 31 }) <= 0,
+      );
       expect(inside.length).toBe(node.cnt);
     }
   }
@@ -45,26 +70,46 @@ eachDialect('scores: a purged account leaves the leaderboards', (h) => {
       // many ties on one score (the tree splits by time there), the rest spread out
       for (const [i, p] of players.entries()) {
         h.clock.advance(1);
-        await submitScore(h.ctx, { slug: game.slug, credential: asPlayer(p.id), body: { score: i % 3 === 0 ? 500 : (i * 37) % 1000, board: 'main' } });
+        await submitScore(h.ctx, {
+          slug: game.slug,
+          credential: asPlayer(p.id),
+          body: { score: i % 3 === 0 ? 500 : (i * 37) % 1000, board: 'main' },
+        });
       }
-      const boards = await h.ctx.db.selectFrom('leaderboards').select(['id', 'period']).where('game_id', '=', game.id).execute();
+      const boards = await h.ctx.db
+        .selectFrom('leaderboards')
+        .select(['id', 'period'])
+        .where('game_id', '=', game.id)
+        .execute();
       expect(boards.map((b) => b.period).sort()).toEqual(['all', 'day', 'month', 'week']);
       const before = await h.http.get(`/v1/games/${game.slug}/leaderboard`, { query: { limit: '100' } });
       const leaving = players.filter((_, i) => i % 5 === 0);
       const due = h.clock.now() - 1;
-      await h.ctx.db.updateTable('players').set({ status: 'deleting', deletion_due_at: due }).where('id', 'in', leaving.map((p) => p.id)).execute();
+      await h.ctx.db
+        .updateTable('players')
+        .set({ status: 'deleting', deletion_due_at: due })
+        .where(
+          'id',
+          'in',
+          leaving.map((p) => p.id),
+        )
+        .execute();
       expect(await purgeDeletedPlayers(h.ctx)).toBe(leaving.length);
 
       for (const board of boards) expect(await checkTree(h, board.id)).toBeGreaterThan(0);
       const gone = new Set(leaving.map((p) => p.username));
-      const expected = (before.body.data.leaderboard as Array<{ player: { username: string } }>).map((r) => r.player.username).filter((u) => !gone.has(u));
+      const expected = (before.body.data.leaderboard as Array<{ player: { username: string } }>)
+        .map((r) => r.player.username)
+        .filter((u) => !gone.has(u));
       const after = await h.http.get(`/v1/games/${game.slug}/leaderboard`, { query: { limit: '100' } });
       expect(after.body.meta.total).toBe(160);
       const rows = after.body.data.leaderboard as Array<{ rank: number; player: { username: string } }>;
       for (const [i, r] of rows.entries()) expect(r.rank).toBe(i + 1);
       expect(rows.map((r) => r.player.username).slice(0, expected.length)).toEqual(expected);
       // a deep page is found through the tree
-      const deep = await h.http.get(`/v1/games/${game.slug}/leaderboard`, { query: { limit: '5', offset: '150', period: 'day' } });
+      const deep = await h.http.get(`/v1/games/${game.slug}/leaderboard`, {
+        query: { limit: '5', offset: '150', period: 'day' },
+      });
       expect(deep.body.data.leaderboard.map((r: { rank: number }) => r.rank)).toEqual([151, 152, 153, 154, 155]);
     },
     SLOW,

@@ -37,7 +37,8 @@ function planOf(db: Database.Database, source: string): string[] {
  */
 function boundedByDesign(source: string, plan: string[]): boolean {
   const param = String.raw`(\?|\(select p\d+ from prepared_args\))`; // db/prepared.ts may read it from a one-row CTE
-  if (new RegExp(`limit ${param} offset ${param}$`).test(source) && !plan.some((line) => line.includes('TEMP B-TREE'))) return true;
+  if (new RegExp(`limit ${param} offset ${param}$`).test(source) && !plan.some((line) => line.includes('TEMP B-TREE')))
+    return true;
   return source === 'delete from "leaderboard_nodes" where "leaderboard_id" = ?';
 }
 
@@ -55,50 +56,61 @@ function wholeBoardReads(source: string, plan: string[]): string[] {
   });
 }
 
-describe.runIf(enabledDialects().includes('sqlite'))('scores: SQLite plans reach a board through an index range below it', () => {
-  let h: Harness & { close(): Promise<void> };
-  beforeAll(async () => {
-    h = await createHarness('sqlite');
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+describe.runIf(enabledDialects().includes('sqlite'))(
+  'scores: SQLite plans reach a board through an index range below it',
+  () => {
+    let h: Harness & { close(): Promise<void> };
+    beforeAll(async () => {
+      h = await createHarness('sqlite');
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
 
-  it('no statement of a submission, a page, a deep page, a page around me or a rank scans a board', async () => {
-    const game = await createGame(h.ctx);
-    // 250 players close together: the root splits, and so do nodes below it (SPLIT_AT is 64)
-    const players = [];
-    for (let i = 0; i < 250; i++) players.push(await createPlayerWithToken(h.ctx));
-    const scores = `/v1/games/${game.slug}/scores`;
-    for (const [i, p] of players.entries()) {
-      h.clock.advance(1000);
-      expect((await h.http.post(scores, { token: p.token, body: { score: 1000 + (i % 7) } })).status).toBe(201);
-    }
-    for (const p of players.slice(0, 20)) {
-      h.clock.advance(1000);
-      expect((await h.http.post(scores, { token: p.token, body: { score: 5000 } })).status).toBe(201); // moves a best
-      expect((await h.http.post(scores, { token: p.token, body: { score: 1 } })).status).toBe(201); // not a best
-    }
-    const board = `/v1/games/${game.slug}/leaderboard`;
-    const me = players[100]!.token;
-    const queries: Array<Record<string, string>> = [{ limit: '10' }, { limit: '10', offset: '230' }, { limit: '10', around: 'me' }];
-    for (const query of queries) {
-      const res = await h.http.get(board, { token: me, query });
-      expect(res.status).toBe(200);
-      expect(res.body.data.leaderboard.length).toBeGreaterThan(0);
-    }
-    const standing = await h.http.get(`${board}/me`, { token: me });
-    expect(standing.status).toBe(200);
-    expect(standing.body.data.rank).toBeGreaterThan(0);
+    it('no statement of a submission, a page, a deep page, a page around me or a rank scans a board', async () => {
+      const game = await createGame(h.ctx);
+      // 250 players close together: the root splits, and so do nodes below it (SPLIT_AT is 64)
+      const players = [];
+      for (let i = 0; i < 250; i++) players.push(await createPlayerWithToken(h.ctx));
+      const scores = `/v1/games/${game.slug}/scores`;
+      for (const [i, p] of players.entries()) {
+        h.clock.advance(1000);
+        expect((await h.http.post(scores, { token: p.token, body: { score: 1000 + (i % 7) } })).status).toBe(201);
+      }
+      for (const p of players.slice(0, 20)) {
+        h.clock.advance(1000);
+        expect((await h.http.post(scores, { token: p.token, body: { score: 5000 } })).status).toBe(201); // moves a best
+        expect((await h.http.post(scores, { token: p.token, body: { score: 1 } })).status).toBe(201); // not a best
+      }
+      const board = `/v1/games/${game.slug}/leaderboard`;
+      const me = players[100]!.token;
+      const queries: Array<Record<string, string>> = [
+        { limit: '10' },
+        { limit: '10', offset: '230' },
+        { limit: '10', around: 'me' },
+      ];
+      for (const query of queries) {
+        const res = await h.http.get(board, { token: me, query });
+        expect(res.status).toBe(200);
+        expect(res.body.data.leaderboard.length).toBeGreaterThan(0);
+      }
+      const standing = await h.http.get(`${board}/me`, { token: me });
+      expect(standing.status).toBe(200);
+      expect(standing.body.data.rank).toBeGreaterThan(0);
 
-    const onBoards = [...prepared].filter((s) => /leaderboard_(nodes|bests)/.test(s) && !/^\s*(create|drop|alter)\b/i.test(s));
-    expect(onBoards.length).toBeGreaterThan(5);
-    const db = new Database(h.config.database_url, { readonly: true });
-    try {
-      const bad = onBoards.flatMap((source) => wholeBoardReads(source, planOf(db, source)).map((line) => `${line}\n    in: ${source}`));
-      expect(bad).toEqual([]);
-    } finally {
-      db.close();
-    }
-  });
-});
+      const onBoards = [...prepared].filter(
+        (s) => /leaderboard_(nodes|bests)/.test(s) && !/^\s*(create|drop|alter)\b/i.test(s),
+      );
+      expect(onBoards.length).toBeGreaterThan(5);
+      const db = new Database(h.config.database_url, { readonly: true });
+      try {
+        const bad = onBoards.flatMap((source) =>
+          wholeBoardReads(source, planOf(db, source)).map((line) => `${line}\n    in: ${source}`),
+        );
+        expect(bad).toEqual([]);
+      } finally {
+        db.close();
+      }
+    });
+  },
+);

@@ -12,7 +12,10 @@ eachDialect('scores: POST /games/{slug}/scores', (h) => {
     const { token } = await createPlayerWithToken(h.ctx);
     const res = await post(game.slug, token, { score: 1200 });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ ok: true, data: { accepted: true, score: 1200, board: 'main', rank: { rank: 1, best: 1200 }, personal_best: true } });
+    expect(res.body).toEqual({
+      ok: true,
+      data: { accepted: true, score: 1200, board: 'main', rank: { rank: 1, best: 1200 }, personal_best: true },
+    });
   });
 
   it('keeps every submission and reports personal_best only when the best is beaten', async () => {
@@ -85,8 +88,14 @@ eachDialect('scores: POST /games/{slug}/scores', (h) => {
     const game = await createGame(h.ctx);
     const a = await createPlayerWithToken(h.ctx);
     const b = await createPlayerWithToken(h.ctx);
-    expect((await post(game.slug, a.token, { score: Number.MAX_SAFE_INTEGER })).body.data.rank).toEqual({ rank: 1, best: Number.MAX_SAFE_INTEGER });
-    expect((await post(game.slug, b.token, { score: -Number.MAX_SAFE_INTEGER })).body.data.rank).toEqual({ rank: 2, best: -Number.MAX_SAFE_INTEGER });
+    expect((await post(game.slug, a.token, { score: Number.MAX_SAFE_INTEGER })).body.data.rank).toEqual({
+      rank: 1,
+      best: Number.MAX_SAFE_INTEGER,
+    });
+    expect((await post(game.slug, b.token, { score: -Number.MAX_SAFE_INTEGER })).body.data.rank).toEqual({
+      rank: 2,
+      best: -Number.MAX_SAFE_INTEGER,
+    });
   });
 
   it('answers 404 for unknown, draft and retired games', async () => {

@@ -1,6 +1,13 @@
 // Who may act for whom on save states (spec §5 rule 7, DESIGN §4/§7): player credentials, cookies, developer keys.
 import { describe, expect, it } from 'vitest';
-import { createGame, createKey, createPlayer, createPlayerWithToken, createPlaySession, createToken } from '../helpers/factories.js';
+import {
+  createGame,
+  createKey,
+  createPlayer,
+  createPlayerWithToken,
+  createPlaySession,
+  createToken,
+} from '../helpers/factories.js';
 import { eachDialect } from '../helpers/harness.js';
 import type { Response } from '../helpers/request.js';
 import { gameAndPlayer, keyAndPlayerOf } from './fixtures.js';
@@ -30,7 +37,12 @@ eachDialect('states: access', (h) => {
   describe('states: player credentials', () => {
     it('answers a call without a credential with 401', async () => {
       const w = await gameAndPlayer(h);
-      for (const res of [await h.http.get(w.list), await h.http.get(w.slot(0)), await h.http.put(w.slot(0), { body: { state: 1 } }), await h.http.delete(w.slot(0))]) {
+      for (const res of [
+        await h.http.get(w.list),
+        await h.http.get(w.slot(0)),
+        await h.http.put(w.slot(0), { body: { state: 1 } }),
+        await h.http.delete(w.slot(0)),
+      ]) {
         expectError(res, 401, 'unauthenticated');
       }
     });
@@ -41,7 +53,10 @@ eachDialect('states: access', (h) => {
       await h.http.put(w.slot(0), { token: other.token, body: { state: 'theirs' } });
       for (const res of await callAll(everyRoute(w, w.token, other.player.id))) expectError(res, 403, 'forbidden');
       for (const res of await callAll(everyRoute(w, w.token, 2_000_000_000))) expectError(res, 403, 'forbidden');
-      expect((await h.http.get(w.slot(0), { token: other.token })).body.data.state).toMatchObject({ version: 1, state: 'theirs' });
+      expect((await h.http.get(w.slot(0), { token: other.token })).body.data.state).toMatchObject({
+        version: 1,
+        state: 'theirs',
+      });
     });
 
     it('accepts a player token naming its own player', async () => {
@@ -76,7 +91,10 @@ eachDialect('states: access', (h) => {
       ]) {
         expectError(res, 403, 'csrf_rejected');
       }
-      expect((await h.http.get(w.slot(0), { token: w.token })).body.data.state).toMatchObject({ version: 1, state: 'shell' });
+      expect((await h.http.get(w.slot(0), { token: w.token })).body.data.state).toMatchObject({
+        version: 1,
+        state: 'shell',
+      });
     });
   });
 
@@ -92,8 +110,13 @@ eachDialect('states: access', (h) => {
       expect(list.status).toBe(200);
       expect(list.body.data.states.map((s: { slot: number }) => s.slot)).toEqual([0, 1]);
       expect(list.body.meta).toEqual({ save_slots: 3 });
-      expect((await h.http.get(w.slot(1), { token: key, query: { player_id: player.id } })).body.data.state.state).toBe('from the player');
-      const again = await h.http.put(w.slot(0), { token: key, body: { state: 2, player_id: player.id, expected_version: 1 } });
+      expect((await h.http.get(w.slot(1), { token: key, query: { player_id: player.id } })).body.data.state.state).toBe(
+        'from the player',
+      );
+      const again = await h.http.put(w.slot(0), {
+        token: key,
+        body: { state: 2, player_id: player.id, expected_version: 1 },
+      });
       expect(again.body.data).toMatchObject({ version: 2, created: false });
       expect((await calls.delete()).body.data).toEqual({ deleted: true });
       expect((await calls.get()).status).toBe(404);
@@ -172,7 +195,9 @@ eachDialect('states: access', (h) => {
       for (const id of [stranger.id, elsewhere.id, suspended.id, 2_000_000_000]) {
         for (const res of await callAll(everyRoute(w, key, id))) expectError(res, 404, 'not_found');
       }
-      expect(await h.ctx.db.selectFrom('save_states').selectAll().where('game_id', '=', w.game.id).execute()).toEqual([]);
+      expect(await h.ctx.db.selectFrom('save_states').selectAll().where('game_id', '=', w.game.id).execute()).toEqual(
+        [],
+      );
     });
 
     it('counts a player with an active play session as a player of the game', async () => {

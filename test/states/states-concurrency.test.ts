@@ -13,21 +13,28 @@ eachDialect('states: concurrency', (h) => {
     it(`lets exactly one of ${RACERS} saves with expected_version 0 fill an empty slot`, async () => {
       const w = await gameAndPlayer(h);
       const responses = await Promise.all(
-        Array.from({ length: RACERS }, (_, i) => h.http.put(w.slot(0), { token: w.token, body: { state: { racer: i }, expected_version: 0 } })),
+        Array.from({ length: RACERS }, (_, i) =>
+          h.http.put(w.slot(0), { token: w.token, body: { state: { racer: i }, expected_version: 0 } }),
+        ),
       );
       expect(statuses(responses)).toEqual([201, ...Array(RACERS - 1).fill(409)]);
       for (const loser of responses.filter((r) => r.status === 409)) {
         expect(loser.body.error).toMatchObject({ code: 'version_conflict', current_version: 1 });
       }
       const winner = responses.findIndex((r) => r.status === 201);
-      expect((await h.http.get(w.slot(0), { token: w.token })).body.data.state).toMatchObject({ version: 1, state: { racer: winner } });
+      expect((await h.http.get(w.slot(0), { token: w.token })).body.data.state).toMatchObject({
+        version: 1,
+        state: { racer: winner },
+      });
     });
 
     it(`lets exactly one of ${RACERS} saves with the same expected_version through, raising the version by one`, async () => {
       const w = await gameAndPlayer(h);
       for (let i = 0; i < 3; i++) await h.http.put(w.slot(1), { token: w.token, body: { state: 'warm-up' } });
       const responses = await Promise.all(
-        Array.from({ length: RACERS }, (_, i) => h.http.put(w.slot(1), { token: w.token, body: { state: { racer: i }, expected_version: 3 } })),
+        Array.from({ length: RACERS }, (_, i) =>
+          h.http.put(w.slot(1), { token: w.token, body: { state: { racer: i }, expected_version: 3 } }),
+        ),
       );
       expect(statuses(responses)).toEqual([200, ...Array(RACERS - 1).fill(409)]);
       const winner = responses.findIndex((r) => r.status === 200);
@@ -43,7 +50,9 @@ eachDialect('states: concurrency', (h) => {
       const { player, key } = await keyAndPlayerOf(h, w.game.id);
       await h.http.put(w.slot(2), { token: key, body: { state: 0, player_id: player.id } });
       const responses = await Promise.all(
-        Array.from({ length: RACERS }, (_, i) => h.http.put(w.slot(2), { token: key, body: { state: i, player_id: player.id, expected_version: 1 } })),
+        Array.from({ length: RACERS }, (_, i) =>
+          h.http.put(w.slot(2), { token: key, body: { state: i, player_id: player.id, expected_version: 1 } }),
+        ),
       );
       expect(statuses(responses)).toEqual([200, ...Array(RACERS - 1).fill(409)]);
       expect(Number((await storedRow(h, player.id, w.game.id, 2))?.version)).toBe(2);
@@ -51,7 +60,9 @@ eachDialect('states: concurrency', (h) => {
 
     it(`loses no save among ${RACERS} unconditional ones: versions 1 to ${RACERS}, each once`, async () => {
       const w = await gameAndPlayer(h);
-      const responses = await Promise.all(Array.from({ length: RACERS }, (_, i) => h.http.put(w.slot(0), { token: w.token, body: { state: i } })));
+      const responses = await Promise.all(
+        Array.from({ length: RACERS }, (_, i) => h.http.put(w.slot(0), { token: w.token, body: { state: i } })),
+      );
       expect(statuses(responses)).toEqual([...Array(RACERS - 1).fill(200), 201]);
       expect(responses.filter((r) => r.body.data.created)).toHaveLength(1);
       const versions = responses.map((r) => r.body.data.version).sort((a, b) => a - b);
@@ -63,7 +74,9 @@ eachDialect('states: concurrency', (h) => {
       const w = await gameAndPlayer(h);
       const responses = await Promise.all(
         Array.from({ length: RACERS }, (_, i) =>
-          i % 2 === 0 ? h.http.put(w.slot(0), { token: w.token, body: { state: i } }) : h.http.delete(w.slot(0), { token: w.token }),
+          i % 2 === 0
+            ? h.http.put(w.slot(0), { token: w.token, body: { state: i } })
+            : h.http.delete(w.slot(0), { token: w.token }),
         ),
       );
       expect(responses.every((r) => r.status === 200 || r.status === 201)).toBe(true);

@@ -46,8 +46,11 @@ eachDialect('states: payload', (h) => {
       ['an empty array', []],
       ['an empty object', {}],
       ['a mixed array', [1, 'two', null, true, { three: [3] }, [[]], -0.5]],
-      ['an object with unusual keys', { '': 1, 'ключ': 2, '🔑': 3, 'a.b': 4, ' ': 5, '\u0000': 6 }],
-      ['a save game', { v: 2, hero: { name: 'Ærwyn', hp: 93.5, pos: [12, -4], flags: { boss: true } }, log: ['a', 'b'] }],
+      ['an object with unusual keys', { '': 1, ключ: 2, '🔑': 3, 'a.b': 4, ' ': 5, '\u0000': 6 }],
+      [
+        'a save game',
+        { v: 2, hero: { name: 'Ærwyn', hp: 93.5, pos: [12, -4], flags: { boss: true } }, log: ['a', 'b'] },
+      ],
     ])('returns %s exactly as saved', async (_name, value) => {
       const { got } = await roundTrip(value);
       expect(got.body.data.state.state).toEqual(value);
@@ -64,7 +67,11 @@ eachDialect('states: payload', (h) => {
 
     it('keeps numbers as the doubles JSON.parse reads, written the shortest way', async () => {
       const w = await gameAndPlayer(h);
-      await h.http.put(w.slot(0), { token: w.token, body: rawBody('[12345678901234567890,-1E-2,1.50,1e-400]'), contentType: 'application/json' });
+      await h.http.put(w.slot(0), {
+        token: w.token,
+        body: rawBody('[12345678901234567890,-1E-2,1.50,1e-400]'),
+        contentType: 'application/json',
+      });
       const got = await h.http.get(w.slot(0), { token: w.token });
       expect(got.text).toContain('"state":[12345678901234567000,-0.01,1.5,0]');
     });
@@ -72,7 +79,11 @@ eachDialect('states: payload', (h) => {
     it('refuses a number beyond the double range (it would come back as null) with 422', async () => {
       const w = await gameAndPlayer(h);
       for (const text of ['1e400', '{"a":[null,-1e999]}', `${'['.repeat(10_000)}1e400${']'.repeat(10_000)}`]) {
-        const res = await h.http.put(w.slot(0), { token: w.token, body: rawBody(text), contentType: 'application/json' });
+        const res = await h.http.put(w.slot(0), {
+          token: w.token,
+          body: rawBody(text),
+          contentType: 'application/json',
+        });
         expect(res.status).toBe(422);
         expect(res.body.error.fields).toHaveProperty('state');
       }
@@ -108,12 +119,18 @@ eachDialect('states: payload', (h) => {
   describe('states: size limit', () => {
     it('accepts exactly 262,144 bytes and refuses 262,145 with 413 state_too_large, writing nothing', async () => {
       const w = await gameAndPlayer(h);
-      const atLimit = await h.http.put(w.slot(0), { token: w.token, body: { state: stringOfBytes(MAX), label: 'full' } });
+      const atLimit = await h.http.put(w.slot(0), {
+        token: w.token,
+        body: { state: stringOfBytes(MAX), label: 'full' },
+      });
       expect(atLimit.status).toBe(201);
       expect(atLimit.body.data.size_bytes).toBe(MAX);
       const before = await storedRow(h, w.player.id, w.game.id, 0);
       h.clock.advance(5);
-      const over = await h.http.put(w.slot(0), { token: w.token, body: { state: stringOfBytes(MAX + 1), label: 'over' } });
+      const over = await h.http.put(w.slot(0), {
+        token: w.token,
+        body: { state: stringOfBytes(MAX + 1), label: 'over' },
+      });
       expect(over.status).toBe(413);
       expect(over.body).toEqual({
         ok: false,
@@ -140,7 +157,11 @@ eachDialect('states: payload', (h) => {
     it('lets a state at the limit through when its wire form is much larger (escapes, whitespace)', async () => {
       const w = await gameAndPlayer(h);
       const escaped = `"${'\\u0061'.repeat(MAX - 2)}"`; // 1.5 MiB on the wire, 262,144 bytes of JSON
-      const put = await h.http.put(w.slot(0), { token: w.token, body: rawBody(escaped, ', "label": "escaped"'), contentType: 'application/json' });
+      const put = await h.http.put(w.slot(0), {
+        token: w.token,
+        body: rawBody(escaped, ', "label": "escaped"'),
+        contentType: 'application/json',
+      });
       expect(put.status).toBe(201);
       expect(put.body.data.size_bytes).toBe(MAX);
       const pretty = JSON.stringify({ state: Array.from({ length: 20_000 }, (_, i) => i % 10) }, null, 8);
@@ -154,10 +175,18 @@ eachDialect('states: payload', (h) => {
       const w = await gameAndPlayer(h);
       const head = '{"state":"small"';
       const padded = (total: number) => `${head + ' '.repeat(total - head.length - 1)}}`;
-      const at = await h.http.put(w.slot(0), { token: w.token, body: padded(BODY_LIMIT), contentType: 'application/json' });
+      const at = await h.http.put(w.slot(0), {
+        token: w.token,
+        body: padded(BODY_LIMIT),
+        contentType: 'application/json',
+      });
       expect(at.status).toBe(201);
       for (const total of [BODY_LIMIT + 1, 5 * BODY_LIMIT]) {
-        const res = await h.http.put(w.slot(0), { token: w.token, body: padded(total), contentType: 'application/json' });
+        const res = await h.http.put(w.slot(0), {
+          token: w.token,
+          body: padded(total),
+          contentType: 'application/json',
+        });
         expect(res.status).toBe(413);
         expect(res.headers['content-type']).toMatch(/^application\/json/);
         expect(res.body).toEqual({ ok: false, error: { code: 'state_too_large', message: expect.any(String) } });

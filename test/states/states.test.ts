@@ -22,7 +22,10 @@ eachDialect('states: rules', (h) => {
       expect(second.body.data).toEqual({ slot: 1, version: 2, size_bytes: 5, created: false });
       const third = await h.http.put(w.slot(1), { token: w.token, body: { state: [3] } });
       expect(third.body.data).toMatchObject({ version: 3, created: false });
-      expect((await h.http.get(w.slot(1), { token: w.token })).body.data.state).toMatchObject({ version: 3, state: [3] });
+      expect((await h.http.get(w.slot(1), { token: w.token })).body.data.state).toMatchObject({
+        version: 3,
+        state: [3],
+      });
     });
 
     it('saves over the stored version when expected_version matches', async () => {
@@ -40,7 +43,10 @@ eachDialect('states: rules', (h) => {
       const before = await storedRow(h, w.player.id, w.game.id, 0);
       h.clock.advance(10);
       for (const stale of [1, 3, 99]) {
-        const res = await h.http.put(w.slot(0), { token: w.token, body: { state: 'c', label: 'other', expected_version: stale } });
+        const res = await h.http.put(w.slot(0), {
+          token: w.token,
+          body: { state: 'c', label: 'other', expected_version: stale },
+        });
         expect(res.status).toBe(409);
         expect(res.body.error).toMatchObject({ code: 'version_conflict', current_version: 2 });
       }
@@ -144,7 +150,11 @@ eachDialect('states: rules', (h) => {
 
     it('refuses unparseable JSON with 400 and a non-JSON body with 415', async () => {
       const w = await gameAndPlayer(h);
-      const broken = await h.http.put(w.slot(0), { token: w.token, body: '{"state": ', contentType: 'application/json' });
+      const broken = await h.http.put(w.slot(0), {
+        token: w.token,
+        body: '{"state": ',
+        contentType: 'application/json',
+      });
       expect(broken.status).toBe(400);
       expect(broken.body.error.code).toBe('invalid_json');
       const text = await h.http.put(w.slot(0), { token: w.token, body: 'state=1', contentType: 'text/plain' });
@@ -154,11 +164,19 @@ eachDialect('states: rules', (h) => {
 
     it('refuses a __proto__ field next to state, while keeping such keys inside the state', async () => {
       const w = await gameAndPlayer(h);
-      const outside = await h.http.put(w.slot(0), { token: w.token, body: '{"state":1,"__proto__":{"admin":true}}', contentType: 'application/json' });
+      const outside = await h.http.put(w.slot(0), {
+        token: w.token,
+        body: '{"state":1,"__proto__":{"admin":true}}',
+        contentType: 'application/json',
+      });
       expect(outside.status).toBe(422);
       expect(outside.body.error.fields).toHaveProperty('__proto__');
       const inside = '{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}';
-      const saved = await h.http.put(w.slot(0), { token: w.token, body: `{"state":${inside}}`, contentType: 'application/json' });
+      const saved = await h.http.put(w.slot(0), {
+        token: w.token,
+        body: `{"state":${inside}}`,
+        contentType: 'application/json',
+      });
       expect(saved.status).toBe(201);
       const read = await h.http.get(w.slot(0), { token: w.token });
       expect(read.text).toContain(`"state":${inside}`);
@@ -167,18 +185,21 @@ eachDialect('states: rules', (h) => {
   });
 
   describe('states: slots and games', () => {
-    it.each(['abc', '1.5', '-1', '3', '99999999999999999999', '1e400'])('refuses slot %s of a 3-slot game with 422 on every route', async (slot) => {
-      const w = await gameAndPlayer(h);
-      for (const res of [
-        await h.http.get(w.slot(slot), { token: w.token }),
-        await h.http.put(w.slot(slot), { token: w.token, body: { state: 1 } }),
-        await h.http.delete(w.slot(slot), { token: w.token }),
-      ]) {
-        expect(res.status).toBe(422);
-        expect(res.body.error.code).toBe('validation_failed');
-        expect(res.body.error.fields).toHaveProperty('slot');
-      }
-    });
+    it.each(['abc', '1.5', '-1', '3', '99999999999999999999', '1e400'])(
+      'refuses slot %s of a 3-slot game with 422 on every route',
+      async (slot) => {
+        const w = await gameAndPlayer(h);
+        for (const res of [
+          await h.http.get(w.slot(slot), { token: w.token }),
+          await h.http.put(w.slot(slot), { token: w.token, body: { state: 1 } }),
+          await h.http.delete(w.slot(slot), { token: w.token }),
+        ]) {
+          expect(res.status).toBe(422);
+          expect(res.body.error.code).toBe('validation_failed');
+          expect(res.body.error.fields).toHaveProperty('slot');
+        }
+      },
+    );
 
     it('accepts the last slot, save_slots - 1', async () => {
       const w = await gameAndPlayer(h, { save_slots: 5 });
@@ -237,7 +258,11 @@ eachDialect('states: rules', (h) => {
       const shrunk = await h.http.put(w.slot(2), { token: w.token, body: { state: 'over' } });
       expect([shrunk.status, shrunk.body.error.code]).toEqual([422, 'validation_failed']);
       expect(shrunk.body.error.fields).toHaveProperty('slot');
-      await h.ctx.db.updateTable('games').set({ save_slots: 3, status: 'retired' }).where('id', '=', w.game.id).execute();
+      await h.ctx.db
+        .updateTable('games')
+        .set({ save_slots: 3, status: 'retired' })
+        .where('id', '=', w.game.id)
+        .execute();
       const retired = await h.http.put(w.slot(2), { token: w.token, body: { state: 'over', expected_version: 1 } });
       expect([retired.status, retired.body.error.code]).toEqual([404, 'not_found']);
       expect(await storedRow(h, w.player.id, w.game.id, 2)).toEqual(before);
@@ -253,7 +278,10 @@ eachDialect('states: rules', (h) => {
       expect([badSlot.status, badSlot.body.error.code]).toEqual([422, 'validation_failed']);
       const tooLarge = await h.http.put(w.slot(0), { token: w.token, body: { state: huge } });
       expect([tooLarge.status, tooLarge.body.error.code]).toEqual([413, 'state_too_large']);
-      expect((await h.http.get(w.slot(0), { token: w.token })).body.data.state).toMatchObject({ version: 1, state: 'small' });
+      expect((await h.http.get(w.slot(0), { token: w.token })).body.data.state).toMatchObject({
+        version: 1,
+        state: 'small',
+      });
     });
   });
 
@@ -273,8 +301,22 @@ eachDialect('states: rules', (h) => {
         ok: true,
         data: {
           states: [
-            { slot: 1, label: null, version: 2, size_bytes: 5, created_at: '2026-11-21 08:00:05', updated_at: '2026-11-21 08:00:05' },
-            { slot: 3, label: 'three', version: 1, size_bytes: 110, created_at: '2026-11-21 08:00:00', updated_at: '2026-11-21 08:00:00' },
+            {
+              slot: 1,
+              label: null,
+              version: 2,
+              size_bytes: 5,
+              created_at: '2026-11-21 08:00:05',
+              updated_at: '2026-11-21 08:00:05',
+            },
+            {
+              slot: 3,
+              label: 'three',
+              version: 1,
+              size_bytes: 110,
+              created_at: '2026-11-21 08:00:00',
+              updated_at: '2026-11-21 08:00:00',
+            },
           ],
         },
         meta: { save_slots: 4 },
@@ -318,9 +360,17 @@ eachDialect('states: rules', (h) => {
       await h.http.put(w.slot(0), { token: w.token, body: { state: 'mine' } });
       await h.http.put(w.slot(0), { token: other.token, body: { state: 'theirs' } });
       await h.http.put(slotUrl(otherGame.slug, 0), { token: w.token, body: { state: 'other game' } });
-      expect((await h.http.get(w.slot(0), { token: w.token })).body.data.state).toMatchObject({ version: 1, state: 'mine' });
-      expect((await h.http.get(w.slot(0), { token: other.token })).body.data.state).toMatchObject({ version: 1, state: 'theirs' });
-      expect((await h.http.get(slotUrl(otherGame.slug, 0), { token: w.token })).body.data.state.state).toBe('other game');
+      expect((await h.http.get(w.slot(0), { token: w.token })).body.data.state).toMatchObject({
+        version: 1,
+        state: 'mine',
+      });
+      expect((await h.http.get(w.slot(0), { token: other.token })).body.data.state).toMatchObject({
+        version: 1,
+        state: 'theirs',
+      });
+      expect((await h.http.get(slotUrl(otherGame.slug, 0), { token: w.token })).body.data.state.state).toBe(
+        'other game',
+      );
       expect((await h.http.get(w.list, { token: w.token })).body.data.states).toHaveLength(1);
     });
   });
@@ -367,7 +417,9 @@ eachDialect('states: rules', (h) => {
       const slot = doc.paths['/v1/games/{slug}/states/{slot}'];
       expect(Object.keys(list.get.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404', '422']));
       expect(Object.keys(slot.get.responses)).toEqual(expect.arrayContaining(['200', '404', '422']));
-      expect(Object.keys(slot.put.responses)).toEqual(expect.arrayContaining(['200', '201', '404', '409', '413', '422']));
+      expect(Object.keys(slot.put.responses)).toEqual(
+        expect.arrayContaining(['200', '201', '404', '409', '413', '422']),
+      );
       expect(slot.put.responses['413'].description).toContain('state_too_large');
       expect(slot.put.responses['403'].description).toContain('insufficient_scope');
       expect(slot.put.requestBody.content['application/json'].schema.required).toEqual(['state']);

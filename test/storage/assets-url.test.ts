@@ -28,7 +28,17 @@ afterAll(async () => {
 
 describe('settings: assets_url', () => {
   const load = (assets_url: string, NODE_ENV = 'test') =>
-    loadConfig({ cwd: '/nonexistent', env: { NODE_ENV, GP_SECRET: 'a-production-secret-of-at-least-32-chars!', GP_GAMES_URL: 'https://{slug}.games.example.com', GP_PUBLIC_URL: 'https://play.example.com', GP_TRUST_PROXY: 'loopback' }, overrides: { assets_url } });
+    loadConfig({
+      cwd: '/nonexistent',
+      env: {
+        NODE_ENV,
+        GP_SECRET: 'a-production-secret-of-at-least-32-chars!',
+        GP_GAMES_URL: 'https://{slug}.games.example.com',
+        GP_PUBLIC_URL: 'https://play.example.com',
+        GP_TRUST_PROXY: 'loopback',
+      },
+      overrides: { assets_url },
+    });
 
   it('is unset by default and loses a trailing slash', () => {
     expect(load('').assets_url).toBe('');
@@ -36,7 +46,13 @@ describe('settings: assets_url', () => {
   });
 
   it('refuses what is not a plain http(s) base, naming the setting', () => {
-    for (const bad of ['cdn.example.com', 'ftp://cdn.example.com', 'https://cdn.example.com/?v=1', 'https://cdn.example.com/#x', 'https://u:p@cdn.example.com']) {
+    for (const bad of [
+      'cdn.example.com',
+      'ftp://cdn.example.com',
+      'https://cdn.example.com/?v=1',
+      'https://cdn.example.com/#x',
+      'https://u:p@cdn.example.com',
+    ]) {
       expect(() => load(bad)).toThrow(ConfigError);
       expect(() => load(bad)).toThrow(/assets_url \(GP_ASSETS_URL\)/);
     }
@@ -67,12 +83,18 @@ eachDialect(
       const { token, player } = await createPlayerWithToken(h.ctx);
       const initials = (await h.http.get('/v1/me', { token })).body.data.player.avatar_url as string;
       expect(initials.startsWith(`${h.ctx.config.public_url}/avatars/initials/`)).toBe(true);
-      const picture = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#cc6633' } }).png().toBuffer();
-      const { body, contentType } = multipartBody([{ field: 'avatar', filename: 'me.png', contentType: 'image/png', data: picture }]);
+      const picture = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#cc6633' } })
+        .png()
+        .toBuffer();
+      const { body, contentType } = multipartBody([
+        { field: 'avatar', filename: 'me.png', contentType: 'image/png', data: picture },
+      ]);
       const uploaded = await h.http.post('/v1/me/avatar', { token, body, contentType });
       expect(uploaded.status).toBe(200);
       const url = uploaded.body.data.avatar_url as string;
-      expect(url).toMatch(new RegExp(`^${assetsBase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}avatars/${player.id}-[^/]+\\.webp$`));
+      expect(url).toMatch(
+        new RegExp(`^${assetsBase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}avatars/${player.id}-[^/]+\\.webp$`),
+      );
       const fetched = await fetch(url);
       expect(fetched.status).toBe(200);
       expect((await sharp(Buffer.from(await fetched.arrayBuffer())).metadata()).width).toBe(256);
@@ -82,7 +104,9 @@ eachDialect(
 
     it("lets the portal's pages load images from the assets origin", async () => {
       const page = await h.http.get('/');
-      expect(String(page.headers['content-security-policy'])).toMatch(new RegExp(`img-src [^;]*${s3.endpoint.replace(/[.]/g, '\\.')}(;| )`));
+      expect(String(page.headers['content-security-policy'])).toMatch(
+        new RegExp(`img-src [^;]*${s3.endpoint.replace(/[.]/g, '\\.')}(;| )`),
+      );
     });
   },
   { settings: serviceSettings },

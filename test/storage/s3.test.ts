@@ -30,7 +30,8 @@ afterAll(async () => {
   await s3?.close();
 });
 
-const storeFor = (settings: Record<string, unknown>) => openStore(loadConfig({ env: { NODE_ENV: 'test' }, cwd: tmpdir(), overrides: settings }));
+const storeFor = (settings: Record<string, unknown>) =>
+  openStore(loadConfig({ env: { NODE_ENV: 'test' }, cwd: tmpdir(), overrides: settings }));
 
 async function text(store: ObjectStore, key: string, range?: { start: number; end: number }): Promise<string | null> {
   const object = await store.get(key, range);
@@ -96,14 +97,18 @@ describe('storage: the S3 store', () => {
   it('refuses to start on a missing bucket, naming the setting and the bucket', async () => {
     const missing = await storeFor(s3.settings('no-such-bucket'));
     await expect(missing.check()).rejects.toThrow(StorageError);
-    await expect(missing.check()).rejects.toThrow(/storage_url \(GP_STORAGE_URL\).*the bucket no-such-bucket does not exist/);
+    await expect(missing.check()).rejects.toThrow(
+      /storage_url \(GP_STORAGE_URL\).*the bucket no-such-bucket does not exist/,
+    );
     missing.close();
   });
 
   // s3rver knows its access keys but does not verify SigV4 signatures: a wrong secret with a known key is not testable here.
   it('refuses to start with credentials the store refuses', async () => {
     const refused = await storeFor({ ...s3.settings(), s3_access_key_id: 'NOT-A-KEY', s3_secret_access_key: 'S3RVER' });
-    await expect(refused.check()).rejects.toThrow(/refused the credentials \(HTTP 403\).*s3_access_key_id and s3_secret_access_key/);
+    await expect(refused.check()).rejects.toThrow(
+      /refused the credentials \(HTTP 403\).*s3_access_key_id and s3_secret_access_key/,
+    );
     refused.close();
   });
 
@@ -120,9 +125,14 @@ describe('storage: the S3 store', () => {
 });
 
 describe('storage: the service does not start on a bucket it cannot use', () => {
-  it.each(enabledDialects())('[%s] stops at start with the bucket named, not a 500 on the first upload', async (dialect) => {
-    await expect(createHarness(dialect, { settings: { ...s3.settings('no-such-bucket') } })).rejects.toThrow(/the bucket no-such-bucket does not exist/);
-  });
+  it.each(enabledDialects())(
+    '[%s] stops at start with the bucket named, not a 500 on the first upload',
+    async (dialect) => {
+      await expect(createHarness(dialect, { settings: { ...s3.settings('no-such-bucket') } })).rejects.toThrow(
+        /the bucket no-such-bucket does not exist/,
+      );
+    },
+  );
 });
 
 describe('storage: gameplatform storage copy', () => {
@@ -157,7 +167,10 @@ describe('storage: gameplatform storage copy', () => {
     const second = await copyStore(new LocalStore(root), target, root, () => undefined);
     expect(second).toMatchObject({ copied: 1, skipped: 3 });
     expect(await text(target, 'games/orbit/lz2-bb/index.html')).toBe('<p>v2, fixed</p>');
-    expect(await copyStore(new LocalStore(root), target, root, () => undefined)).toMatchObject({ copied: 0, skipped: 4 });
+    expect(await copyStore(new LocalStore(root), target, root, () => undefined)).toMatchObject({
+      copied: 0,
+      skipped: 4,
+    });
     target.close();
   });
 });
@@ -205,7 +218,9 @@ eachDialect(
       const game = await publishFixture(h.ctx, 'orbit-dash');
       expect(store().kind).toBe('s3');
       expect(await keys(`games/${game.slug}/`)).toEqual(
-        ['assets/ship.svg', 'cover.png', 'game.js', 'index.html', 'style.css'].map((f) => `games/${game.slug}/${game.files_dir}/${f}`),
+        ['assets/ship.svg', 'cover.png', 'game.js', 'index.html', 'style.css'].map(
+          (f) => `games/${game.slug}/${game.files_dir}/${f}`,
+        ),
       );
       const url = (file: string) => `http://${game.slug}.games.localhost:8080/${file}`;
       const js = await h.http.get(url(`~${game.files_dir}/game.js`), { headers: { 'accept-encoding': 'identity' } });
@@ -219,7 +234,9 @@ eachDialect(
 
       const again = await h.http.get(url('game.js'), { headers: { 'if-none-match': String(js.headers.etag) } });
       expect(again.status).toBe(304);
-      const since = await h.http.get(url('game.js'), { headers: { 'if-modified-since': String(js.headers['last-modified']) } });
+      const since = await h.http.get(url('game.js'), {
+        headers: { 'if-modified-since': String(js.headers['last-modified']) },
+      });
       expect(since.status).toBe(304);
       const range = await h.http.get(url('game.js'), { headers: { range: 'bytes=5-14' } });
       expect(range.status).toBe(206);
@@ -240,9 +257,13 @@ eachDialect(
 
     it('stores an avatar in the bucket, serves it from there, and deletes the one it replaces', async () => {
       const { player, token } = await createPlayerWithToken(h.ctx);
-      const picture = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#3366cc' } }).png().toBuffer();
+      const picture = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#3366cc' } })
+        .png()
+        .toBuffer();
       const upload = async () => {
-        const { body, contentType } = multipartBody([{ field: 'avatar', filename: 'me.png', contentType: 'image/png', data: picture }]);
+        const { body, contentType } = multipartBody([
+          { field: 'avatar', filename: 'me.png', contentType: 'image/png', data: picture },
+        ]);
         return h.http.post('/v1/me/avatar', { token, body, contentType });
       };
       const first = await upload();
@@ -257,7 +278,9 @@ eachDialect(
 
       const second = await upload();
       const next = new URL(second.body.data.avatar_url).pathname.replace('/avatars/', '');
-      expect((await keys('avatars/')).filter((k) => k.startsWith(`avatars/${player.id}-`))).toEqual([`avatars/${next}`]);
+      expect((await keys('avatars/')).filter((k) => k.startsWith(`avatars/${player.id}-`))).toEqual([
+        `avatars/${next}`,
+      ]);
       expect((await h.http.get(`/avatars/${file}`)).status).toBe(404);
       await h.http.delete('/v1/me/avatar', { token });
       expect((await keys('avatars/')).filter((k) => k.startsWith(`avatars/${player.id}-`))).toEqual([]);
@@ -267,13 +290,20 @@ eachDialect(
       const v1 = await publishFixture(h.ctx, 'orbit-dash');
       const real = h.ctx.storage;
       let puts = 0;
-      const failing: ObjectStore = Object.assign(Object.create(Object.getPrototypeOf(real) as object) as ObjectStore, real, {
-        put: async (...args: Parameters<ObjectStore['put']>) => {
-          if (++puts === 4) throw new Error('connection reset by the object store');
-          return real.put(...args);
+      const failing: ObjectStore = Object.assign(
+        Object.create(Object.getPrototypeOf(real) as object) as ObjectStore,
+        real,
+        {
+          put: async (...args: Parameters<ObjectStore['put']>) => {
+            if (++puts === 4) throw new Error('connection reset by the object store');
+            return real.put(...args);
+          },
         },
+      );
+      const dir = fixtureCopy('orbit-dash', {
+        manifest: { slug: v1.slug, version: '2.0.0' },
+        files: { 'game.js': 'console.log("v2")' },
       });
-      const dir = fixtureCopy('orbit-dash', { manifest: { slug: v1.slug, version: '2.0.0' }, files: { 'game.js': 'console.log("v2")' } });
       await expect(publishGame({ ...h.ctx, storage: failing }, dir)).rejects.toThrow(/connection reset/);
       const row = await h.ctx.db.selectFrom('games').selectAll().where('id', '=', v1.game.id).executeTakeFirstOrThrow();
       expect(row).toEqual(v1.game);
@@ -289,7 +319,8 @@ eachDialect(
       const dir = fixtureCopy('orbit-dash', { manifest: { slug: v1.slug, version: '2.0.0' } });
       const failingDb = new Proxy(h.ctx.db, {
         get(target, property, receiver) {
-          if (property === 'transaction') return () => ({ execute: async () => Promise.reject(new Error('the database went away')) });
+          if (property === 'transaction')
+            return () => ({ execute: async () => Promise.reject(new Error('the database went away')) });
           return Reflect.get(target, property, receiver) as unknown;
         },
       });

@@ -31,7 +31,18 @@ interface Answer {
 }
 
 /** A request to one instance; the URL's host goes in the Host header (game files answer on the game's own host). */
-function call(port: number, method: string, url: string, options: { token?: string; json?: unknown; body?: Buffer; contentType?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+function call(
+  port: number,
+  method: string,
+  url: string,
+  options: {
+    token?: string;
+    json?: unknown;
+    body?: Buffer;
+    contentType?: string;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<Answer> {
   const target = new URL(url, PUBLIC_URL);
   const headers: Record<string, string> = { host: target.host, origin: PUBLIC_URL, ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -42,20 +53,23 @@ function call(port: number, method: string, url: string, options: { token?: stri
   }
   if (options.contentType) headers['content-type'] = options.contentType;
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: target.pathname + target.search, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const raw = Buffer.concat(chunks);
-        let body: unknown;
-        try {
-          body = JSON.parse(raw.toString('utf8'));
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, raw, body });
-      });
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path: target.pathname + target.search, headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks);
+          let body: unknown;
+          try {
+            body = JSON.parse(raw.toString('utf8'));
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, raw, body });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -82,7 +96,8 @@ function startInstance(env: Record<string, string>, port: number): Instance {
 
 async function ready(instance: Instance, deadline: number): Promise<void> {
   while (Date.now() < deadline) {
-    if (instance.child.exitCode !== null) throw new Error(`instance on ${instance.port} exited: ${instance.output.join('')}`);
+    if (instance.child.exitCode !== null)
+      throw new Error(`instance on ${instance.port} exited: ${instance.output.join('')}`);
     try {
       if ((await call(instance.port, 'GET', '/v1/status')).status === 200) return;
     } catch {
@@ -156,7 +171,9 @@ describe.runIf(postgres)('two instances on one PostgreSQL, one Redis and one buc
 
   async function register(i: number): Promise<{ token: string; username: string }> {
     const name = `p${Math.random().toString(36).slice(2, 10)}`;
-    const res = await call(at(i), 'POST', '/v1/auth/register', { json: { email: `${name}@example.com`, password: 'correct horse battery', display_name: name, username: name } });
+    const res = await call(at(i), 'POST', '/v1/auth/register', {
+      json: { email: `${name}@example.com`, password: 'correct horse battery', display_name: name, username: name },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return { token: res.body.data.token, username: name };
   }
@@ -182,8 +199,12 @@ describe.runIf(postgres)('two instances on one PostgreSQL, one Redis and one buc
 
   it('serves an avatar uploaded through one instance from the other', async () => {
     const { token } = await register(0);
-    const picture = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#cc3366' } }).png().toBuffer();
-    const { body, contentType } = multipartBody([{ field: 'avatar', filename: 'me.png', contentType: 'image/png', data: picture }]);
+    const picture = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#cc3366' } })
+      .png()
+      .toBuffer();
+    const { body, contentType } = multipartBody([
+      { field: 'avatar', filename: 'me.png', contentType: 'image/png', data: picture },
+    ]);
     const uploaded = await call(at(0), 'POST', '/v1/me/avatar', { token, body, contentType });
     expect(uploaded.status).toBe(200);
     for (const instance of instances) {
@@ -197,7 +218,11 @@ describe.runIf(postgres)('two instances on one PostgreSQL, one Redis and one buc
     const dir = fixtureCopy('orbit-dash');
     const slug = JSON.parse(readFileSync(path.join(dir, 'game.json'), 'utf8')).slug as string;
     const cliDataDir = tempDir('gp-cli-machine-');
-    const published = await runCli(['games', 'publish', dir], { ...env, GP_DATA_DIR: cliDataDir, GP_LOG_LEVEL: 'silent' });
+    const published = await runCli(['games', 'publish', dir], {
+      ...env,
+      GP_DATA_DIR: cliDataDir,
+      GP_LOG_LEVEL: 'silent',
+    });
     removeTempDir(cliDataDir);
     expect(published.code, published.stderr).toBe(0);
     const { token } = await register(1);
@@ -225,12 +250,17 @@ describe.runIf(postgres)('two instances on one PostgreSQL, one Redis and one buc
        where token_hash = $1`,
       [sha256(session)],
     );
-    const beats = await Promise.all(Array.from({ length: 10 }, (_, i) => call(at(i), 'POST', '/v1/play/heartbeat', { token, json: { session } })));
+    const beats = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => call(at(i), 'POST', '/v1/play/heartbeat', { token, json: { session } })),
+    );
     expect(beats.map((b) => b.status)).toEqual(Array(10).fill(200));
     const credited = Math.max(...beats.map((b) => b.body.data.credited_seconds as number));
     expect(credited).toBeGreaterThanOrEqual(6);
     expect(credited).toBeLessThanOrEqual(10);
-    const { rows } = await db.query<{ credited_seconds: number }>('select credited_seconds from play_sessions where token_hash = $1', [sha256(session)]);
+    const { rows } = await db.query<{ credited_seconds: number }>(
+      'select credited_seconds from play_sessions where token_hash = $1',
+      [sha256(session)],
+    );
     expect(rows[0]!.credited_seconds).toBe(credited);
   });
 
@@ -247,11 +277,25 @@ describe.runIf(postgres)('two instances on one PostgreSQL, one Redis and one buc
       'update play_sessions set started_at = started_at - 60000, last_heartbeat_at = last_heartbeat_at - 60000, credited_until = credited_until - 60000 where token_hash = any($1)',
       [sessions],
     );
-    const before = await db.query<{ token_hash: string; last_heartbeat_at: string }>('select token_hash, last_heartbeat_at from play_sessions where token_hash = any($1)', [sessions]);
+    const before = await db.query<{ token_hash: string; last_heartbeat_at: string }>(
+      'select token_hash, last_heartbeat_at from play_sessions where token_hash = any($1)',
+      [sessions],
+    );
     const deadline = Date.now() + 20_000;
-    let rows: Array<{ token_hash: string; status: string; end_reason: string; ended_at: string; credited_seconds: number }> = [];
+    let rows: Array<{
+      token_hash: string;
+      status: string;
+      end_reason: string;
+      ended_at: string;
+      credited_seconds: number;
+    }> = [];
     while (Date.now() < deadline) {
-      rows = (await db.query('select token_hash, status, end_reason, ended_at, credited_seconds from play_sessions where token_hash = any($1)', [sessions])).rows;
+      rows = (
+        await db.query(
+          'select token_hash, status, end_reason, ended_at, credited_seconds from play_sessions where token_hash = any($1)',
+          [sessions],
+        )
+      ).rows;
       if (rows.every((r) => r.status === 'closed')) break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -266,7 +310,9 @@ describe.runIf(postgres)('two instances on one PostgreSQL, one Redis and one buc
   it('lets one of 20 racing first saves over both instances win', async () => {
     const { token } = await register(1);
     const saves = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => call(at(i), 'PUT', '/v1/games/tile-merge/states/1', { token, json: { state: { n: i }, expected_version: 0 } })),
+      Array.from({ length: 20 }, (_, i) =>
+        call(at(i), 'PUT', '/v1/games/tile-merge/states/1', { token, json: { state: { n: i }, expected_version: 0 } }),
+      ),
     );
     expect(saves.filter((s) => s.status === 201)).toHaveLength(1);
     expect(saves.filter((s) => s.status === 409)).toHaveLength(19);
@@ -275,7 +321,11 @@ describe.runIf(postgres)('two instances on one PostgreSQL, one Redis and one buc
   it('shares the login limit between the instances', async () => {
     const { username } = await register(0);
     const statuses: number[] = [];
-    for (let i = 0; i < LOGIN_MAX + 2; i++) statuses.push((await call(at(i), 'POST', '/v1/auth/login', { json: { login: username, password: 'wrong password here' } })).status);
+    for (let i = 0; i < LOGIN_MAX + 2; i++)
+      statuses.push(
+        (await call(at(i), 'POST', '/v1/auth/login', { json: { login: username, password: 'wrong password here' } }))
+          .status,
+      );
     expect(statuses).toEqual([...Array(LOGIN_MAX).fill(401), 429, 429]);
   });
 

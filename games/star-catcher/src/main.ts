@@ -63,11 +63,18 @@ class Play extends Phaser.Scene {
     this.basket = this.add.image(WIDTH / 2, HEIGHT - 40, 'sprites', 'basket');
     this.label = this.add.text(16, 12, '', { fontFamily: 'system-ui, sans-serif', fontSize: '24px', color: '#fef3c7' });
     this.banner = this.add
-      .text(WIDTH / 2, HEIGHT / 2 - 40, '', { fontFamily: 'system-ui, sans-serif', fontSize: '30px', color: '#fef3c7', align: 'center' })
+      .text(WIDTH / 2, HEIGHT / 2 - 40, '', {
+        fontFamily: 'system-ui, sans-serif',
+        fontSize: '30px',
+        color: '#fef3c7',
+        align: 'center',
+      })
       .setOrigin(0.5);
     this.keys = this.input.keyboard!.createCursorKeys();
     this.input.on('pointermove', (pointer: Phaser.Input.Pointer) => this.moveTo(pointer.x));
-    this.input.on('pointerdown', (pointer: Phaser.Input.Pointer) => (this.running ? this.moveTo(pointer.x) : this.start()));
+    this.input.on('pointerdown', (pointer: Phaser.Input.Pointer) =>
+      this.running ? this.moveTo(pointer.x) : this.start(),
+    );
     this.input.keyboard!.on('keydown-SPACE', () => this.running || this.start());
     this.showTitle();
   }

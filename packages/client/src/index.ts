@@ -70,7 +70,13 @@ export function isApiError<C extends ErrorCode>(e: unknown, code: C): e is ApiEr
 function envelopeError(value: unknown): ApiErrorBody | null {
   if (!value || typeof value !== 'object') return null;
   const error = (value as { ok?: unknown; error?: unknown }).error;
-  if ((value as { ok?: unknown }).ok !== false || !error || typeof error !== 'object' || typeof (error as { code?: unknown }).code !== 'string') return null;
+  if (
+    (value as { ok?: unknown }).ok !== false ||
+    !error ||
+    typeof error !== 'object' ||
+    typeof (error as { code?: unknown }).code !== 'string'
+  )
+    return null;
   return error as ApiErrorBody;
 }
 

@@ -34,7 +34,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('revoked_at', 'bigint')
     .execute();
-  await db.schema.createIndex('player_tokens_player_idx').on('player_tokens').columns(['player_id', 'revoked_at']).execute();
+  await db.schema
+    .createIndex('player_tokens_player_idx')
+    .on('player_tokens')
+    .columns(['player_id', 'revoked_at'])
+    .execute();
 
   await withId(db, db.schema.createTable('games'))
     .addColumn('slug', 'text', (c) => c.notNull().unique())

@@ -15,9 +15,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('ended_at', 'bigint')
     .addColumn('end_reason', 'text')
     .execute();
-  await db.schema.createIndex('play_sessions_player_idx').on('play_sessions').columns(['player_id', 'status', 'game_id']).execute();
-  await db.schema.createIndex('play_sessions_sweep_idx').on('play_sessions').columns(['status', 'last_heartbeat_at']).execute();
-  await db.schema.createIndex('play_sessions_game_idx').on('play_sessions').columns(['game_id', 'started_at']).execute();
+  await db.schema
+    .createIndex('play_sessions_player_idx')
+    .on('play_sessions')
+    .columns(['player_id', 'status', 'game_id'])
+    .execute();
+  await db.schema
+    .createIndex('play_sessions_sweep_idx')
+    .on('play_sessions')
+    .columns(['status', 'last_heartbeat_at'])
+    .execute();
+  await db.schema
+    .createIndex('play_sessions_game_idx')
+    .on('play_sessions')
+    .columns(['game_id', 'started_at'])
+    .execute();
 
   await db.schema
     .createTable('daily_usage')

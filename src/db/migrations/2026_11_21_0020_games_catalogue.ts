@@ -12,7 +12,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('favorites_game_idx').on('favorites').column('game_id').execute();
 
   // name, tagline, description, tags and author, case-folded in JS (the databases fold Unicode differently).
-  await db.schema.alterTable('games').addColumn('search_text', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('games')
+    .addColumn('search_text', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   // The file set the last publish replaced, still served under its versioned URL to pages that loaded it.
   await db.schema.alterTable('games').addColumn('previous_files_dir', 'text').execute();
   await db.schema.alterTable('games').addColumn('previous_entry', 'text').execute();

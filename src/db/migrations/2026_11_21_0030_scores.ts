@@ -15,7 +15,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   // GET /games/{slug}/scores/me and GET /me/scores (newest first), and rebuilding a board from its history.
-  await db.schema.createIndex('scores_player_game_idx').on('scores').columns(['player_id', 'game_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('scores_player_game_idx')
+    .on('scores')
+    .columns(['player_id', 'game_id', 'created_at', 'id'])
+    .execute();
   await db.schema.createIndex('scores_player_idx').on('scores').columns(['player_id', 'created_at', 'id']).execute();
   await db.schema.createIndex('scores_board_idx').on('scores').columns(['game_id', 'board', 'created_at']).execute();
 
@@ -55,7 +59,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('leaderboard_bests_pk', ['leaderboard_id', 'player_id'])
     .execute();
   // The ranking order: pages, keyset scans around a player, and the bounded count inside a tree node.
-  await db.schema.createIndex('leaderboard_bests_rank_idx').on('leaderboard_bests').columns(['leaderboard_id', 'norm', 'reached_at', 'score_id']).execute();
+  await db.schema
+    .createIndex('leaderboard_bests_rank_idx')
+    .on('leaderboard_bests')
+    .columns(['leaderboard_id', 'norm', 'reached_at', 'score_id'])
+    .execute();
   await db.schema.createIndex('leaderboard_bests_player_idx').on('leaderboard_bests').column('player_id').execute();
 
   let nodes = db.schema

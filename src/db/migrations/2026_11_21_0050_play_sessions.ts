@@ -12,7 +12,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // Set by every credit in the same UPDATE as `seconds` (SET sees the old row on both databases), so the capped
   // upsert returns what it really added without a read-modify-write.
-  await db.schema.alterTable('daily_usage').addColumn('last_credit', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('daily_usage')
+    .addColumn('last_credit', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

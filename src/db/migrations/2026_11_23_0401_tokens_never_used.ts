@@ -4,9 +4,17 @@
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.updateTable('player_tokens').set({ last_used_at: null }).where('last_used_at', '=', sql.ref('created_at')).execute();
+  await db
+    .updateTable('player_tokens')
+    .set({ last_used_at: null })
+    .where('last_used_at', '=', sql.ref('created_at'))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.updateTable('player_tokens').set({ last_used_at: sql.ref('created_at') }).where('last_used_at', 'is', null).execute();
+  await db
+    .updateTable('player_tokens')
+    .set({ last_used_at: sql.ref('created_at') })
+    .where('last_used_at', 'is', null)
+    .execute();
 }

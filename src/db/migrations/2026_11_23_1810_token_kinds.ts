@@ -6,7 +6,10 @@
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('player_tokens').addColumn('kind', 'text', (c) => c.notNull().defaultTo('api')).execute();
+  await db.schema
+    .alterTable('player_tokens')
+    .addColumn('kind', 'text', (c) => c.notNull().defaultTo('api'))
+    .execute();
   await db
     .updateTable('player_tokens')
     .set({ kind: 'web' })

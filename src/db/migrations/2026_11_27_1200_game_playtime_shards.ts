@@ -16,12 +16,20 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   // the shards' time goes back into the games' column, where it was counted before
-  await db.updateTable('games')
+  await db
+    .updateTable('games')
     .set((eb) => ({
-      playtime_seconds: eb('playtime_seconds', '+', eb.fn.coalesce(
-        eb.selectFrom('game_playtime').select((s) => s.fn.sum<number>('seconds').as('s')).whereRef('game_playtime.game_id', '=', 'games.id'),
-        eb.lit(0),
-      )),
+      playtime_seconds: eb(
+        'playtime_seconds',
+        '+',
+        eb.fn.coalesce(
+          eb
+            .selectFrom('game_playtime')
+            .select((s) => s.fn.sum<number>('seconds').as('s'))
+            .whereRef('game_playtime.game_id', '=', 'games.id'),
+          eb.lit(0),
+        ),
+      ),
     }))
     .execute();
   await db.schema.dropTable('game_playtime').execute();

@@ -20,7 +20,11 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex('play_sessions_sweep_idx').on('play_sessions').columns(['status', 'last_heartbeat_at']).execute();
+  await db.schema
+    .createIndex('play_sessions_sweep_idx')
+    .on('play_sessions')
+    .columns(['status', 'last_heartbeat_at'])
+    .execute();
   await db.schema
     .createIndex('play_sessions_game_active_idx')
     .on('play_sessions')

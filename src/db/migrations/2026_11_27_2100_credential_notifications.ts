@@ -30,8 +30,12 @@ end $$`.execute(db);
 on player_tokens for each row execute function gp_notify_token_credentials()`.execute(db);
   await sql`create trigger players_credentials after update of status, role, membership_plan, membership_status, membership_renews_at, membership_ends_at or delete
 on players for each row execute function gp_notify_player_credentials()`.execute(db);
-  await sql`create trigger player_tokens_credentials_truncate after truncate on player_tokens for each statement execute function gp_notify_all_credentials()`.execute(db);
-  await sql`create trigger players_credentials_truncate after truncate on players for each statement execute function gp_notify_all_credentials()`.execute(db);
+  await sql`create trigger player_tokens_credentials_truncate after truncate on player_tokens for each statement execute function gp_notify_all_credentials()`.execute(
+    db,
+  );
+  await sql`create trigger players_credentials_truncate after truncate on players for each statement execute function gp_notify_all_credentials()`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -59,7 +59,7 @@ export function registerPlayerCommands(program: Command, withContext: WithContex
 
   players
     .command('suspend')
-    .description("suspend a player: every token is revoked, login is refused, the profile is gone")
+    .description('suspend a player: every token is revoked, login is refused, the profile is gone')
     .argument('<username>')
     .action(
       action(async (ctx, username: string) => {
@@ -82,7 +82,9 @@ export function registerPlayerCommands(program: Command, withContext: WithContex
 
   players
     .command('purge-deleted')
-    .description(`purge now the accounts deleted more than ${DELETION_GRACE_DAYS} days ago (the server also does it hourly)`)
+    .description(
+      `purge now the accounts deleted more than ${DELETION_GRACE_DAYS} days ago (the server also does it hourly)`,
+    )
     .action(
       action(async (ctx) => {
         const purged = await purgeDeletedPlayers(ctx);

@@ -47,15 +47,26 @@ export const CountryField = Nullable(
     examples: ['DE'],
   }),
 );
-const TokenNameField = Type.String({ minLength: 1, maxLength: 100, description: 'a name for the token, 1 to 100 characters' });
-export const MailTokenField = Type.String({ minLength: 1, maxLength: 200, description: 'the token from the mail link' });
+const TokenNameField = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  description: 'a name for the token, 1 to 100 characters',
+});
+export const MailTokenField = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'the token from the mail link',
+});
 
 export const PlayerPublicSchema = Type.Object(
   {
     id: Type.Integer({ description: 'player id' }),
     username: Type.String({ description: '3-32 letters, digits, underscore; unique case-insensitively' }),
     display_name: Type.String({ description: '2-40 characters' }),
-    avatar_url: Type.String({ description: 'absolute URL of the uploaded avatar (under the public base assets_url when the deployment sets one), or of the generated initials avatar (SVG) when none is set' }),
+    avatar_url: Type.String({
+      description:
+        'absolute URL of the uploaded avatar (under the public base assets_url when the deployment sets one), or of the generated initials avatar (SVG) when none is set',
+    }),
     bio: Type.Union([Type.String(), Type.Null()], { description: 'up to 300 characters, or null' }),
     country: Type.Union([Type.String(), Type.Null()], { description: 'ISO 3166-1 alpha-2, upper-case, or null' }),
     member_since: Timestamp,
@@ -71,7 +82,10 @@ export const PlayerOwnSchema = Type.Object(
     role: StringEnum(ROLES, 'staff and admin play without limit and may launch premium games'),
     newsletter: Type.Boolean(),
   },
-  { title: 'OwnPlayer', description: 'Player (own view): the public view with the account fields only the player sees' },
+  {
+    title: 'OwnPlayer',
+    description: 'Player (own view): the public view with the account fields only the player sees',
+  },
 );
 
 export const MembershipSchema = Type.Object(
@@ -97,7 +111,10 @@ export const BestScoreSchema = Type.Object(
 
 const IsoTimestamp = Type.String({ description: 'ISO 8601 with offset', examples: ['2027-02-19T10:00:00+00:00'] });
 
-export const TokenKindSchema = StringEnum(['api', 'web'] as const, "'web': a portal session (a signed-in browser); 'api': any other token");
+export const TokenKindSchema = StringEnum(
+  ['api', 'web'] as const,
+  "'web': a portal session (a signed-in browser); 'api': any other token",
+);
 
 const RevokedTokenSchema = Type.Object(
   {
@@ -110,7 +127,8 @@ const RevokedTokenSchema = Type.Object(
   },
   {
     title: 'RevokedToken',
-    description: 'present only when this login or register revoked a token to stay within ten active tokens: that token, of the same kind as the new one unless the player had no other of that kind',
+    description:
+      'present only when this login or register revoked a token to stay within ten active tokens: that token, of the same kind as the new one unless the player had no other of that kind',
   },
 );
 
@@ -122,13 +140,19 @@ export const AuthResultSchema = Type.Object(
     entitlement: EntitlementSchema,
     revoked_token: Type.Optional(RevokedTokenSchema),
     deletion_canceled: Type.Optional(
-      Type.Literal(true, { description: 'login only: the account was waiting for deletion (DELETE /me) and this login cancelled it' }),
+      Type.Literal(true, {
+        description: 'login only: the account was waiting for deletion (DELETE /me) and this login cancelled it',
+      }),
     ),
   },
   { title: 'AuthResult', description: 'the player, a new token and the entitlement (register, log in)' },
 );
 
-export const MeSchema = Type.Object({ player: PlayerOwnSchema, entitlement: EntitlementSchema, membership: MembershipSchema });
+export const MeSchema = Type.Object({
+  player: PlayerOwnSchema,
+  entitlement: EntitlementSchema,
+  membership: MembershipSchema,
+});
 
 export const ProfileSchema = Type.Object({
   player: PlayerPublicSchema,
@@ -186,7 +210,13 @@ export const LoginBody = Type.Object(
   {
     login: Type.String({ minLength: 1, maxLength: 254, description: 'email or username, case-insensitive' }),
     password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX }),
-    device_name: Type.Optional(Type.String({ maxLength: 100, description: 'names the token (GET /me/tokens, or GET /me/sessions for the SDK); default "login", or for the SDK "Web portal (<browser>)"' })),
+    device_name: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description:
+          'names the token (GET /me/tokens, or GET /me/sessions for the SDK); default "login", or for the SDK "Web portal (<browser>)"',
+      }),
+    ),
   },
   closed,
 );

@@ -49,7 +49,8 @@ function changesOf(input: PatchMeInput): PlayerUpdate {
 /** Applies the fields sent; a username another player holds in any letter case is 409 (also when a race loses at the insert). */
 export async function updateMe(ctx: AppContext, playerId: number, input: PatchMeInput) {
   const changes = changesOf(input);
-  if (input.username !== undefined && (await usernameTaken(ctx.db, input.username, playerId))) throw usernameTakenError();
+  if (input.username !== undefined && (await usernameTaken(ctx.db, input.username, playerId)))
+    throw usernameTakenError();
   if (Object.keys(changes).length === 0) return ownPlayerView(ctx.config, await requirePlayer(ctx, playerId));
   try {
     const player = await updatePlayer(ctx.db, playerId, { ...changes, updated_at: ctx.clock.now() });

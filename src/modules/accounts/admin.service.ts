@@ -14,7 +14,8 @@ async function playerNamed(ctx: AppContext, username: string): Promise<PlayerRow
 }
 
 export async function setRole(ctx: AppContext, username: string, role: string): Promise<PlayerRow> {
-  if (!(ROLES as readonly string[]).includes(role)) throw validationFailed({ role: `must be one of ${ROLES.join(', ')}` }, `Unknown role ${role}`);
+  if (!(ROLES as readonly string[]).includes(role))
+    throw validationFailed({ role: `must be one of ${ROLES.join(', ')}` }, `Unknown role ${role}`);
   const player = await playerNamed(ctx, username);
   return (await updatePlayer(ctx.db, player.id, { role: role as Role, updated_at: ctx.clock.now() }))!;
 }
@@ -28,7 +29,8 @@ export async function grantUnlimited(ctx: AppContext, username: string, until?: 
   let endsAt: number | null = null;
   if (until !== undefined) {
     const day = namedDay(until, ctx.config.reset_timezone);
-    if (!day) throw validationFailed({ until: 'must be a date YYYY-MM-DD' }, `--until must be a date YYYY-MM-DD, got ${until}`);
+    if (!day)
+      throw validationFailed({ until: 'must be a date YYYY-MM-DD' }, `--until must be a date YYYY-MM-DD, got ${until}`);
     if (day.end <= now) throw validationFailed({ until: 'must not be in the past' }, `--until ${until} is in the past`);
     endsAt = day.end;
   }
@@ -70,12 +72,15 @@ export async function suspend(ctx: AppContext, username: string): Promise<{ play
  */
 export async function unsuspend(ctx: AppContext, username: string): Promise<PlayerRow> {
   const player = await playerNamed(ctx, username);
-  if (player.status !== 'suspended') throw validationFailed({ username: 'is not suspended' }, `${player.username} is not suspended`);
+  if (player.status !== 'suspended')
+    throw validationFailed({ username: 'is not suspended' }, `${player.username} is not suspended`);
   const status = player.deletion_due_at === null ? 'active' : 'deleting';
   return (await updatePlayer(ctx.db, player.id, { status, updated_at: ctx.clock.now() }))!;
 }
 
 export function describeMembership(p: PlayerRow): string {
   if (p.membership_plan !== 'unlimited') return 'free';
-  return p.membership_ends_at === null ? 'Unlimited, no end date' : `Unlimited until ${formatTimestamp(p.membership_ends_at)} UTC`;
+  return p.membership_ends_at === null
+    ? 'Unlimited, no end date'
+    : `Unlimited until ${formatTimestamp(p.membership_ends_at)} UTC`;
 }

@@ -4,8 +4,23 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { playerOf } from '../../http/auth.js';
 import { Ok, ok } from '../../http/envelope.js';
-import { AuthResultSchema, ForgotPasswordBody, LoginBody, RegisterBody, ResetPasswordBody, VerifyEmailBody } from './accounts.schemas.js';
-import { forgotPassword, login, logout, register, resetPassword, verifyEmail, type AuthResult } from './auth.service.js';
+import {
+  AuthResultSchema,
+  ForgotPasswordBody,
+  LoginBody,
+  RegisterBody,
+  ResetPasswordBody,
+  VerifyEmailBody,
+} from './accounts.schemas.js';
+import {
+  forgotPassword,
+  login,
+  logout,
+  register,
+  resetPassword,
+  verifyEmail,
+  type AuthResult,
+} from './auth.service.js';
 import { normaliseBody } from './normalise.js';
 import { clearSessionCookie, fromSdk, setSessionCookie, webSessionName } from './session-cookie.js';
 
@@ -96,7 +111,8 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['auth'],
         operationId: 'logout',
         summary: 'Revoke the token used for this call',
-        description: 'The token (or portal session) stops working at once; through the portal session the cookie is also cleared.',
+        description:
+          'The token (or portal session) stops working at once; through the portal session the cookie is also cleared.',
         response: { 200: Ok(Type.Object({ logged_out: Type.Literal(true) })) },
       },
     },

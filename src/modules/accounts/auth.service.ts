@@ -8,11 +8,25 @@ import { newSecret, sha256 } from '../../lib/secrets.js';
 import { formatIso } from '../../time.js';
 import { getEntitlement } from '../play/entitlement.js';
 import type { LoginInput, RegisterInput } from './accounts.schemas.js';
-import { consumeMailToken, findUsableMailToken, insertMailToken, retireMailTokens, type MailTokenPurpose } from './mail-tokens.repository.js';
+import {
+  consumeMailToken,
+  findUsableMailToken,
+  insertMailToken,
+  retireMailTokens,
+  type MailTokenPurpose,
+} from './mail-tokens.repository.js';
 import { passwordResetMail, verificationMail } from './mails.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
 import { ownPlayerView } from './player.view.js';
-import { emailExists, findPlayerByEmail, findPlayerByLogin, insertPlayer, takenUsernameKeys, updatePlayer, usernameTaken } from './players.repository.js';
+import {
+  emailExists,
+  findPlayerByEmail,
+  findPlayerByLogin,
+  insertPlayer,
+  takenUsernameKeys,
+  updatePlayer,
+  usernameTaken,
+} from './players.repository.js';
 import { restoreDeletingPlayer } from './self-service.repository.js';
 import { revokeAllTokens, revokeTokens } from './tokens.repository.js';
 import { issueToken, type IssuedToken } from './tokens.service.js';
@@ -24,7 +38,8 @@ export const RESET_PASSWORD_TTL_MS = 3_600_000;
 const invalidCredentials = () => new AppError('invalid_credentials', 'The login or the password is wrong');
 export const emailTaken = () => new AppError('email_taken', 'An account with this email address exists already');
 const usernameTakenError = () => new AppError('username_taken', 'This username is taken');
-export const invalidMailToken = () => new AppError('invalid_token', 'This link is unknown, used or expired; ask for a new one');
+export const invalidMailToken = () =>
+  new AppError('invalid_token', 'This link is unknown, used or expired; ask for a new one');
 
 async function authResult(ctx: AppContext, player: PlayerRow, issued: IssuedToken) {
   return {
@@ -42,7 +57,10 @@ export type AuthResult = Awaited<ReturnType<typeof authResult>> & { deletion_can
 async function freeUsername(db: Executor, displayName: string): Promise<string> {
   for (const digits of [4, 6, 8]) {
     const candidates = usernameCandidates(displayName, 8, digits);
-    const taken = await takenUsernameKeys(db, candidates.map((c) => c.toLowerCase()));
+    const taken = await takenUsernameKeys(
+      db,
+      candidates.map((c) => c.toLowerCase()),
+    );
     const free = candidates.find((c) => !taken.has(c.toLowerCase()));
     if (free) return free;
   }
@@ -50,15 +68,34 @@ async function freeUsername(db: Executor, displayName: string): Promise<string> 
 }
 
 /** A single-use mail link token for `purpose` (its hash is stored); `newEmail` is the address a change_email link confirms. */
-export async function createMailToken(ctx: AppContext, db: Executor, playerId: number, purpose: MailTokenPurpose, ttlMs: number, newEmail?: string): Promise<string> {
+export async function createMailToken(
+  ctx: AppContext,
+  db: Executor,
+  playerId: number,
+  purpose: MailTokenPurpose,
+  ttlMs: number,
+  newEmail?: string,
+): Promise<string> {
   const token = newSecret('mt_');
   const now = ctx.clock.now();
-  await insertMailToken(db, { player_id: playerId, purpose, token_hash: sha256(token), created_at: now, expires_at: now + ttlMs, ...(newEmail ? { new_email: newEmail } : {}) });
+  await insertMailToken(db, {
+    player_id: playerId,
+    purpose,
+    token_hash: sha256(token),
+    created_at: now,
+    expires_at: now + ttlMs,
+    ...(newEmail ? { new_email: newEmail } : {}),
+  });
   return token;
 }
 
 /** `kind` 'web' for the portal (the cookie session), 'api' otherwise: the new token makes room among its own kind only. */
-export async function register(ctx: AppContext, input: RegisterInput, tokenName: string, kind: TokenKind = 'api'): Promise<AuthResult> {
+export async function register(
+  ctx: AppContext,
+  input: RegisterInput,
+  tokenName: string,
+  kind: TokenKind = 'api',
+): Promise<AuthResult> {
   const email = input.email.toLowerCase();
   if (await emailExists(ctx.db, email)) throw emailTaken();
   if (input.username !== undefined && (await usernameTaken(ctx.db, input.username))) throw usernameTakenError();
@@ -102,7 +139,12 @@ export async function register(ctx: AppContext, input: RegisterInput, tokenName:
 }
 
 /** One answer for an unknown login and a wrong password, after comparable work (a dummy verification). */
-export async function login(ctx: AppContext, input: LoginInput, tokenName: string, kind: TokenKind = 'api'): Promise<AuthResult> {
+export async function login(
+  ctx: AppContext,
+  input: LoginInput,
+  tokenName: string,
+  kind: TokenKind = 'api',
+): Promise<AuthResult> {
   const player = await findPlayerByLogin(ctx.db, input.login);
   if (!player) {
     await verifyAgainstDummy(input.password);
@@ -110,7 +152,8 @@ export async function login(ctx: AppContext, input: LoginInput, tokenName: strin
   }
   if (!(await verifyPassword(player.password_hash, input.password))) throw invalidCredentials();
   // Said only to someone who knows the password.
-  if (player.status !== 'active' && player.status !== 'deleting') throw new AppError('forbidden', 'This account is suspended');
+  if (player.status !== 'active' && player.status !== 'deleting')
+    throw new AppError('forbidden', 'This account is suspended');
   const found = player;
   // An account waiting for deletion (DELETE /me) is kept: logging in within the grace period cancels the deletion,
   // in the transaction that issues the token (a login that fails leaves the deletion pending).
@@ -124,7 +167,11 @@ export async function login(ctx: AppContext, input: LoginInput, tokenName: strin
     const issued = await issueToken(ctx, trx, account.id, tokenName, 'evict', kind);
     return { account, issued, deletionCanceled: found.status === 'deleting' };
   });
-  return { ...(await authResult(ctx, account, issued)), ...(deletionCanceled ? { deletion_canceled: true as const } : {}), expiresAt: issued.expiresAt };
+  return {
+    ...(await authResult(ctx, account, issued)),
+    ...(deletionCanceled ? { deletion_canceled: true as const } : {}),
+    expiresAt: issued.expiresAt,
+  };
 }
 
 export async function logout(ctx: AppContext, playerId: number, tokenId: number): Promise<void> {
@@ -157,7 +204,11 @@ export async function verifyEmail(ctx: AppContext, token: string): Promise<{ ema
  * Sets the new password and revokes every token of the player in one transaction. The link came by mail, so it
  * also confirms the address. The token is checked before hashing, so bad tokens cost no argon2 time.
  */
-export async function resetPassword(ctx: AppContext, token: string, password: string): Promise<{ password_reset: true }> {
+export async function resetPassword(
+  ctx: AppContext,
+  token: string,
+  password: string,
+): Promise<{ password_reset: true }> {
   const tokenHash = sha256(token);
   if (!(await findUsableMailToken(ctx.db, tokenHash, 'reset_password', ctx.clock.now()))) throw invalidMailToken();
   const passwordHash = await hashPassword(password);

@@ -38,15 +38,27 @@ describe('initials avatar', () => {
     expect(svg).toMatch(/^<svg [^>]*width="256" height="256"/);
     expect(svg).toContain('>AL</text>');
     expect(svg).toContain(hueColour(210));
-    const url = avatarUrl({ public_url: 'https://play.example.com', assets_url: '' }, { username: 'ada', display_name: 'Ada Lovelace', avatar_key: null });
+    const url = avatarUrl(
+      { public_url: 'https://play.example.com', assets_url: '' },
+      { username: 'ada', display_name: 'Ada Lovelace', avatar_key: null },
+    );
     expect(url).toBe(`https://play.example.com/avatars/initials/${hueOf('ada')}/AL.svg`);
-    expect(avatarUrl({ public_url: 'https://p.example', assets_url: '' }, { username: 'a', display_name: 'A', avatar_key: '7-abc.webp' })).toBe('https://p.example/avatars/7-abc.webp');
+    expect(
+      avatarUrl(
+        { public_url: 'https://p.example', assets_url: '' },
+        { username: 'a', display_name: 'A', avatar_key: '7-abc.webp' },
+      ),
+    ).toBe('https://p.example/avatars/7-abc.webp');
   });
 
   it('points uploads at assets_url when one is set, and keeps the generated initials on the service', () => {
     const config = { public_url: 'https://p.example', assets_url: 'https://cdn.example/pub' };
-    expect(avatarUrl(config, { username: 'a', display_name: 'A', avatar_key: '7-abc.webp' })).toBe('https://cdn.example/pub/avatars/7-abc.webp');
-    expect(avatarUrl(config, { username: 'a', display_name: 'A', avatar_key: null })).toMatch(/^https:\/\/p\.example\/avatars\/initials\//);
+    expect(avatarUrl(config, { username: 'a', display_name: 'A', avatar_key: '7-abc.webp' })).toBe(
+      'https://cdn.example/pub/avatars/7-abc.webp',
+    );
+    expect(avatarUrl(config, { username: 'a', display_name: 'A', avatar_key: null })).toMatch(
+      /^https:\/\/p\.example\/avatars\/initials\//,
+    );
   });
 
   it('accepts only one or two letters or digits as initials', () => {

@@ -30,7 +30,12 @@ export function initialsOf(displayName: string, username: string): string {
     .split(/\s+/u)
     .map((word) => [...word].find((ch) => LETTER_OR_DIGIT.test(ch)))
     .filter((ch): ch is string => ch !== undefined);
-  const chosen = firsts.length > 1 ? [firsts[0]!, firsts[firsts.length - 1]!] : firsts.length === 1 ? [firsts[0]!] : [[...username][0] ?? '?'];
+  const chosen =
+    firsts.length > 1
+      ? [firsts[0]!, firsts[firsts.length - 1]!]
+      : firsts.length === 1
+        ? [firsts[0]!]
+        : [[...username][0] ?? '?'];
   // One code point each even when upper-casing grows a letter ("ß" → "SS").
   return chosen.map((ch) => [...ch.toUpperCase()][0]!).join('');
 }

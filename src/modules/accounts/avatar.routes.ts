@@ -9,11 +9,23 @@ import { AppError, notFound, validationFailed } from '../../http/errors.js';
 import { AvatarSchema } from './accounts.schemas.js';
 import { initialsSvg, validInitials } from './avatar-url.js';
 import { sendObject } from '../storage/send-object.js';
-import { AVATAR_FILE, AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, avatarKey, removeAvatar, setAvatar } from './avatar.service.js';
+import {
+  AVATAR_FILE,
+  AVATAR_MAX_BYTES,
+  AVATAR_MAX_PIXELS,
+  avatarKey,
+  removeAvatar,
+  setAvatar,
+} from './avatar.service.js';
 
-const notMultipart = () => new AppError('unsupported_media_type', 'Send the avatar as multipart/form-data in the field "avatar"');
+const notMultipart = () =>
+  new AppError('unsupported_media_type', 'Send the avatar as multipart/form-data in the field "avatar"');
 const tooLarge = () => new AppError('payload_too_large', 'The avatar is larger than 2 MB (2,097,152 bytes)');
-const malformed = () => new AppError('bad_request', 'The multipart/form-data body cannot be read (no boundary, a damaged part or no closing boundary)');
+const malformed = () =>
+  new AppError(
+    'bad_request',
+    'The multipart/form-data body cannot be read (no boundary, a damaged part or no closing boundary)',
+  );
 const ONE_YEAR = 31_536_000;
 /** Room for the multipart framing around a 2 MB file: boundaries, part headers and the few small fields allowed. */
 const FRAMING_BYTES = 64 * 1024;
@@ -40,7 +52,9 @@ async function readUpload<T>(read: () => Promise<T>): Promise<T> {
 async function uploadRoute(fastify: FastifyInstance): Promise<void> {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_request, _payload, done) => done(notMultipart(), undefined));
-  await fastify.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, fieldSize: FIELD_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
+  await fastify.register(multipart, {
+    limits: { fileSize: AVATAR_MAX_BYTES, fieldSize: FIELD_MAX_BYTES, files: 1, fields: 10, parts: 11 },
+  });
   // An upload announced larger than the file limit plus its framing is refused before a byte of it is read.
   fastify.addHook('preParsing', async (request, reply) => {
     const length = Number(request.headers['content-length']);
@@ -77,7 +91,8 @@ async function uploadRoute(fastify: FastifyInstance): Promise<void> {
       const player = playerOf(request);
       if (!request.isMultipart()) throw notMultipart();
       const file = await readUpload(() => request.file());
-      if (file?.fieldname !== 'avatar') throw validationFailed({ avatar: 'is required (a file in the field "avatar")' });
+      if (file?.fieldname !== 'avatar')
+        throw validationFailed({ avatar: 'is required (a file in the field "avatar")' });
       const data = await readUpload(() => file.toBuffer());
       return ok(await setAvatar(app.ctx, player.playerId, data));
     },
@@ -96,7 +111,8 @@ export async function avatarRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['account'],
         operationId: 'deleteAvatar',
         summary: 'Remove the avatar',
-        description: 'Deletes the uploaded picture; the answer gives the generated initials avatar (an SVG whose colour comes from the username).',
+        description:
+          'Deletes the uploaded picture; the answer gives the generated initials avatar (an SVG whose colour comes from the username).',
         response: { 200: Ok(AvatarSchema) },
       },
     },
@@ -115,15 +131,19 @@ export async function avatarRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   // Initials avatars: hue and initials are in the path, so the picture for a URL never changes either.
-  app.get('/avatars/initials/:hue/:file', { config: { auth: 'none' }, schema: { hide: true } }, async (request, reply) => {
-    const { hue, file } = request.params as { hue: string; file: string };
-    const initials = file.endsWith('.svg') ? file.slice(0, -4) : '';
-    const h = /^\d{1,3}$/.test(hue) ? Number(hue) : NaN;
-    if (!(h >= 0 && h < 360) || !validInitials(initials)) throw notFound('No such avatar');
-    return reply
-      .type('image/svg+xml; charset=utf-8')
-      .header('Cache-Control', `public, max-age=${ONE_YEAR}, immutable`)
-      .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
-      .send(initialsSvg(initials, h));
-  });
+  app.get(
+    '/avatars/initials/:hue/:file',
+    { config: { auth: 'none' }, schema: { hide: true } },
+    async (request, reply) => {
+      const { hue, file } = request.params as { hue: string; file: string };
+      const initials = file.endsWith('.svg') ? file.slice(0, -4) : '';
+      const h = /^\d{1,3}$/.test(hue) ? Number(hue) : NaN;
+      if (!(h >= 0 && h < 360) || !validInitials(initials)) throw notFound('No such avatar');
+      return reply
+        .type('image/svg+xml; charset=utf-8')
+        .header('Cache-Control', `public, max-age=${ONE_YEAR}, immutable`)
+        .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
+        .send(initialsSvg(initials, h));
+    },
+  );
 }

@@ -17,9 +17,15 @@ type AvatarFormat = 'jpeg' | 'png' | 'gif' | 'webp';
 /** The format named by the file's first bytes (never its name or declared type); null for anything else. */
 export function sniffImageFormat(data: Buffer): AvatarFormat | null {
   if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'jpeg';
-  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'png';
   if (data.length >= 6 && ['GIF87a', 'GIF89a'].includes(data.subarray(0, 6).toString('latin1'))) return 'gif';
-  if (data.length >= 12 && data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
+  if (
+    data.length >= 12 &&
+    data.subarray(0, 4).toString('latin1') === 'RIFF' &&
+    data.subarray(8, 12).toString('latin1') === 'WEBP'
+  )
+    return 'webp';
   return null;
 }
 
@@ -67,7 +73,9 @@ export const avatarKey = (file: string) => `${AVATARS_PREFIX}/${file}`;
 
 async function removeFile(ctx: AppContext, key: string | null): Promise<void> {
   if (!key) return;
-  await ctx.storage.delete(avatarKey(key)).catch((error: unknown) => ctx.log.warn({ err: error, key }, 'old avatar file could not be removed'));
+  await ctx.storage
+    .delete(avatarKey(key))
+    .catch((error: unknown) => ctx.log.warn({ err: error, key }, 'old avatar file could not be removed'));
 }
 
 /** Points the player at `key` (or at the initials avatar for null) and removes the file it replaces. */

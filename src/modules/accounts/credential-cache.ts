@@ -57,7 +57,8 @@ export class CredentialCache {
    * database). A token that will be read from the database anyway does not wait for the listener.
    */
   async get(tokenHash: string, now: number, usedSince: number): Promise<ActiveTokenRow | undefined> {
-    const usable = (row: ActiveTokenRow | undefined) => row && row.expires_at > now && row.last_used_at !== null && row.last_used_at >= usedSince;
+    const usable = (row: ActiveTokenRow | undefined) =>
+      row && row.expires_at > now && row.last_used_at !== null && row.last_used_at >= usedSince;
     if (!this.#listener || !usable(this.#entries.get(tokenHash))) return undefined;
     if (!(await this.#listener.caughtUp())) return undefined;
     const row = this.#entries.get(tokenHash);
@@ -95,7 +96,11 @@ export class CredentialCache {
 }
 
 /** The cache of a PostgreSQL database with credential_cache on, listening (undefined otherwise: every lookup reads the database). */
-export async function startCredentialCache(config: Config, database: DatabaseHandle, log: FastifyBaseLogger): Promise<CredentialCache | undefined> {
+export async function startCredentialCache(
+  config: Config,
+  database: DatabaseHandle,
+  log: FastifyBaseLogger,
+): Promise<CredentialCache | undefined> {
   if (!config.credential_cache || !database.listen) return undefined;
   const cache = new CredentialCache();
   const listener = database.listen([CREDENTIALS_CHANNEL], {

@@ -5,7 +5,14 @@ export type MailTokenPurpose = 'verify_email' | 'reset_password' | 'change_email
 
 export async function insertMailToken(
   db: Executor,
-  token: { player_id: number; purpose: MailTokenPurpose; token_hash: string; created_at: number; expires_at: number; new_email?: string },
+  token: {
+    player_id: number;
+    purpose: MailTokenPurpose;
+    token_hash: string;
+    created_at: number;
+    expires_at: number;
+    new_email?: string;
+  },
 ): Promise<void> {
   await db.insertInto('mail_tokens').values(token).execute();
 }
@@ -14,7 +21,12 @@ export async function insertMailToken(
  * Uses the token: one conditional UPDATE, so two requests racing with the same token cannot both succeed.
  * Returns the player, or undefined when the token is unknown, used, expired or meant for something else.
  */
-export async function consumeMailToken(db: Executor, tokenHash: string, purpose: MailTokenPurpose, now: number): Promise<number | undefined> {
+export async function consumeMailToken(
+  db: Executor,
+  tokenHash: string,
+  purpose: MailTokenPurpose,
+  now: number,
+): Promise<number | undefined> {
   const row = await db
     .updateTable('mail_tokens')
     .set({ used_at: now })
@@ -28,7 +40,11 @@ export async function consumeMailToken(db: Executor, tokenHash: string, purpose:
 }
 
 /** Uses a change_email token like consumeMailToken; returns the player and the address the token was made for. */
-export async function consumeEmailChangeToken(db: Executor, tokenHash: string, now: number): Promise<{ player_id: number; new_email: string } | undefined> {
+export async function consumeEmailChangeToken(
+  db: Executor,
+  tokenHash: string,
+  now: number,
+): Promise<{ player_id: number; new_email: string } | undefined> {
   const row = await db
     .updateTable('mail_tokens')
     .set({ used_at: now })
@@ -42,7 +58,12 @@ export async function consumeEmailChangeToken(db: Executor, tokenHash: string, n
 }
 
 /** Marks every unused token of this purpose as used (after a reset, the other reset links stop working). */
-export async function retireMailTokens(db: Executor, playerId: number, purpose: MailTokenPurpose, now: number): Promise<void> {
+export async function retireMailTokens(
+  db: Executor,
+  playerId: number,
+  purpose: MailTokenPurpose,
+  now: number,
+): Promise<void> {
   await db
     .updateTable('mail_tokens')
     .set({ used_at: now })
@@ -53,7 +74,12 @@ export async function retireMailTokens(db: Executor, playerId: number, purpose: 
 }
 
 /** Whether the token would work now, for an active player or one waiting for deletion (read only; consumeMailToken decides). */
-export async function findUsableMailToken(db: Executor, tokenHash: string, purpose: MailTokenPurpose, now: number): Promise<boolean> {
+export async function findUsableMailToken(
+  db: Executor,
+  tokenHash: string,
+  purpose: MailTokenPurpose,
+  now: number,
+): Promise<boolean> {
   const row = await db
     .selectFrom('mail_tokens as t')
     .innerJoin('players as p', 'p.id', 't.player_id')

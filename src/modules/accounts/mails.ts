@@ -4,7 +4,14 @@ import type { MailMessage } from '../mail/mailer.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function message(to: string, subject: string, greeting: string, lines: string[], link: { url: string; label: string }, footer: string): MailMessage {
+function message(
+  to: string,
+  subject: string,
+  greeting: string,
+  lines: string[],
+  link: { url: string; label: string },
+  footer: string,
+): MailMessage {
   const text = [greeting, '', ...lines, '', link.url, '', footer, ''].join('\n');
   const html =
     `<p>${escapeHtml(greeting)}</p>` +
@@ -14,56 +21,95 @@ function message(to: string, subject: string, greeting: string, lines: string[],
   return { to, subject, text, html };
 }
 
-export function verificationMail(config: Pick<Config, 'public_url'>, to: string, displayName: string, token: string): MailMessage {
+export function verificationMail(
+  config: Pick<Config, 'public_url'>,
+  to: string,
+  displayName: string,
+  token: string,
+): MailMessage {
   return message(
     to,
     'Confirm your email address',
     `Hello ${displayName},`,
-    ['welcome to the game platform. You can play right away; please confirm your email address with this link (valid for 7 days):'],
+    [
+      'welcome to the game platform. You can play right away; please confirm your email address with this link (valid for 7 days):',
+    ],
     { url: `${config.public_url}/verify-email?token=${encodeURIComponent(token)}`, label: 'Confirm my email address' },
     'If you did not create an account, ignore this mail.',
   );
 }
 
-export function passwordResetMail(config: Pick<Config, 'public_url'>, to: string, displayName: string, token: string): MailMessage {
+export function passwordResetMail(
+  config: Pick<Config, 'public_url'>,
+  to: string,
+  displayName: string,
+  token: string,
+): MailMessage {
   return message(
     to,
     'Reset your password',
     `Hello ${displayName},`,
-    ['someone asked to reset the password of your game platform account. Choose a new one with this link (valid for 1 hour, once):'],
+    [
+      'someone asked to reset the password of your game platform account. Choose a new one with this link (valid for 1 hour, once):',
+    ],
     { url: `${config.public_url}/reset-password?token=${encodeURIComponent(token)}`, label: 'Choose a new password' },
     'If you did not ask for this, ignore this mail: your password stays as it is.',
   );
 }
 
-export function emailChangeMail(config: Pick<Config, 'public_url'>, to: string, displayName: string, token: string): MailMessage {
+export function emailChangeMail(
+  config: Pick<Config, 'public_url'>,
+  to: string,
+  displayName: string,
+  token: string,
+): MailMessage {
   return message(
     to,
     'Confirm your new email address',
     `Hello ${displayName},`,
-    ['you asked to use this address for your game platform account. Confirm it with this link (valid for 24 hours, once); until then your account keeps its old address:'],
-    { url: `${config.public_url}/confirm-email?token=${encodeURIComponent(token)}`, label: 'Confirm my new email address' },
+    [
+      'you asked to use this address for your game platform account. Confirm it with this link (valid for 24 hours, once); until then your account keeps its old address:',
+    ],
+    {
+      url: `${config.public_url}/confirm-email?token=${encodeURIComponent(token)}`,
+      label: 'Confirm my new email address',
+    },
     'If you did not ask for this, ignore this mail: nothing changes.',
   );
 }
 
-export function emailChangeNoticeMail(config: Pick<Config, 'public_url'>, to: string, displayName: string, newEmail: string): MailMessage {
+export function emailChangeNoticeMail(
+  config: Pick<Config, 'public_url'>,
+  to: string,
+  displayName: string,
+  newEmail: string,
+): MailMessage {
   return message(
     to,
     'Your email address is about to change',
     `Hello ${displayName},`,
-    [`someone who knows your password asked to move your game platform account to ${newEmail}. The change happens only once that address confirms it.`, 'If this was not you, change your password now:'],
+    [
+      `someone who knows your password asked to move your game platform account to ${newEmail}. The change happens only once that address confirms it.`,
+      'If this was not you, change your password now:',
+    ],
     { url: `${config.public_url}/account`, label: 'Go to your account' },
     'If it was you, there is nothing to do.',
   );
 }
 
-export function deletionScheduledMail(config: Pick<Config, 'public_url'>, to: string, displayName: string, due: string): MailMessage {
+export function deletionScheduledMail(
+  config: Pick<Config, 'public_url'>,
+  to: string,
+  displayName: string,
+  due: string,
+): MailMessage {
   return message(
     to,
     'Your account will be deleted',
     `Hello ${displayName},`,
-    [`your game platform account is scheduled for deletion on ${due} UTC. Until then, logging in cancels the deletion and keeps everything as it was. After that date your profile, saves, favourites, scores and play history are removed for good.`],
+    [
+      `your game platform account is scheduled for deletion on ${due} UTC. Until then, logging in cancels the deletion and keeps everything as it was. After that date your profile, saves, favourites, scores and play history are removed for good.`,
+    ],
     { url: `${config.public_url}/login`, label: 'Log in to keep my account' },
     'If you asked for this, there is nothing to do.',
   );

@@ -19,7 +19,8 @@ export async function meRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['account'],
         operationId: 'getMe',
         summary: 'The own account',
-        description: 'The player (own view, with email), today\'s entitlement and the membership. A developer key gets 403 `forbidden`.',
+        description:
+          "The player (own view, with email), today's entitlement and the membership. A developer key gets 403 `forbidden`.",
         response: { 200: Ok(MeSchema) },
       },
     },
@@ -40,7 +41,7 @@ export async function meRoutes(fastify: FastifyInstance): Promise<void> {
           'name and bio are also NFC-normalised; the bio keeps inner line breaks) and lengths count Unicode code points ' +
           'after that. `bio` "" or null clears it; `country` "" or null clears it, any letter case is accepted and it is ' +
           'stored upper-case; it must be an assigned ISO 3166-1 alpha-2 code. A username held by another player in any ' +
-          'letter case is 409 `username_taken`; changing the case of one\'s own username is allowed. ' +
+          "letter case is 409 `username_taken`; changing the case of one's own username is allowed. " +
           'Answers with the updated player (own view) as `data`.',
         body: PatchMeBody,
         response: { 200: Ok(PlayerOwnSchema) },

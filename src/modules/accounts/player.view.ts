@@ -7,9 +7,15 @@ import { avatarUrl } from './avatar-url.js';
 import { membershipView } from './membership.js';
 
 /** The columns the public view is made of: a query for it need not read the email or the account settings. */
-export type PublicPlayerFields = Pick<PlayerRow, 'id' | 'username' | 'display_name' | 'avatar_key' | 'bio' | 'country' | 'created_at'>;
+export type PublicPlayerFields = Pick<
+  PlayerRow,
+  'id' | 'username' | 'display_name' | 'avatar_key' | 'bio' | 'country' | 'created_at'
+>;
 
-export function publicPlayerView(config: Pick<Config, 'public_url' | 'assets_url'>, p: PublicPlayerFields): PlayerPublic {
+export function publicPlayerView(
+  config: Pick<Config, 'public_url' | 'assets_url'>,
+  p: PublicPlayerFields,
+): PlayerPublic {
   return {
     id: p.id,
     username: p.username,

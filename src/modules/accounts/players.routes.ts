@@ -18,7 +18,7 @@ export async function playerRoutes(fastify: FastifyInstance): Promise<void> {
         summary: 'Public profile of a player',
         description:
           'The username matches in any letter case. Unknown and suspended players are both 404 `not_found`. ' +
-          '`unlimited` tells Unlimited membership (staff roles are not shown). `best_scores` holds the best on each game\'s `main` board.',
+          "`unlimited` tells Unlimited membership (staff roles are not shown). `best_scores` holds the best on each game's `main` board.",
         params: Type.Object({ username: Type.String() }),
         response: { 200: Ok(ProfileSchema) },
       },

@@ -19,7 +19,9 @@ export function startDeletionPurge(ctx: AppContext, everyMs = PURGE_INTERVAL_MS)
       .then((purged) => {
         if (purged > 0) ctx.log.info({ purged }, 'purged deleted accounts');
       })
-      .catch((err: unknown) => ctx.log.warn({ err }, 'purge of deleted accounts failed; it runs again on the next tick'))
+      .catch((err: unknown) =>
+        ctx.log.warn({ err }, 'purge of deleted accounts failed; it runs again on the next tick'),
+      )
       .finally(() => {
         running = null;
       });

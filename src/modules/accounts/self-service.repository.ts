@@ -52,7 +52,16 @@ export function exportPlaySessions(db: Executor, playerId: number) {
   return db
     .selectFrom('play_sessions as s')
     .innerJoin('games as g', 'g.id', 's.game_id')
-    .select(['s.id', 'g.slug', 's.status', 's.started_at', 's.last_heartbeat_at', 's.ended_at', 's.end_reason', 's.credited_seconds'])
+    .select([
+      's.id',
+      'g.slug',
+      's.status',
+      's.started_at',
+      's.last_heartbeat_at',
+      's.ended_at',
+      's.end_reason',
+      's.credited_seconds',
+    ])
     .where('s.player_id', '=', playerId)
     .orderBy('s.started_at')
     .orderBy('s.id')
@@ -60,7 +69,12 @@ export function exportPlaySessions(db: Executor, playerId: number) {
 }
 
 export function exportDailyUsage(db: Executor, playerId: number) {
-  return db.selectFrom('daily_usage').select(['day', 'seconds', 'sessions']).where('player_id', '=', playerId).orderBy('day').execute();
+  return db
+    .selectFrom('daily_usage')
+    .select(['day', 'seconds', 'sessions'])
+    .where('player_id', '=', playerId)
+    .orderBy('day')
+    .execute();
 }
 
 /**
@@ -84,7 +98,12 @@ export async function playersDueForPurge(db: Executor, now: number, limit: numbe
 
 /** The boards the player has a best on (leaderboard_bests_player_idx). */
 export async function boardsOfPlayer(db: Executor, playerId: number): Promise<number[]> {
-  const rows = await db.selectFrom('leaderboard_bests').select('leaderboard_id').where('player_id', '=', playerId).orderBy('leaderboard_id').execute();
+  const rows = await db
+    .selectFrom('leaderboard_bests')
+    .select('leaderboard_id')
+    .where('player_id', '=', playerId)
+    .orderBy('leaderboard_id')
+    .execute();
   return rows.map((r) => r.leaderboard_id);
 }
 
@@ -92,7 +111,11 @@ export async function boardsOfPlayer(db: Executor, playerId: number): Promise<nu
  * Deletes the player row if it is still due (a login that cancelled the deletion wins); everything keyed by the player
  * goes with it (ON DELETE CASCADE: tokens, mail tokens, sessions, usage, favourites, saves, scores, bests).
  */
-export async function deleteDuePlayer(db: Executor, playerId: number, now: number): Promise<{ email: string; avatar_key: string | null } | undefined> {
+export async function deleteDuePlayer(
+  db: Executor,
+  playerId: number,
+  now: number,
+): Promise<{ email: string; avatar_key: string | null } | undefined> {
   return db
     .deleteFrom('players')
     .where('id', '=', playerId)

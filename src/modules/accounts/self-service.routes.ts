@@ -17,7 +17,15 @@ import {
   PasswordChangedSchema,
   VerificationSentSchema,
 } from './self-service.schemas.js';
-import { changePassword, confirmEmailChange, DELETION_GRACE_DAYS, exportData, requestEmailChange, resendVerification, scheduleDeletion } from './self-service.service.js';
+import {
+  changePassword,
+  confirmEmailChange,
+  DELETION_GRACE_DAYS,
+  exportData,
+  requestEmailChange,
+  resendVerification,
+  scheduleDeletion,
+} from './self-service.service.js';
 import { clearSessionCookie } from './session-cookie.js';
 
 const PASSWORD_LIMIT = 'Rate limit: rate_limits.login per player (a wrong current password counts too).';
@@ -64,7 +72,15 @@ export async function selfServiceRoutes(fastify: FastifyInstance): Promise<void>
     },
     async (request) => {
       const credential = playerOf(request);
-      return ok(await changePassword(ctx, credential.playerId, credential.tokenId, request.body.current_password, request.body.new_password));
+      return ok(
+        await changePassword(
+          ctx,
+          credential.playerId,
+          credential.tokenId,
+          request.body.current_password,
+          request.body.new_password,
+        ),
+      );
     },
   );
 
@@ -87,7 +103,10 @@ export async function selfServiceRoutes(fastify: FastifyInstance): Promise<void>
         response: { 202: Ok(EmailChangeRequestedSchema) },
       },
     },
-    async (request, reply) => reply.code(202).send(ok(await requestEmailChange(ctx, playerOf(request).playerId, request.body.email, request.body.password))),
+    async (request, reply) =>
+      reply
+        .code(202)
+        .send(ok(await requestEmailChange(ctx, playerOf(request).playerId, request.body.email, request.body.password))),
   );
 
   app.post(
@@ -123,7 +142,7 @@ export async function selfServiceRoutes(fastify: FastifyInstance): Promise<void>
           `Needs the current password (403 \`wrong_password\`). The account is scheduled for deletion in ${DELETION_GRACE_DAYS} ` +
           'days: at once every token and portal session is revoked, the public profile is gone and a notice is mailed. ' +
           'Logging in with the password before the date cancels the deletion (the login answer says `deletion_canceled`). ' +
-          'After it, the account is purged by the server\'s periodic sweep (or `gameplatform players purge-deleted`): the ' +
+          "After it, the account is purged by the server's periodic sweep (or `gameplatform players purge-deleted`): the " +
           'player row with email, names, bio and avatar, tokens, mail links, saves, favourites, play sessions, playtime and ' +
           'every score are removed, and the player leaves every leaderboard; the username and email become free. Aggregate ' +
           'game counters (plays, hours played) keep their totals. Through the portal session the cookie is also cleared. ' +

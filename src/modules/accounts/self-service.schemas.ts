@@ -2,13 +2,24 @@
 import { Type } from '@sinclair/typebox';
 import { DateString, Nullable, Timestamp } from '../../http/envelope.js';
 import { EntitlementSchema } from '../play/entitlement.js';
-import { EmailField, MailTokenField, MembershipSchema, PasswordField, PlayerOwnSchema, closed } from './accounts.schemas.js';
+import {
+  EmailField,
+  MailTokenField,
+  MembershipSchema,
+  PasswordField,
+  PlayerOwnSchema,
+  closed,
+} from './accounts.schemas.js';
 import { PASSWORD_MAX } from './password.js';
 
-const CurrentPassword = (description = 'the current password') => Type.String({ minLength: 1, maxLength: PASSWORD_MAX, description });
+const CurrentPassword = (description = 'the current password') =>
+  Type.String({ minLength: 1, maxLength: PASSWORD_MAX, description });
 const IsoTimestamp = Type.String({ description: 'ISO 8601 with offset', examples: ['2027-02-19T10:00:00+00:00'] });
 
-export const ChangePasswordBody = Type.Object({ current_password: CurrentPassword('the password in use now'), new_password: PasswordField }, closed);
+export const ChangePasswordBody = Type.Object(
+  { current_password: CurrentPassword('the password in use now'), new_password: PasswordField },
+  closed,
+);
 export const ChangeEmailBody = Type.Object({ email: EmailField, password: CurrentPassword() }, closed);
 export const ConfirmEmailBody = Type.Object({ token: MailTokenField }, closed);
 export const DeleteMeBody = Type.Object({ password: CurrentPassword() }, closed);
@@ -20,11 +31,15 @@ export const VerificationSentSchema = Type.Object({
 
 export const PasswordChangedSchema = Type.Object({
   password_changed: Type.Literal(true),
-  tokens_revoked: Type.Integer({ description: "how many of the player's other tokens (and portal sessions) were revoked" }),
+  tokens_revoked: Type.Integer({
+    description: "how many of the player's other tokens (and portal sessions) were revoked",
+  }),
 });
 
 export const EmailChangeRequestedSchema = Type.Object({
-  pending_email: Type.String({ description: 'the new address, lower-case; the account keeps the old one until the link is used' }),
+  pending_email: Type.String({
+    description: 'the new address, lower-case; the account keeps the old one until the link is used',
+  }),
   expires_at: IsoTimestamp,
 });
 
@@ -49,7 +64,9 @@ export const ExportSchema = Type.Object(
       Type.Object({
         id: Type.Integer(),
         name: Type.String(),
-        prefix: Type.String({ description: 'the first 12 characters (the token itself and its hash are never exported)' }),
+        prefix: Type.String({
+          description: 'the first 12 characters (the token itself and its hash are never exported)',
+        }),
         created_at: Timestamp,
         last_used_at: Nullable(Timestamp),
         token_expires_at: IsoTimestamp,
@@ -57,7 +74,9 @@ export const ExportSchema = Type.Object(
       }),
       { description: 'every token the player has had, revoked and expired ones too' },
     ),
-    favorites: Type.Array(Type.Object({ game: Type.String({ description: 'game slug' }), game_name: Type.String(), created_at: Timestamp })),
+    favorites: Type.Array(
+      Type.Object({ game: Type.String({ description: 'game slug' }), game_name: Type.String(), created_at: Timestamp }),
+    ),
     saves: Type.Array(
       Type.Object({
         game: Type.String({ description: 'game slug' }),
@@ -95,7 +114,16 @@ export const ExportSchema = Type.Object(
         credited_seconds: Type.Integer(),
       }),
     ),
-    daily_usage: Type.Array(Type.Object({ day: DateString, seconds: Type.Integer({ description: 'credited play time that day' }), sessions: Type.Integer() })),
+    daily_usage: Type.Array(
+      Type.Object({
+        day: DateString,
+        seconds: Type.Integer({ description: 'credited play time that day' }),
+        sessions: Type.Integer(),
+      }),
+    ),
   },
-  { title: 'AccountExport', description: 'everything the service holds about the player; never a password or token hash' },
+  {
+    title: 'AccountExport',
+    description: 'everything the service holds about the player; never a password or token hash',
+  },
 );

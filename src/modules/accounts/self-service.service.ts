@@ -67,7 +67,13 @@ export async function resendVerification(ctx: AppContext, playerId: number): Pro
 }
 
 /** Sets a new password; every other token of the player is revoked, the one used for the call keeps working. */
-export async function changePassword(ctx: AppContext, playerId: number, tokenId: number, current: string, next: string) {
+export async function changePassword(
+  ctx: AppContext,
+  playerId: number,
+  tokenId: number,
+  current: string,
+  next: string,
+) {
   await checkPassword(ctx, playerId, current);
   const passwordHash = await hashPassword(next);
   const revoked = await ctx.db.transaction().execute(async (trx) => {
@@ -85,7 +91,8 @@ export async function changePassword(ctx: AppContext, playerId: number, tokenId:
 export async function requestEmailChange(ctx: AppContext, playerId: number, email: string, password: string) {
   const newEmail = email.toLowerCase();
   const player = await checkPassword(ctx, playerId, password);
-  if (newEmail === player.email) throw validationFailed({ email: 'is your current address already' }, 'This is your current address already');
+  if (newEmail === player.email)
+    throw validationFailed({ email: 'is your current address already' }, 'This is your current address already');
   if (await emailExists(ctx.db, newEmail)) throw emailTaken();
   const token = await createMailToken(ctx, ctx.db, player.id, 'change_email', CHANGE_EMAIL_TTL_MS, newEmail);
   ctx.mailer.send(emailChangeMail(ctx.config, newEmail, player.display_name, token));
@@ -104,7 +111,8 @@ export async function confirmEmailChange(ctx: AppContext, token: string) {
       if (player?.status !== 'active') throw invalidMailToken();
       if (await emailExists(trx, used.new_email)) throw emailTaken();
       await updatePlayer(trx, player.id, { email: used.new_email, email_verified: 1, updated_at: now });
-      for (const purpose of ['verify_email', 'reset_password', 'change_email'] as const) await retireMailTokens(trx, player.id, purpose, now);
+      for (const purpose of ['verify_email', 'reset_password', 'change_email'] as const)
+        await retireMailTokens(trx, player.id, purpose, now);
       return { email: used.new_email, email_verified: true as const };
     });
   } catch (error) {
@@ -124,7 +132,8 @@ export async function scheduleDeletion(ctx: AppContext, playerId: number, passwo
     const dueAt = now + DELETION_GRACE_MS;
     await updatePlayer(trx, playerId, { status: 'deleting', deletion_due_at: dueAt, updated_at: now });
     await revokeAllTokens(trx, playerId, now);
-    for (const purpose of ['verify_email', 'reset_password', 'change_email'] as const) await retireMailTokens(trx, playerId, purpose, now);
+    for (const purpose of ['verify_email', 'reset_password', 'change_email'] as const)
+      await retireMailTokens(trx, playerId, purpose, now);
     return dueAt;
   });
   ctx.mailer.send(deletionScheduledMail(ctx.config, player.email, player.display_name, formatTimestamp(due)));
@@ -141,18 +150,29 @@ async function purgeOne(ctx: AppContext, playerId: number): Promise<boolean> {
   const purged = await ctx.db.transaction().execute(async (trx) => {
     const now = ctx.clock.now();
     const player = await lockPlayer(trx, playerId);
-    if (!player || !isPendingDeletion(player.status) || player.deletion_due_at === null || Number(player.deletion_due_at) > now) return undefined;
+    if (
+      !player ||
+      !isPendingDeletion(player.status) ||
+      player.deletion_due_at === null ||
+      Number(player.deletion_due_at) > now
+    )
+      return undefined;
     const boards = await boardsOfPlayer(trx, playerId);
     if (boards.length) {
       const bests = await lockBests(trx, boards, playerId);
-      await removeKeys(trx, bests.map((b) => ({ boardId: b.leaderboard_id, key: keyOfBest(b) })));
+      await removeKeys(
+        trx,
+        bests.map((b) => ({ boardId: b.leaderboard_id, key: keyOfBest(b) })),
+      );
     }
     await deleteScoreRequestsOf(trx, playerId);
     await deleteOutboxMailTo(trx, player.email);
     return deleteDuePlayer(trx, playerId, now);
   });
   if (purged?.avatar_key) {
-    await ctx.storage.delete(avatarKey(purged.avatar_key)).catch((err: unknown) => ctx.log.warn({ err, playerId }, 'avatar of a purged account could not be removed'));
+    await ctx.storage
+      .delete(avatarKey(purged.avatar_key))
+      .catch((err: unknown) => ctx.log.warn({ err, playerId }, 'avatar of a purged account could not be removed'));
   }
   return purged !== undefined;
 }

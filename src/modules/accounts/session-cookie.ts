@@ -13,7 +13,15 @@ export function fromSdk(request: FastifyRequest): boolean {
  */
 export function webSessionName(request: FastifyRequest): string {
   const ua = request.headers['user-agent'] ?? '';
-  const browser = /Firefox\//.test(ua) ? 'Firefox' : /Edg\//.test(ua) ? 'Edge' : /Chrome\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : 'browser';
+  const browser = /Firefox\//.test(ua)
+    ? 'Firefox'
+    : /Edg\//.test(ua)
+      ? 'Edge'
+      : /Chrome\//.test(ua)
+        ? 'Chrome'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : 'browser';
   return `Web portal (${browser})`;
 }
 

@@ -23,7 +23,17 @@ function activeTokenQuery(db: Db, tokenHash: string, now: number) {
   return db
     .selectFrom('player_tokens as t')
     .innerJoin('players as p', 'p.id', 't.player_id')
-    .select(['t.id as token_id', 't.player_id', 't.last_used_at', 't.expires_at', 'p.role', 'p.membership_plan', 'p.membership_status', 'p.membership_renews_at', 'p.membership_ends_at'])
+    .select([
+      't.id as token_id',
+      't.player_id',
+      't.last_used_at',
+      't.expires_at',
+      'p.role',
+      'p.membership_plan',
+      'p.membership_status',
+      'p.membership_renews_at',
+      'p.membership_ends_at',
+    ])
     .where('t.token_hash', '=', tokenHash)
     .where('t.revoked_at', 'is', null)
     .where('t.expires_at', '>', now)
@@ -33,7 +43,9 @@ function activeTokenQuery(db: Db, tokenHash: string, now: number) {
 export async function touchToken(db: Executor, tokenId: number, now: number): Promise<void> {
   await touch.execute(db, now, tokenId);
 }
-const touch = prepared((db, now: number, tokenId: number) => db.updateTable('player_tokens').set({ last_used_at: now }).where('id', '=', tokenId));
+const touch = prepared((db, now: number, tokenId: number) =>
+  db.updateTable('player_tokens').set({ last_used_at: now }).where('id', '=', tokenId),
+);
 
 /**
  * findActiveToken, and the token's last_used_at set to `now` when it is null or older than `touchBefore` (so it is
@@ -42,14 +54,24 @@ const touch = prepared((db, now: number, tokenId: number) => db.updateTable('pla
  * and no extra round trip on most calls; two calls due at once both wait for the row lock, the second then no longer
  * matches). SQLite, where a CTE cannot write: the lookup, then the UPDATE when due.
  */
-export async function findAndTouchActiveToken(db: Executor, tokenHash: string, now: number, touchBefore: number): Promise<ActiveTokenRow | undefined> {
+export async function findAndTouchActiveToken(
+  db: Executor,
+  tokenHash: string,
+  now: number,
+  touchBefore: number,
+): Promise<ActiveTokenRow | undefined> {
   if (isPostgres(db)) return activeTokenTouched.first(db, tokenHash, now, touchBefore);
   const row = await activeToken.first(db, tokenHash, now);
   if (row && (row.last_used_at === null || row.last_used_at < touchBefore)) await touchToken(db, row.token_id, now);
   return row;
 }
 
-function activeTokenTouchedQuery(db: Db, tokenHash: string, now: number, touchBefore: number): Compilable<ActiveTokenRow> {
+function activeTokenTouchedQuery(
+  db: Db,
+  tokenHash: string,
+  now: number,
+  touchBefore: number,
+): Compilable<ActiveTokenRow> {
   const lookup = activeTokenQuery(db, tokenHash, now);
   const query = sql<ActiveTokenRow>`with t as materialized (${lookup}), touch as (
   update player_tokens set last_used_at = cast(${now} as bigint)
@@ -92,7 +114,12 @@ export interface TokenListRow {
 }
 
 /** The player's unrevoked, unexpired tokens (of one kind, or of every kind when `kind` is null), newest first. Uses player_tokens_player_idx. */
-export function listActiveTokens(db: Executor, playerId: number, kind: TokenKind | null, now: number): Promise<TokenListRow[]> {
+export function listActiveTokens(
+  db: Executor,
+  playerId: number,
+  kind: TokenKind | null,
+  now: number,
+): Promise<TokenListRow[]> {
   let query = db
     .selectFrom('player_tokens')
     .select(['id', 'kind', 'name', 'prefix', 'created_at', 'last_used_at', 'expires_at'])
@@ -121,7 +148,13 @@ export function activeTokensByLeastUse(db: Executor, playerId: number, now: numb
 }
 
 /** Revokes the given tokens of the player (of one kind only, when given); returns how many were active. */
-export async function revokeTokens(db: Executor, playerId: number, ids: number[], now: number, kind?: TokenKind): Promise<number> {
+export async function revokeTokens(
+  db: Executor,
+  playerId: number,
+  ids: number[],
+  now: number,
+  kind?: TokenKind,
+): Promise<number> {
   if (ids.length === 0) return 0;
   let query = db
     .updateTable('player_tokens')
@@ -136,7 +169,13 @@ export async function revokeTokens(db: Executor, playerId: number, ids: number[]
 }
 
 /** Revokes the player's active tokens but `keepId` (of one kind, or of every kind when `kind` is null); how many. */
-export async function revokeOtherTokens(db: Executor, playerId: number, kind: TokenKind | null, keepId: number, now: number): Promise<number> {
+export async function revokeOtherTokens(
+  db: Executor,
+  playerId: number,
+  kind: TokenKind | null,
+  keepId: number,
+  now: number,
+): Promise<number> {
   let query = db.updateTable('player_tokens').set({ revoked_at: now }).where('player_id', '=', playerId);
   if (kind) query = query.where('kind', '=', kind);
   const result = await query

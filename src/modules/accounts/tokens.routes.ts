@@ -7,7 +7,15 @@ import { Ok, RowId, ok } from '../../http/envelope.js';
 import { clearSessionCookie } from './session-cookie.js';
 import { CreateTokenBody, NewTokenSchema, SessionRecordSchema, TokenRecordSchema } from './accounts.schemas.js';
 import { normaliseBody } from './normalise.js';
-import { createToken, deleteOtherSessions, deleteSession, deleteToken, listSessions, listTokens, MAX_ACTIVE_TOKENS } from './tokens.service.js';
+import {
+  createToken,
+  deleteOtherSessions,
+  deleteSession,
+  deleteToken,
+  listSessions,
+  listTokens,
+  MAX_ACTIVE_TOKENS,
+} from './tokens.service.js';
 
 export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -47,7 +55,8 @@ export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 201: Ok(NewTokenSchema) },
       },
     },
-    async (request, reply) => reply.code(201).send(ok(await createToken(ctx, playerOf(request).playerId, request.body.name))),
+    async (request, reply) =>
+      reply.code(201).send(ok(await createToken(ctx, playerOf(request).playerId, request.body.name))),
   );
 
   app.delete(
@@ -58,7 +67,8 @@ export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['account'],
         operationId: 'deleteToken',
         summary: 'Revoke one of the own tokens',
-        description: "Revokes at once, of either kind (revoking a web session signs that browser out). Another player's token, or one already revoked or expired, is 404. Revoking the token of a portal call also clears its cookie.",
+        description:
+          "Revokes at once, of either kind (revoking a web session signs that browser out). Another player's token, or one already revoked or expired, is 404. Revoking the token of a portal call also clears its cookie.",
         params: Type.Object({ id: RowId('token id (1 to 2147483647, else 422)') }),
         response: { 200: Ok(Type.Object({ id: Type.Integer(), revoked: Type.Literal(true) })) },
       },
@@ -82,7 +92,7 @@ export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
         description:
           'Active web sessions, newest first: the portal sessions made by logging in or registering with `X-Requested-With: ServiceSDK` (the session cookie). ' +
           `GET /v1/me/tokens lists them too, with the API tokens: ${MAX_ACTIVE_TOKENS} active in all. With ${MAX_ACTIVE_TOKENS}, a browser signing in signs out the least recently used browser (an API token only when no other browser is signed in), and the login answer names it in \`revoked_token\`. ` +
-          '`current` marks the browser making this call. No prefix: the session\'s token lives in an HttpOnly cookie.',
+          "`current` marks the browser making this call. No prefix: the session's token lives in an HttpOnly cookie.",
         response: { 200: Ok(Type.Object({ sessions: Type.Array(SessionRecordSchema) })) },
       },
     },
@@ -100,7 +110,8 @@ export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['account'],
         operationId: 'deleteSession',
         summary: 'Sign one browser out',
-        description: "Revokes the web session at once. An API token (see DELETE /v1/me/tokens/{id}), another player's session, or one already revoked or expired, is 404. Signing out the browser making the call also clears its cookie.",
+        description:
+          "Revokes the web session at once. An API token (see DELETE /v1/me/tokens/{id}), another player's session, or one already revoked or expired, is 404. Signing out the browser making the call also clears its cookie.",
         params: Type.Object({ id: RowId('session id (1 to 2147483647, else 422)') }),
         response: { 200: Ok(Type.Object({ id: Type.Integer(), revoked: Type.Literal(true) })) },
       },
@@ -121,8 +132,11 @@ export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['account'],
         operationId: 'deleteOtherSessions',
         summary: 'Sign every other browser out',
-        description: 'Revokes every active web session of the player except the one making the call (when it is one). API tokens are not touched. `revoked` counts the sessions signed out.',
-        response: { 200: Ok(Type.Object({ revoked: Type.Integer({ description: 'how many browsers were signed out' }) })) },
+        description:
+          'Revokes every active web session of the player except the one making the call (when it is one). API tokens are not touched. `revoked` counts the sessions signed out.',
+        response: {
+          200: Ok(Type.Object({ revoked: Type.Integer({ description: 'how many browsers were signed out' }) })),
+        },
       },
     },
     async (request) => {

@@ -10,7 +10,14 @@ import { AppError, notFound } from '../../http/errors.js';
 import { newSecret, secretPrefix, sha256 } from '../../lib/secrets.js';
 import { formatIso, formatTimestamp } from '../../time.js';
 import { lockPlayer } from './players.repository.js';
-import { activeTokensByLeastUse, insertToken, listActiveTokens, revokeOtherTokens, revokeTokens, type TokenListRow } from './tokens.repository.js';
+import {
+  activeTokensByLeastUse,
+  insertToken,
+  listActiveTokens,
+  revokeOtherTokens,
+  revokeTokens,
+  type TokenListRow,
+} from './tokens.repository.js';
 
 /** Active tokens a player can have, of both kinds together (spec §4: "at most 10 active tokens"). */
 export const MAX_ACTIVE_TOKENS = 10;
@@ -41,7 +48,14 @@ export interface IssuedToken {
  * least recently used to make room ('evict'): one of the same kind while there is one, else one of the other kind;
  * POST /me/tokens refuses with 409 ('refuse'). The player row is locked first, so two logins racing cannot leave eleven.
  */
-export async function issueToken(ctx: AppContext, trx: Executor, playerId: number, name: string, whenFull: 'evict' | 'refuse', kind: TokenKind = 'api'): Promise<IssuedToken> {
+export async function issueToken(
+  ctx: AppContext,
+  trx: Executor,
+  playerId: number,
+  name: string,
+  whenFull: 'evict' | 'refuse',
+  kind: TokenKind = 'api',
+): Promise<IssuedToken> {
   const now = ctx.clock.now();
   await lockPlayer(trx, playerId);
   const active = await activeTokensByLeastUse(trx, playerId, now);
@@ -49,17 +63,33 @@ export async function issueToken(ctx: AppContext, trx: Executor, playerId: numbe
   let revoked: RevokedToken | null = null;
   if (excess > 0) {
     if (whenFull === 'refuse') {
-      throw new AppError('token_limit_reached', `A player can have at most ${MAX_ACTIVE_TOKENS} active tokens and signed-in browsers; revoke one first`);
+      throw new AppError(
+        'token_limit_reached',
+        `A player can have at most ${MAX_ACTIVE_TOKENS} active tokens and signed-in browsers; revoke one first`,
+      );
     }
     const byRoom = [...active.filter((t) => t.kind === kind), ...active.filter((t) => t.kind !== kind)];
     const victims = byRoom.slice(0, excess);
-    await revokeTokens(trx, playerId, victims.map((t) => t.id), now);
+    await revokeTokens(
+      trx,
+      playerId,
+      victims.map((t) => t.id),
+      now,
+    );
     // Normally exactly one; more only if the limit was lowered: the answer names the last of them.
     revoked = revokedView(victims[victims.length - 1]!);
   }
   const token = newSecret('agp_');
   const expiresAt = now + ctx.config.api.token_ttl_days * 86_400_000;
-  const id = await insertToken(trx, { player_id: playerId, name, token_hash: sha256(token), prefix: secretPrefix(token), created_at: now, expires_at: expiresAt, kind });
+  const id = await insertToken(trx, {
+    player_id: playerId,
+    name,
+    token_hash: sha256(token),
+    prefix: secretPrefix(token),
+    created_at: now,
+    expires_at: expiresAt,
+    kind,
+  });
   return { id, name, token, prefix: secretPrefix(token), expiresAt, revoked };
 }
 
@@ -103,24 +133,42 @@ export async function listSessions(ctx: AppContext, playerId: number, currentTok
 
 export async function createToken(ctx: AppContext, playerId: number, name: string) {
   const issued = await ctx.db.transaction().execute((trx) => issueToken(ctx, trx, playerId, name, 'refuse', 'api'));
-  return { id: issued.id, name: issued.name, token: issued.token, prefix: issued.prefix, token_expires_at: formatIso(issued.expiresAt) };
+  return {
+    id: issued.id,
+    name: issued.name,
+    token: issued.token,
+    prefix: issued.prefix,
+    token_expires_at: formatIso(issued.expiresAt),
+  };
 }
 
 /** Revokes one of the player's active tokens, of either kind (a web session signs that browser out); another player's token, or one already revoked or expired, is 404. */
-export async function deleteToken(ctx: AppContext, playerId: number, tokenId: number): Promise<{ id: number; revoked: true }> {
+export async function deleteToken(
+  ctx: AppContext,
+  playerId: number,
+  tokenId: number,
+): Promise<{ id: number; revoked: true }> {
   const revoked = await revokeTokens(ctx.db, playerId, [tokenId], ctx.clock.now());
   if (revoked === 0) throw notFound('No active token with this id');
   return { id: tokenId, revoked: true };
 }
 
 /** Signs one browser out: revokes one of the player's active web sessions; anything else is 404. */
-export async function deleteSession(ctx: AppContext, playerId: number, sessionId: number): Promise<{ id: number; revoked: true }> {
+export async function deleteSession(
+  ctx: AppContext,
+  playerId: number,
+  sessionId: number,
+): Promise<{ id: number; revoked: true }> {
   const revoked = await revokeTokens(ctx.db, playerId, [sessionId], ctx.clock.now(), 'web');
   if (revoked === 0) throw notFound('No signed-in browser with this id');
   return { id: sessionId, revoked: true };
 }
 
 /** Signs every other browser out: revokes the player's web sessions except the one making the call. */
-export async function deleteOtherSessions(ctx: AppContext, playerId: number, currentTokenId: number): Promise<{ revoked: number }> {
+export async function deleteOtherSessions(
+  ctx: AppContext,
+  playerId: number,
+  currentTokenId: number,
+): Promise<{ revoked: number }> {
   return { revoked: await revokeOtherTokens(ctx.db, playerId, 'web', currentTokenId, ctx.clock.now()) };
 }

@@ -10,7 +10,15 @@ import { deepJsonSerializerCompiler } from '../states/json-text.js';
 import { STATE_BODY_LIMIT } from '../states/states.schemas.js';
 import { STATE_JSON_PARSING, listStates, putState, type StateListItem } from '../states/states.service.js';
 import { keyOnly, PLAYERS_OF_THE_GAME } from './dev-docs.js';
-import { DevPutStateBody, DevPutStateResult, DevStateItem, DevStatesMeta, GamePlayerParams, GamePlayerSlotParams, ListStatesQuery } from './dev.schemas.js';
+import {
+  DevPutStateBody,
+  DevPutStateResult,
+  DevStateItem,
+  DevStatesMeta,
+  GamePlayerParams,
+  GamePlayerSlotParams,
+  ListStatesQuery,
+} from './dev.schemas.js';
 
 const TAGS = ['game backends'];
 
@@ -55,14 +63,23 @@ ${PLAYERS_OF_THE_GAME}
 ${keyOnly('states:read')}`,
         params: GamePlayerParams,
         querystring: ListStatesQuery,
-        response: { 200: OkMeta(Type.Object({ states: Type.Array(DevStateItem, { description: 'stored states by slot' }) }), DevStatesMeta) },
+        response: {
+          200: OkMeta(
+            Type.Object({ states: Type.Array(DevStateItem, { description: 'stored states by slot' }) }),
+            DevStatesMeta,
+          ),
+        },
       },
       serializerCompiler: deepJsonSerializerCompiler,
       config: { auth: 'key', scope: 'states:read', errors: ['not_found'] },
     },
     async (request) => {
       const { slug, id } = request.params;
-      const { states, saveSlots } = await listStates(app.ctx, keyOf(request), { gameSlug: slug, playerId: id, includeState: request.query.include_state });
+      const { states, saveSlots } = await listStates(app.ctx, keyOf(request), {
+        gameSlug: slug,
+        playerId: id,
+        includeState: request.query.include_state,
+      });
       return ok({ states: states.map(listItem) }, { save_slots: saveSlots });
     },
   );
@@ -100,7 +117,14 @@ ${keyOnly('states:write')}`,
     async (request, reply) => {
       const { slug, id, slot } = request.params;
       const { state, label, expected_version } = request.body;
-      const result = await putState(app.ctx, keyOf(request), { gameSlug: slug, slot, playerId: id, state, label, expectedVersion: expected_version });
+      const result = await putState(app.ctx, keyOf(request), {
+        gameSlug: slug,
+        slot,
+        playerId: id,
+        state,
+        label,
+        expectedVersion: expected_version,
+      });
       reply.code(result.created ? 201 : 200);
       return ok(result);
     },

@@ -17,13 +17,29 @@ export function findPlayerOfGame(db: Executor, playerId: number, gameId: number)
   return db
     .selectFrom('players as p')
     .select([
-      'p.id', 'p.username', 'p.display_name', 'p.avatar_key', 'p.bio', 'p.country', 'p.created_at',
-      'p.role', 'p.membership_plan', 'p.membership_status', 'p.membership_renews_at', 'p.membership_ends_at',
+      'p.id',
+      'p.username',
+      'p.display_name',
+      'p.avatar_key',
+      'p.bio',
+      'p.country',
+      'p.created_at',
+      'p.role',
+      'p.membership_plan',
+      'p.membership_status',
+      'p.membership_renews_at',
+      'p.membership_ends_at',
     ])
     .where('p.id', '=', playerId)
     .where('p.status', '=', 'active')
     .where((eb) =>
-      eb.exists(eb.selectFrom('play_sessions as s').select('s.id').whereRef('s.player_id', '=', 'p.id').where('s.game_id', '=', gameId)),
+      eb.exists(
+        eb
+          .selectFrom('play_sessions as s')
+          .select('s.id')
+          .whereRef('s.player_id', '=', 'p.id')
+          .where('s.game_id', '=', gameId),
+      ),
     )
     .executeTakeFirst();
 }
@@ -43,7 +59,16 @@ export interface StatsGameRow {
 export function findGameBySlug(db: Executor, slug: string): Promise<StatsGameRow | undefined> {
   return db
     .selectFrom('games')
-    .select(['id', 'slug', 'status', 'save_slots', 'leaderboard_enabled', 'leaderboard_order', 'plays', playtimeSeconds('games')])
+    .select([
+      'id',
+      'slug',
+      'status',
+      'save_slots',
+      'leaderboard_enabled',
+      'leaderboard_order',
+      'plays',
+      playtimeSeconds('games'),
+    ])
     .where('slug', '=', slug)
     .executeTakeFirst();
 }

@@ -10,7 +10,8 @@ import { PutStateBody, PutStateResult, StateSummary } from '../states/states.sch
 const PlayerId = Type.Integer({
   minimum: 1,
   maximum: MAX_ROW_ID,
-  description: 'player id (`player.id` of the public view); a player who has not started a play session of the key\'s game is 404',
+  description:
+    "player id (`player.id` of the public view); a player who has not started a play session of the key's game is 404",
 });
 const Slug = Type.String({ description: "game slug: the developer key's own game (another game is 403 forbidden)" });
 
@@ -37,7 +38,8 @@ export type DevProfile = Static<typeof DevProfile>;
 export const ListStatesQuery = Type.Object({
   include_state: Type.Boolean({
     default: false,
-    description: '`true` adds each state\'s payload (`state`) to the list; `false` (the default) lists as GET /games/{slug}/states does',
+    description:
+      "`true` adds each state's payload (`state`) to the list; `false` (the default) lists as GET /games/{slug}/states does",
   }),
 });
 
@@ -48,7 +50,11 @@ export const DevStateItem = Type.Object(
     label: summary.label,
     version: summary.version,
     size_bytes: summary.size_bytes,
-    state: Type.Optional(Type.Unknown({ description: 'the payload exactly as saved (any JSON value, null included); only with include_state=true' })),
+    state: Type.Optional(
+      Type.Unknown({
+        description: 'the payload exactly as saved (any JSON value, null included); only with include_state=true',
+      }),
+    ),
     created_at: summary.created_at,
     updated_at: summary.updated_at,
   },
@@ -78,7 +84,7 @@ export const DevPutStateResult = Type.Object(
     size_bytes: PutStateResult.properties.size_bytes,
     created: PutStateResult.properties.created,
   },
-  { title: 'DevPutStateResult', description: 'the saved slot\'s new version' },
+  { title: 'DevPutStateResult', description: "the saved slot's new version" },
 );
 
 /** POST scores' body without `player_id`: the player is in the path. */

@@ -11,7 +11,6 @@ import type { DevProfile } from './dev.schemas.js';
 import { findGameBySlug, findPlayerOfGame, type PlayerOfGameRow, type StatsGameRow } from './dev.repository.js';
 import { isListed } from '../games/manifest.js';
 
-
 /** The player, if active and a player of the key's game (has started a play session of it); anyone else is 404 alike. */
 async function requirePlayerOfKeyGame(ctx: AppContext, key: KeyCredential, playerId: number): Promise<PlayerOfGameRow> {
   const player = await findPlayerOfGame(ctx.db, playerId, key.gameId);
@@ -30,7 +29,11 @@ export async function devPlayerProfile(ctx: AppContext, key: KeyCredential, play
 }
 
 /** GET /dev/players/{id}/entitlement: the Entitlement the player sees in GET /me/entitlement (reads only). */
-export async function devPlayerEntitlement(ctx: AppContext, key: KeyCredential, playerId: number): Promise<Entitlement> {
+export async function devPlayerEntitlement(
+  ctx: AppContext,
+  key: KeyCredential,
+  playerId: number,
+): Promise<Entitlement> {
   return getEntitlement(ctx, await requirePlayerOfKeyGame(ctx, key, playerId));
 }
 

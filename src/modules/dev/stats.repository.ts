@@ -13,7 +13,9 @@ import type { TimeWindow } from '../../time.js';
  */
 export async function countPlayersEver(db: Executor, gameId: number): Promise<number> {
   const row = await db
-    .selectFrom((eb) => eb.selectFrom('play_sessions').select('player_id').distinct().where('game_id', '=', gameId).as('p'))
+    .selectFrom((eb) =>
+      eb.selectFrom('play_sessions').select('player_id').distinct().where('game_id', '=', gameId).as('p'),
+    )
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
@@ -51,7 +53,11 @@ export interface PlayCounts {
  * the outer one sums the plays and counts the players with a play in each window. Cost O(sessions started in the span)
  * index entries plus one group per player of the span (a hash aggregate), instead of one sort per COUNT(DISTINCT …).
  */
-export async function playsPerWindow(db: Executor, gameId: number, windows: TimeWindow[]): Promise<{ windows: PlayCounts[]; all: PlayCounts }> {
+export async function playsPerWindow(
+  db: Executor,
+  gameId: number,
+  windows: TimeWindow[],
+): Promise<{ windows: PlayCounts[]; all: PlayCounts }> {
   const from = Math.min(...windows.map((w) => w.start));
   const to = Math.max(...windows.map((w) => w.end));
   const perPlayer = db
@@ -59,7 +65,9 @@ export async function playsPerWindow(db: Executor, gameId: number, windows: Time
     .select((eb) => [
       'player_id',
       eb.fn.countAll<number>().as('plays'),
-      ...windows.map((w, i) => sql<number>`count(case when started_at >= ${w.start} and started_at < ${w.end} then 1 end)`.as(`w${i}`)),
+      ...windows.map((w, i) =>
+        sql<number>`count(case when started_at >= ${w.start} and started_at < ${w.end} then 1 end)`.as(`w${i}`),
+      ),
     ])
     .where('game_id', '=', gameId)
     .where('continues_play', '=', 0)
@@ -143,5 +151,7 @@ export function countBoards(db: Executor, gameId: number): Promise<BoardCounts[]
     .groupBy(['l.board', 'l.sort_order'])
     .orderBy('l.board')
     .execute()
-    .then((rows) => rows.map((r) => ({ board: r.board, order: r.order, entries: Number(r.entries), players: Number(r.players) })));
+    .then((rows) =>
+      rows.map((r) => ({ board: r.board, order: r.order, entries: Number(r.entries), players: Number(r.players) })),
+    );
 }

@@ -17,14 +17,25 @@ const DayStats = Type.Object(
 export const GameStats = Type.Object(
   {
     game: Type.String({ description: 'game slug' }),
-    generated_at: Type.String({ ...Timestamp, description: 'when the numbers were read: timestamp YYYY-MM-DD HH:MM:SS (UTC)' }),
-    timezone: Type.String({ description: 'reset_timezone, the IANA zone whose midnights bound `today`, `last_7_days` and `days`', examples: ['Europe/Berlin'] }),
+    generated_at: Type.String({
+      ...Timestamp,
+      description: 'when the numbers were read: timestamp YYYY-MM-DD HH:MM:SS (UTC)',
+    }),
+    timezone: Type.String({
+      description: 'reset_timezone, the IANA zone whose midnights bound `today`, `last_7_days` and `days`',
+      examples: ['Europe/Berlin'],
+    }),
     players: count('distinct players who have ever started a play session of the game'),
     plays: count(
       "plays ever started (the same number as the Game's stats.plays): play sessions started, except a session that took over the same player's still-active session of the game (a second tab, another device), which continues that play",
     ),
-    playtime_seconds: count('play time credited to the game\'s sessions, all players, in seconds (heartbeats and ends credit it; time past a free player\'s daily allowance is not credited)'),
-    playtime_hours: Type.Number({ minimum: 0, description: 'playtime_seconds in hours, one decimal (the Game\'s stats.playtime_hours)' }),
+    playtime_seconds: count(
+      "play time credited to the game's sessions, all players, in seconds (heartbeats and ends credit it; time past a free player's daily allowance is not credited)",
+    ),
+    playtime_hours: Type.Number({
+      minimum: 0,
+      description: "playtime_seconds in hours, one decimal (the Game's stats.playtime_hours)",
+    }),
     active_sessions: count(
       'play sessions running now: active and heard from (start or heartbeat) within session_idle_timeout seconds. A player has at most one per game, so this is also the players in the game now',
     ),
@@ -41,23 +52,34 @@ export const GameStats = Type.Object(
         from: date('the first of the seven days (six days before today)'),
         to: date('the last of the seven days: today'),
         plays: count('plays started over the seven days'),
-        players: count('distinct players who started a play over the seven days (a player of several days counts once)'),
+        players: count(
+          'distinct players who started a play over the seven days (a player of several days counts once)',
+        ),
       },
       { description: 'today and the six calendar days before it, in reset_timezone' },
     ),
-    days: Type.Array(DayStats, { minItems: 7, maxItems: 7, description: 'the seven days of last_7_days one by one, newest (today) first, days without play included' }),
+    days: Type.Array(DayStats, {
+      minItems: 7,
+      maxItems: 7,
+      description: 'the seven days of last_7_days one by one, newest (today) first, days without play included',
+    }),
     scores: Type.Object(
       {
         leaderboard_enabled: Type.Boolean({
-          description: "the game's leaderboard.enabled; when false, new scores are refused (404 leaderboard_disabled) and the boards below hold the scores sent before",
+          description:
+            "the game's leaderboard.enabled; when false, new scores are refused (404 leaderboard_disabled) and the boards below hold the scores sent before",
         }),
-        submitted: count('scores ever submitted, all boards and players (a replay of an Idempotency-Key stores nothing and is not counted)'),
+        submitted: count(
+          'scores ever submitted, all boards and players (a replay of an Idempotency-Key stores nothing and is not counted)',
+        ),
         boards: Type.Array(
           Type.Object(
             {
               board: Type.String({ description: 'board name (`main` unless the game sends others)' }),
               entries: count('scores submitted on the board'),
-              players: count('distinct players with a score on the board (the ranked players of its all-time leaderboard)'),
+              players: count(
+                'distinct players with a score on the board (the ranked players of its all-time leaderboard)',
+              ),
             },
             { description: 'one board of the game' },
           ),
@@ -68,8 +90,10 @@ export const GameStats = Type.Object(
     ),
     saves: Type.Object(
       {
-        save_slots: count('slots each player has in this game (the game\'s save_slots)'),
-        slots_in_use: count('slots holding a state, all players together (deleted states and slots beyond save_slots do not count)'),
+        save_slots: count("slots each player has in this game (the game's save_slots)"),
+        slots_in_use: count(
+          'slots holding a state, all players together (deleted states and slots beyond save_slots do not count)',
+        ),
         players: count('distinct players with at least one state saved'),
         size_bytes: count('sum of size_bytes of those states: the JSON text stored'),
       },

@@ -5,7 +5,14 @@ import type { KeyCredential } from '../../http/auth.js';
 import { formatTimestamp, recentDays } from '../../time.js';
 import { requireOwnGame } from './dev.service.js';
 import type { GameStats } from './stats.schemas.js';
-import { countBoards, countLiveSessions, countPlayersEver, countSavedSlots, playsPerWindow, type BoardCounts } from './stats.repository.js';
+import {
+  countBoards,
+  countLiveSessions,
+  countPlayersEver,
+  countSavedSlots,
+  playsPerWindow,
+  type BoardCounts,
+} from './stats.repository.js';
 
 const DAYS = 7;
 

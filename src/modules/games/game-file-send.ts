@@ -32,7 +32,12 @@ function accepted(header: string | undefined): Encoding[] {
  * The variant of `file` to send, looking under each key prefix in turn (the current file set, then the one it
  * replaced); null when none has it. `file` is a checked relative path (game-files.service parseGamePath).
  */
-export async function chooseVariant(store: ObjectStore, roots: string[], file: string, acceptEncoding: string | undefined): Promise<Variant | null> {
+export async function chooseVariant(
+  store: ObjectStore,
+  roots: string[],
+  file: string,
+  acceptEncoding: string | undefined,
+): Promise<Variant | null> {
   const takes = accepted(acceptEncoding);
   const stored = encodedName(file);
   for (const root of roots) {
@@ -42,7 +47,9 @@ export async function chooseVariant(store: ObjectStore, roots: string[], file: s
       const stat = await store.head(key);
       if (!stat) continue;
       const type = contentTypeOf(stored.inner);
-      return takes.includes(stored.encoding) ? { key, stat, type, encoding: stored.encoding } : { key, stat, type, decode: stored.encoding };
+      return takes.includes(stored.encoding)
+        ? { key, stat, type, encoding: stored.encoding }
+        : { key, stat, type, decode: stored.encoding };
     }
     for (const encoding of takes) {
       const key = `${root}/${file}${ENCODING_SUFFIX[encoding]}`;
@@ -57,7 +64,12 @@ export async function chooseVariant(store: ObjectStore, roots: string[], file: s
 }
 
 /** Sends the variant; null when it vanished since chooseVariant (the caller answers 404). */
-export async function sendVariant(request: FastifyRequest, reply: FastifyReply, store: ObjectStore, variant: Variant): Promise<FastifyReply | null> {
+export async function sendVariant(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  store: ObjectStore,
+  variant: Variant,
+): Promise<FastifyReply | null> {
   // The variant depends on Accept-Encoding, whichever was chosen: caches must keep them apart.
   reply.header('vary', 'Accept-Encoding').type(variant.type);
   if (variant.decode) {
@@ -65,7 +77,8 @@ export async function sendVariant(request: FastifyRequest, reply: FastifyReply, 
     if (!object) return null;
     const decoder = variant.decode === 'br' ? zlib.createBrotliDecompress() : zlib.createGunzip();
     const body = pipeline(object.body, decoder, (error) => {
-      if (error) reply.log.warn({ err: error, file: variant.key }, 'a stored compressed game file could not be decoded');
+      if (error)
+        reply.log.warn({ err: error, file: variant.key }, 'a stored compressed game file could not be decoded');
     });
     // Compressed again on the fly if the browser takes another encoding.
     return reply.send(body);

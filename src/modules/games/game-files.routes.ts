@@ -64,7 +64,9 @@ export async function gameFilesRoutes(fastify: FastifyInstance): Promise<void> {
       if (answer.cache === 'no-store') reply.header('Referrer-Policy', 'no-referrer');
       if (answer.isolated) {
         // game.json cross_origin_isolated: with the shell's own COOP/COEP, the frame gets crossOriginIsolated (threads).
-        reply.header('Cross-Origin-Embedder-Policy', 'require-corp').header('Cross-Origin-Opener-Policy', 'same-origin');
+        reply
+          .header('Cross-Origin-Embedder-Policy', 'require-corp')
+          .header('Cross-Origin-Opener-Policy', 'same-origin');
       }
       const sent = await sendVariant(request, reply, store, variant);
       if (!sent) throw notFound(`Nothing at ${request.method} ${request.originalUrl.split('?')[0]}`);

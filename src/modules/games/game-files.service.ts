@@ -65,14 +65,19 @@ export type GameFileAnswer =
 const notAllowed = (message: string) => new AppError('play_not_allowed', message);
 
 /** The entry file needs `?session=` of an active session of this game whose player may still play. */
-async function checkEntryGate(ctx: AppContext, game: { id: number; requires_premium: number }, session: string | undefined): Promise<void> {
+async function checkEntryGate(
+  ctx: AppContext,
+  game: { id: number; requires_premium: number },
+  session: string | undefined,
+): Promise<void> {
   if (!session?.startsWith('ps_') || session.length > 256) {
     throw notAllowed('The game starts from the play shell: its entry file needs ?session= with an active play session');
   }
   const now = ctx.clock.now();
   const player = await findEntrySession(ctx.db, sha256(session), game.id, now - ctx.config.session_idle_timeout * 1000);
   if (!player) throw notAllowed('This play session is not an active session of this game; start a new one');
-  if (game.requires_premium === 1 && !playsWithoutLimit(player, now)) throw notAllowed('This game is for Unlimited members');
+  if (game.requires_premium === 1 && !playsWithoutLimit(player, now))
+    throw notAllowed('This game is for Unlimited members');
   if ((await getEntitlement(ctx, player)).limit_reached) throw notAllowed('No play time is left today');
 }
 
@@ -86,13 +91,18 @@ const namesEntry = (file: string, entry: string) => file === entry || encodedNam
  * one, so a page of the old version still finds its hashed files. The entry file at the plain URL redirects to the
  * versioned one, so that everything the page loads by relative URL comes from the same file set.
  */
-export async function resolveGameFile(ctx: AppContext, target: GamePath, session: string | undefined): Promise<GameFileAnswer> {
+export async function resolveGameFile(
+  ctx: AppContext,
+  target: GamePath,
+  session: string | undefined,
+): Promise<GameFileAnswer> {
   const game = await findListedGame(ctx.db, target.slug);
   if (!game) throw notFound(`No game ${target.slug}`);
   let set = game.files_dir;
   let entry = game.entry;
   if (target.set !== undefined && target.set !== game.files_dir) {
-    if (target.set !== game.previous_files_dir || !game.previous_entry) throw notFound('This version of the game is no longer served');
+    if (target.set !== game.previous_files_dir || !game.previous_entry)
+      throw notFound('This version of the game is no longer served');
     set = game.previous_files_dir;
     entry = game.previous_entry;
   }
@@ -107,7 +117,10 @@ export async function resolveGameFile(ctx: AppContext, target: GamePath, session
 
   await checkEntryGate(ctx, game, session);
   if (target.set === undefined) {
-    return { kind: 'redirect', location: `${gameFileUrl(ctx.config, game.slug, set, entry)}?session=${encodeURIComponent(session!)}` };
+    return {
+      kind: 'redirect',
+      location: `${gameFileUrl(ctx.config, game.slug, set, entry)}?session=${encodeURIComponent(session!)}`,
+    };
   }
   return { kind: 'file', roots: [`${dir}/${set}`], file, cache: 'no-store', isolated };
 }

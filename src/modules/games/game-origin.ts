@@ -38,7 +38,12 @@ export function gameFileUrl(config: Pick<Config, 'games_url'>, slug: string, set
  * A game file the portal shows (the cover): at assets_url when one is set (a CDN or the bucket, addressed by the store's
  * key), else on the game's own origin. Files the game itself loads stay relative to its entry file, on the game's origin.
  */
-export function gameAssetUrl(config: Pick<Config, 'games_url' | 'assets_url'>, slug: string, set: string, file: string): string {
+export function gameAssetUrl(
+  config: Pick<Config, 'games_url' | 'assets_url'>,
+  slug: string,
+  set: string,
+  file: string,
+): string {
   if (config.assets_url) return `${config.assets_url}/${slugPrefix(slug)}/${set}/${encodeFilePath(file)}`;
   return gameFileUrl(config, slug, set, file);
 }
@@ -78,7 +83,10 @@ export function gameRequestRewriter(config: Config): (req: IncomingMessage) => s
   return (req) => {
     const url = req.url ?? '/';
     const hostname = hostnameOf(req);
-    if (games.layout === 'host' ? !hostname.endsWith(suffix) && hostname !== games.hostname : hostname !== games.hostname) return url;
+    if (
+      games.layout === 'host' ? !hostname.endsWith(suffix) && hostname !== games.hostname : hostname !== games.hostname
+    )
+      return url;
     onGameHost.add(req);
     if (SDK_PATHS.has(url.split('?', 1)[0]!)) return url;
     if (games.layout === 'host') {

@@ -29,7 +29,8 @@ export interface GamesUrl {
  */
 export function parseGamesUrl(template: string): GamesUrl {
   const trimmed = template.trim().replace(/\/+$/, '');
-  if (trimmed.split(SLUG_TOKEN).length !== 2) throw new Error(`must hold ${SLUG_TOKEN} exactly once, e.g. https://${SLUG_TOKEN}.games.example.com`);
+  if (trimmed.split(SLUG_TOKEN).length !== 2)
+    throw new Error(`must hold ${SLUG_TOKEN} exactly once, e.g. https://${SLUG_TOKEN}.games.example.com`);
   let url: URL;
   try {
     url = new URL(trimmed.replace(SLUG_TOKEN, PLACEHOLDER));
@@ -37,20 +38,40 @@ export function parseGamesUrl(template: string): GamesUrl {
     throw new Error(`"${template}" is not a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('must be an http:// or https:// URL');
-  if (url.username || url.password || url.search || url.hash) throw new Error('must not hold credentials, a query or a fragment');
+  if (url.username || url.password || url.search || url.hash)
+    throw new Error('must not hold credentials, a query or a fragment');
   const protocol = url.protocol;
   const port = url.port ? `:${url.port}` : '';
   const labels = url.hostname.split('.');
   if (labels[0] === PLACEHOLDER) {
-    if (labels.length < 2 || url.pathname !== '/') throw new Error(`with ${SLUG_TOKEN} in the host, it must be the first label of a longer name and the URL must have no path`);
+    if (labels.length < 2 || url.pathname !== '/')
+      throw new Error(
+        `with ${SLUG_TOKEN} in the host, it must be the first label of a longer name and the URL must have no path`,
+      );
     const hostname = labels.slice(1).join('.');
-    return { template: `${protocol}//${SLUG_TOKEN}.${hostname}${port}`, protocol, port, layout: 'host', hostname, prefix: '' };
+    return {
+      template: `${protocol}//${SLUG_TOKEN}.${hostname}${port}`,
+      protocol,
+      port,
+      layout: 'host',
+      hostname,
+      prefix: '',
+    };
   }
-  if (url.hostname.includes(PLACEHOLDER)) throw new Error(`${SLUG_TOKEN} in the host must be a whole label, the first one`);
+  if (url.hostname.includes(PLACEHOLDER))
+    throw new Error(`${SLUG_TOKEN} in the host must be a whole label, the first one`);
   const segments = url.pathname.split('/');
-  if (segments[segments.length - 1] !== PLACEHOLDER) throw new Error(`${SLUG_TOKEN} in the path must be its last segment`);
+  if (segments[segments.length - 1] !== PLACEHOLDER)
+    throw new Error(`${SLUG_TOKEN} in the path must be its last segment`);
   const prefix = segments.slice(0, -1).join('/');
-  return { template: `${protocol}//${url.hostname}${port}${prefix}/${SLUG_TOKEN}`, protocol, port, layout: 'path', hostname: url.hostname, prefix };
+  return {
+    template: `${protocol}//${url.hostname}${port}${prefix}/${SLUG_TOKEN}`,
+    protocol,
+    port,
+    layout: 'path',
+    hostname: url.hostname,
+    prefix,
+  };
 }
 
 /** The default outside production: every game on `{slug}.games.localhost`, which browsers resolve to this machine. */
@@ -60,7 +81,9 @@ export function defaultGamesUrl(publicUrl: URL): string {
 
 /** Host names that browsers send to this machine without any DNS (`*.localhost` included, RFC 6761). */
 export function isLoopbackName(hostname: string): boolean {
-  return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '127.0.0.1' || hostname === '[::1]';
+  return (
+    hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '127.0.0.1' || hostname === '[::1]'
+  );
 }
 
 /**

@@ -19,18 +19,34 @@ export function printJson(rows: unknown[]): void {
 /** Rows as aligned columns, for people. */
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  return [header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return [header, ...rows]
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 function size(bytes: number): string {
-  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} kB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+      ? `${(bytes / 1024).toFixed(1)} kB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 function describePublish(r: PublishResult): string[] {
-  const what = r.created ? `published new game ${r.slug} ${r.version}` : `updated ${r.slug} ${r.previous_version} -> ${r.version}`;
+  const what = r.created
+    ? `published new game ${r.slug} ${r.version}`
+    : `updated ${r.slug} ${r.previous_version} -> ${r.version}`;
   const lines = [`${what} (status ${r.status}): ${r.files} files, ${size(r.bytes)}, file set ${r.files_dir}`];
   if (r.removed.length) lines.push(`removed older file sets: ${r.removed.join(', ')}`);
-  if (r.kept.length) lines.push(`kept older file sets while play sessions of the game are active (a later publish removes them): ${r.kept.join(', ')}`);
+  if (r.kept.length)
+    lines.push(
+      `kept older file sets while play sessions of the game are active (a later publish removes them): ${r.kept.join(', ')}`,
+    );
   return lines;
 }
 
@@ -44,7 +60,11 @@ function registerGames(program: Command, withContext: WithContext): void {
     .action(async (dir: string) => {
       const result = await withContext((ctx) => publishGame(ctx, path.resolve(dir)));
       console.log(describePublish(result).join('\n'));
-      if (result.previous_version && semver.valid(result.previous_version) && !semver.gt(result.version, result.previous_version)) {
+      if (
+        result.previous_version &&
+        semver.valid(result.previous_version) &&
+        !semver.gt(result.version, result.previous_version)
+      ) {
         console.error(`note: version ${result.version} is not newer than the previous ${result.previous_version}`);
       }
     });
@@ -57,14 +77,19 @@ function registerGames(program: Command, withContext: WithContext): void {
       const rows = await withContext(listAllGames, { readOnly: true });
       if (options.json) return printJson(rows);
       if (rows.length === 0) return console.log('no games yet: gameplatform games publish <dir>');
-      console.log(table(['SLUG', 'STATUS', 'VERSION', 'CATEGORY', 'PLAYS', 'NAME'], rows.map((g) => [g.slug, g.status, g.version, g.category, String(g.plays), g.name])));
+      console.log(
+        table(
+          ['SLUG', 'STATUS', 'VERSION', 'CATEGORY', 'PLAYS', 'NAME'],
+          rows.map((g) => [g.slug, g.status, g.version, g.category, String(g.plays), g.name]),
+        ),
+      );
     });
 
   games
     .command('set-status')
     .argument('<slug>')
     .argument('<status>', GAME_STATUSES.join(' | '))
-    .description('change a game\'s status; only published and beta games are visible to players')
+    .description("change a game's status; only published and beta games are visible to players")
     .action(async (slug: string, status: string) => {
       const result = await withContext((ctx) => setGameStatus(ctx, slug, status));
       console.log(`${result.slug}: ${result.from} -> ${result.to}`);
@@ -99,7 +124,16 @@ function registerKeys(program: Command, withContext: WithContext): void {
       console.log(
         table(
           ['ID', 'GAME', 'NAME', 'PREFIX', 'SCOPES', 'CREATED', 'LAST USED', 'REVOKED'],
-          rows.map((k) => [String(k.id), k.game, k.name, k.prefix, k.scopes.join(','), k.created_at, k.last_used_at ?? '-', k.revoked_at ?? '-']),
+          rows.map((k) => [
+            String(k.id),
+            k.game,
+            k.name,
+            k.prefix,
+            k.scopes.join(','),
+            k.created_at,
+            k.last_used_at ?? '-',
+            k.revoked_at ?? '-',
+          ]),
         ),
       );
     });

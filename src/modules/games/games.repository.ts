@@ -8,9 +8,30 @@ import { playtimeSeconds } from './playtime.repository.js';
 
 /** The columns the API's Game object is made from, with the game's playtime (playtimeSeconds). */
 export const GAME_COLUMNS = [
-  'id', 'slug', 'name', 'tagline', 'description', 'category', 'tags', 'version', 'orientation', 'players_min', 'players_max',
-  'leaderboard_enabled', 'leaderboard_order', 'leaderboard_unit', 'save_slots', 'requires_premium', 'status', 'author',
-  'released_at', 'cover', 'entry', 'files_dir', 'plays', 'created_at',
+  'id',
+  'slug',
+  'name',
+  'tagline',
+  'description',
+  'category',
+  'tags',
+  'version',
+  'orientation',
+  'players_min',
+  'players_max',
+  'leaderboard_enabled',
+  'leaderboard_order',
+  'leaderboard_unit',
+  'save_slots',
+  'requires_premium',
+  'status',
+  'author',
+  'released_at',
+  'cover',
+  'entry',
+  'files_dir',
+  'plays',
+  'created_at',
 ] as const;
 
 /** What a query over `games` selects for a Game: its columns and its playtime. */
@@ -48,7 +69,9 @@ export async function countListedByCategory(db: Executor, filter: CatalogueFilte
 }
 
 function perCategory(db: Executor, filter: CatalogueFilter) {
-  return listed(db, filter).select(['category', (eb) => eb.fn.countAll<number | string>().as('n')]).groupBy('category');
+  return listed(db, filter)
+    .select(['category', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .groupBy('category');
 }
 const perCategoryOfAll = prepared((db) => perCategory(db, {}));
 
@@ -56,7 +79,9 @@ const perCategoryOfAll = prepared((db) => perCategory(db, {}));
 export function findListedGame(
   db: Executor,
   slug: string,
-): Promise<(GameRecord & Pick<GameRow, 'previous_files_dir' | 'previous_entry' | 'cross_origin_isolated'>) | undefined> {
+): Promise<
+  (GameRecord & Pick<GameRow, 'previous_files_dir' | 'previous_entry' | 'cross_origin_isolated'>) | undefined
+> {
   return db
     .selectFrom('games')
     .select([...GAME_SELECTION, 'previous_files_dir', 'previous_entry', 'cross_origin_isolated'])
@@ -81,7 +106,10 @@ export async function updateGameStatus(db: Executor, id: number, status: string,
 // ---- publish
 
 /** The manifest's columns; `status` absent keeps the current one (or `published` for a new game). */
-export type PublishValues = Omit<NewGame, 'id' | 'plays' | 'playtime_seconds' | 'created_at' | 'previous_files_dir' | 'previous_entry' | 'status'> & {
+export type PublishValues = Omit<
+  NewGame,
+  'id' | 'plays' | 'playtime_seconds' | 'created_at' | 'previous_files_dir' | 'previous_entry' | 'status'
+> & {
   status?: string;
 };
 
@@ -95,12 +123,19 @@ export interface PublishedRow {
 
 /** The game with this slug, locked until the transaction ends on PostgreSQL (SQLite's transactions are serialised already). */
 export function lockGameBySlug(db: Executor, slug: string): Promise<PublishedRow | undefined> {
-  const query = db.selectFrom('games').select(['id', 'files_dir', 'entry', 'version', 'status']).where('slug', '=', slug);
+  const query = db
+    .selectFrom('games')
+    .select(['id', 'files_dir', 'entry', 'version', 'status'])
+    .where('slug', '=', slug);
   return (isPostgres(db) ? query.forUpdate() : query).executeTakeFirst();
 }
 
 /** Inserts a new game unless the slug exists (a concurrent first publish waits on the unique index, then does nothing). */
-export async function insertGameIfAbsent(db: Executor, values: PublishValues, now: number): Promise<number | undefined> {
+export async function insertGameIfAbsent(
+  db: Executor,
+  values: PublishValues,
+  now: number,
+): Promise<number | undefined> {
   const row = await db
     .insertInto('games')
     .values({ ...values, status: values.status ?? 'published', created_at: now })
@@ -111,11 +146,21 @@ export async function insertGameIfAbsent(db: Executor, values: PublishValues, no
 }
 
 /** Switches a game to a new file set and manifest in one statement; id, counters and favourites stay. */
-export async function updatePublishedGame(db: Executor, id: number, values: PublishValues, previous: PublishedRow): Promise<void> {
+export async function updatePublishedGame(
+  db: Executor,
+  id: number,
+  values: PublishValues,
+  previous: PublishedRow,
+): Promise<void> {
   const { status, ...rest } = values;
   await db
     .updateTable('games')
-    .set({ ...rest, ...(status === undefined ? {} : { status }), previous_files_dir: previous.files_dir, previous_entry: previous.entry })
+    .set({
+      ...rest,
+      ...(status === undefined ? {} : { status }),
+      previous_files_dir: previous.files_dir,
+      previous_entry: previous.entry,
+    })
     .where('id', '=', id)
     .execute();
 }
@@ -123,7 +168,12 @@ export async function updatePublishedGame(db: Executor, id: number, values: Publ
 // ---- favourites
 
 export async function isFavorite(db: Executor, playerId: number, gameId: number): Promise<boolean> {
-  const row = await db.selectFrom('favorites').select('game_id').where('player_id', '=', playerId).where('game_id', '=', gameId).executeTakeFirst();
+  const row = await db
+    .selectFrom('favorites')
+    .select('game_id')
+    .where('player_id', '=', playerId)
+    .where('game_id', '=', gameId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -137,7 +187,11 @@ export async function lockPlayer(db: Executor, playerId: number): Promise<void> 
 }
 
 export async function deleteFavorite(db: Executor, playerId: number, gameId: number): Promise<boolean> {
-  const result = await db.deleteFrom('favorites').where('player_id', '=', playerId).where('game_id', '=', gameId).executeTakeFirst();
+  const result = await db
+    .deleteFrom('favorites')
+    .where('player_id', '=', playerId)
+    .where('game_id', '=', gameId)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
@@ -164,11 +218,23 @@ export interface EntrySessionRow {
  * The player of an active play session of this game, heard from since `activeSince`.
  * Unique index on play_sessions.token_hash; one row.
  */
-export function findEntrySession(db: Executor, tokenHash: string, gameId: number, activeSince: number): Promise<EntrySessionRow | undefined> {
+export function findEntrySession(
+  db: Executor,
+  tokenHash: string,
+  gameId: number,
+  activeSince: number,
+): Promise<EntrySessionRow | undefined> {
   return db
     .selectFrom('play_sessions as s')
     .innerJoin('players as p', 'p.id', 's.player_id')
-    .select(['p.id', 'p.role', 'p.membership_plan', 'p.membership_status', 'p.membership_renews_at', 'p.membership_ends_at'])
+    .select([
+      'p.id',
+      'p.role',
+      'p.membership_plan',
+      'p.membership_status',
+      'p.membership_renews_at',
+      'p.membership_ends_at',
+    ])
     .where('s.token_hash', '=', tokenHash)
     .where('s.game_id', '=', gameId)
     .where('s.status', '=', 'active')
@@ -182,8 +248,15 @@ export function findGameStatus(db: Executor, slug: string): Promise<{ id: number
 }
 
 /** The file sets a game's row names now: publish cleanup never removes these. */
-export function findGameFileSets(db: Executor, slug: string): Promise<{ id: number; files_dir: string; previous_files_dir: string | null } | undefined> {
-  return db.selectFrom('games').select(['id', 'files_dir', 'previous_files_dir']).where('slug', '=', slug).executeTakeFirst();
+export function findGameFileSets(
+  db: Executor,
+  slug: string,
+): Promise<{ id: number; files_dir: string; previous_files_dir: string | null } | undefined> {
+  return db
+    .selectFrom('games')
+    .select(['id', 'files_dir', 'previous_files_dir'])
+    .where('slug', '=', slug)
+    .executeTakeFirst();
 }
 
 /**

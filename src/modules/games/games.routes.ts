@@ -41,7 +41,8 @@ export async function gamesRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['games'],
         operationId: 'getGame',
         summary: 'One game',
-        description: 'Draft, retired and unknown games answer 404 not_found. With a player credential the game carries `is_favorite`.',
+        description:
+          'Draft, retired and unknown games answer 404 not_found. With a player credential the game carries `is_favorite`.',
         params: SlugParams,
         response: { 200: Ok(GameSchema) },
       },
@@ -60,7 +61,8 @@ export async function gamesRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['games'],
         operationId: 'toggleFavorite',
         summary: 'Toggle a favourite',
-        description: "Marks the game as one of the player's favourites, or unmarks it when it is one. No body. Games that are not visible answer 404.",
+        description:
+          "Marks the game as one of the player's favourites, or unmarks it when it is one. No body. Games that are not visible answer 404.",
         params: SlugParams,
         response: { 200: Ok(FavoriteSchema) },
       },

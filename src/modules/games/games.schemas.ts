@@ -7,11 +7,19 @@ const literals = (values: readonly string[]) => values.map((v) => Type.Literal(v
 
 export const GameSchema = Type.Object(
   {
-    slug: Type.String({ description: 'identifier used in paths: lower-case letters, digits and hyphens, at most 64', examples: ['orbit-dash'] }),
+    slug: Type.String({
+      description: 'identifier used in paths: lower-case letters, digits and hyphens, at most 64',
+      examples: ['orbit-dash'],
+    }),
     name: Type.String({ description: `display name, at most ${LIMITS.name} characters` }),
     tagline: Nullable(Type.String({ description: `one line, at most ${LIMITS.tagline} characters` })),
-    description: Nullable(Type.String({ description: `longer text, at most ${LIMITS.description} characters; may hold line breaks` })),
-    category: Type.String({ description: 'one category, lower-case letters, digits and hyphens (GET /games?category=)', examples: ['arcade'] }),
+    description: Nullable(
+      Type.String({ description: `longer text, at most ${LIMITS.description} characters; may hold line breaks` }),
+    ),
+    category: Type.String({
+      description: 'one category, lower-case letters, digits and hyphens (GET /games?category=)',
+      examples: ['arcade'],
+    }),
     tags: Type.Array(Type.String(), { description: `at most ${LIMITS.tags} free-form tags, matched by q` }),
     version: Type.String({ description: 'the game version, a semantic version (semver.org)', examples: ['1.4.0'] }),
     orientation: Type.Union(literals(ORIENTATIONS), { description: 'screen orientation the game is made for' }),
@@ -24,13 +32,21 @@ export const GameSchema = Type.Object(
     ),
     leaderboard: Type.Object(
       {
-        enabled: Type.Boolean({ description: 'false: the score and leaderboard routes answer 404 leaderboard_disabled' }),
-        order: Type.Union(literals(LEADERBOARD_ORDERS), { description: 'desc: a higher score is better; asc: a lower one (times)' }),
+        enabled: Type.Boolean({
+          description: 'false: the score and leaderboard routes answer 404 leaderboard_disabled',
+        }),
+        order: Type.Union(literals(LEADERBOARD_ORDERS), {
+          description: 'desc: a higher score is better; asc: a lower one (times)',
+        }),
         unit: Type.String({ description: 'what a score counts, shown beside it', examples: ['points', 'seconds'] }),
       },
       { description: 'how the game ranks scores' },
     ),
-    save_slots: Type.Integer({ minimum: 0, maximum: LIMITS.save_slots, description: 'number of save slots; states use slots 0 to save_slots-1' }),
+    save_slots: Type.Integer({
+      minimum: 0,
+      maximum: LIMITS.save_slots,
+      description: 'number of save slots; states use slots 0 to save_slots-1',
+    }),
     requires_premium: Type.Boolean({ description: 'true: only Unlimited members (and staff) can launch it' }),
     status: Type.Union(literals(GAME_STATUSES.filter((s) => s === 'published' || s === 'beta')), {
       description: 'published or beta (draft and retired games are not visible: 404)',
@@ -44,12 +60,19 @@ export const GameSchema = Type.Object(
     play_url: Type.String({ description: 'the play shell: {public_url}/play/{slug}' }),
     stats: Type.Object(
       {
-        plays: Type.Integer({ description: "plays started: play sessions started, except one that took over the same player's still-active session of the game (a second tab, another device)" }),
+        plays: Type.Integer({
+          description:
+            "plays started: play sessions started, except one that took over the same player's still-active session of the game (a second tab, another device)",
+        }),
         playtime_hours: Type.Number({ description: 'credited play time over all sessions, in hours, one decimal' }),
       },
       { description: 'counted by the play sessions' },
     ),
-    is_favorite: Type.Optional(Type.Boolean({ description: 'present only when called with a player credential: whether the player has marked it' })),
+    is_favorite: Type.Optional(
+      Type.Boolean({
+        description: 'present only when called with a player credential: whether the player has marked it',
+      }),
+    ),
   },
   { title: 'Game', description: 'Game' },
 );
@@ -62,20 +85,26 @@ export type GameSort = (typeof GAME_SORTS)[number];
 
 export const GameListQuery = Type.Object({
   sort: Type.Optional(
-    Type.Union([Type.Literal('popular'), Type.Literal('new'), Type.Literal('name')] satisfies Array<{ const: GameSort }>, {
-      default: 'popular',
-      description:
-        'the order of the list: `popular` (default) most played first (stats.plays), then by name; `new` the game first published ' +
-        'on this platform most recently first (the date of its first publish; a new version does not move it), then by released_at, ' +
-        'newest first, then by name; `name` A to Z by name. Names compare ignoring case and accents, numbers by value ' +
-        '("Game 2" before "Game 10"). Any other value is 422 validation_failed',
-    }),
+    Type.Union(
+      [Type.Literal('popular'), Type.Literal('new'), Type.Literal('name')] satisfies Array<{ const: GameSort }>,
+      {
+        default: 'popular',
+        description:
+          'the order of the list: `popular` (default) most played first (stats.plays), then by name; `new` the game first published ' +
+          'on this platform most recently first (the date of its first publish; a new version does not move it), then by released_at, ' +
+          'newest first, then by name; `name` A to Z by name. Names compare ignoring case and accents, numbers by value ' +
+          '("Game 2" before "Game 10"). Any other value is 422 validation_failed',
+      },
+    ),
   ),
-  category: Type.Optional(Type.String({ maxLength: 32, description: 'only games of this category (exact, case-insensitive)' })),
+  category: Type.Optional(
+    Type.String({ maxLength: 32, description: 'only games of this category (exact, case-insensitive)' }),
+  ),
   q: Type.Optional(
     Type.String({
       maxLength: 100,
-      description: 'search: games whose name, tagline, description, tags or author contain this text, ignoring case (Unicode); % and _ are plain characters',
+      description:
+        'search: games whose name, tagline, description, tags or author contain this text, ignoring case (Unicode); % and _ are plain characters',
     }),
   ),
 });
@@ -83,12 +112,13 @@ export const GameListQuery = Type.Object({
 export const GameListMeta = Type.Object({
   count: Type.Integer({ description: 'number of games in data.games' }),
   categories: Type.Record(Type.String(), Type.Integer(), {
-    description: 'for each category, the listed games that match q, counted before the category filter (so a UI can show every category with its count)',
+    description:
+      'for each category, the listed games that match q, counted before the category filter (so a UI can show every category with its count)',
   }),
 });
 
 export const SlugParams = Type.Object({ slug: Type.String({ description: 'the game slug' }) });
 
 export const FavoriteSchema = Type.Object({
-  is_favorite: Type.Boolean({ description: 'whether the game is now among the player\'s favourites' }),
+  is_favorite: Type.Boolean({ description: "whether the game is now among the player's favourites" }),
 });

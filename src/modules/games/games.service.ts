@@ -31,7 +31,11 @@ export function toGame(ctx: AppContext, row: GameRecord, favorite?: boolean): Ga
     version: row.version,
     orientation: row.orientation as Game['orientation'],
     players: { min: row.players_min, max: row.players_max },
-    leaderboard: { enabled: row.leaderboard_enabled === 1, order: row.leaderboard_order as Game['leaderboard']['order'], unit: row.leaderboard_unit },
+    leaderboard: {
+      enabled: row.leaderboard_enabled === 1,
+      order: row.leaderboard_order as Game['leaderboard']['order'],
+      unit: row.leaderboard_unit,
+    },
     save_slots: row.save_slots,
     requires_premium: row.requires_premium === 1,
     status: row.status as Game['status'],
@@ -51,12 +55,16 @@ export interface GameListing {
 
 type Row = Pick<GameRecord, 'name' | 'slug' | 'plays' | 'created_at' | 'released_at'>;
 
-const byNameThenSlug = (a: Row, b: Row) => byName.compare(a.name, b.name) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
+const byNameThenSlug = (a: Row, b: Row) =>
+  byName.compare(a.name, b.name) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
 
 /** The orders of GET /games?sort= (the schema describes them); each ends on the name, then the slug, so it is total. */
 const ORDERS: Record<GameSort, (a: Row, b: Row) => number> = {
   popular: (a, b) => Number(b.plays) - Number(a.plays) || byNameThenSlug(a, b),
-  new: (a, b) => Number(b.created_at) - Number(a.created_at) || (a.released_at < b.released_at ? 1 : a.released_at > b.released_at ? -1 : 0) || byNameThenSlug(a, b),
+  new: (a, b) =>
+    Number(b.created_at) - Number(a.created_at) ||
+    (a.released_at < b.released_at ? 1 : a.released_at > b.released_at ? -1 : 0) ||
+    byNameThenSlug(a, b),
   name: byNameThenSlug,
 };
 
@@ -65,7 +73,10 @@ const ORDERS: Record<GameSort, (a: Row, b: Row) => number> = {
  * category filter. Without a category filter (the common call) the games listed are the ones counted: they are counted
  * here, one statement instead of two (and one snapshot).
  */
-export async function listGames(ctx: AppContext, query: { category?: string; q?: string; sort?: GameSort }): Promise<GameListing> {
+export async function listGames(
+  ctx: AppContext,
+  query: { category?: string; q?: string; sort?: GameSort },
+): Promise<GameListing> {
   const q = query.q?.trim();
   const pattern = q ? containsPattern(q) : undefined;
   const category = query.category?.trim().toLowerCase() || undefined;
@@ -93,7 +104,11 @@ export async function getGame(ctx: AppContext, slug: string, player: PlayerCrede
 }
 
 /** POST /games/{slug}/favorite: a player's toggles run one at a time, so two quick clicks end where they started. */
-export async function toggleFavorite(ctx: AppContext, slug: string, player: PlayerCredential): Promise<{ is_favorite: boolean }> {
+export async function toggleFavorite(
+  ctx: AppContext,
+  slug: string,
+  player: PlayerCredential,
+): Promise<{ is_favorite: boolean }> {
   const row = await findListedGame(ctx.db, slug);
   if (!row) throw notFound(`No game ${slug}`);
   return ctx.db.transaction().execute(async (trx) => {
@@ -103,4 +118,3 @@ export async function toggleFavorite(ctx: AppContext, slug: string, player: Play
     return { is_favorite: true };
   });
 }
-

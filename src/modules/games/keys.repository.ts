@@ -52,7 +52,16 @@ export function findKeys(db: Executor, gameId?: number): Promise<KeyListRow[]> {
   let query = db
     .selectFrom('developer_keys as k')
     .innerJoin('games as g', 'g.id', 'k.game_id')
-    .select(['k.id', 'g.slug as game', 'k.name', 'k.prefix', 'k.scopes', 'k.created_at', 'k.last_used_at', 'k.revoked_at']);
+    .select([
+      'k.id',
+      'g.slug as game',
+      'k.name',
+      'k.prefix',
+      'k.scopes',
+      'k.created_at',
+      'k.last_used_at',
+      'k.revoked_at',
+    ]);
   if (gameId !== undefined) query = query.where('k.game_id', '=', gameId);
   return query.orderBy('k.id').execute();
 }
@@ -63,6 +72,11 @@ export function findKey(db: Executor, id: number): Promise<{ id: number; revoked
 
 /** Revokes the key unless it is revoked already; true when this call revoked it. */
 export async function revokeKey(db: Executor, id: number, now: number): Promise<boolean> {
-  const result = await db.updateTable('developer_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('developer_keys')
+    .set({ revoked_at: now })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

@@ -12,7 +12,8 @@ export function parseScopes(text: string): Scope[] {
   const names = [...new Set(text.split(/[\s,]+/).filter(Boolean))];
   if (names.length === 0) throw validationFailed({ scopes: `name at least one of ${SCOPES.join(', ')}` });
   const unknown = names.filter((n) => !(SCOPES as readonly string[]).includes(n));
-  if (unknown.length) throw validationFailed({ scopes: `unknown scope ${unknown.join(', ')}; known: ${SCOPES.join(', ')}` });
+  if (unknown.length)
+    throw validationFailed({ scopes: `unknown scope ${unknown.join(', ')}; known: ${SCOPES.join(', ')}` });
   return names as Scope[];
 }
 
@@ -26,7 +27,10 @@ export interface CreatedKey {
   key: string;
 }
 
-export async function createDeveloperKey(ctx: AppContext, input: { game: string; scopes: string; name?: string }): Promise<CreatedKey> {
+export async function createDeveloperKey(
+  ctx: AppContext,
+  input: { game: string; scopes: string; name?: string },
+): Promise<CreatedKey> {
   const scopes = parseScopes(input.scopes);
   const name = (input.name ?? `${input.game} key`).trim();
   if (name.length === 0 || name.length > 80) throw validationFailed({ name: 'must be 1 to 80 characters' });
@@ -82,4 +86,3 @@ export async function revokeDeveloperKey(ctx: AppContext, id: number): Promise<{
   if (!key) throw notFound(`No developer key ${id}`);
   return { revoked: await revokeKey(ctx.db, id, ctx.clock.now()) };
 }
-

@@ -8,7 +8,10 @@ import { playtimeSeconds } from './playtime.repository.js';
 const QUALIFIED = [...GAME_COLUMNS.map((c) => `g.${c}` as const), playtimeSeconds('g')];
 
 /** The player's favourite listed games, the most recently favourited first. Primary key (player_id, game_id) narrows it to the player. */
-export function findFavoriteGames(db: Executor, playerId: number): Promise<Array<GameRecord & { favorited_at: number }>> {
+export function findFavoriteGames(
+  db: Executor,
+  playerId: number,
+): Promise<Array<GameRecord & { favorited_at: number }>> {
   return db
     .selectFrom('favorites as f')
     .innerJoin('games as g', 'g.id', 'f.game_id')
@@ -24,7 +27,11 @@ export function findFavoriteGames(db: Executor, playerId: number): Promise<Array
  * The listed games the player has played, the last played first, with when (the last time a session of the game was
  * heard from). play_sessions_player_idx (player_id, status, game_id) gives the player's sessions; one row per session.
  */
-export async function findRecentGames(db: Executor, playerId: number, limit: number): Promise<Array<GameRecord & { last_played: number }>> {
+export async function findRecentGames(
+  db: Executor,
+  playerId: number,
+  limit: number,
+): Promise<Array<GameRecord & { last_played: number }>> {
   const last = db
     .selectFrom('play_sessions')
     .select(['game_id', (eb) => eb.fn.max('last_heartbeat_at').as('last_played')])

@@ -13,15 +13,27 @@ export async function listFavorites(ctx: AppContext, playerId: number): Promise<
 }
 
 /** GET /me/recent: the last played games, each with the save slot written last (the one "Continue" resumes). */
-export async function listRecent(ctx: AppContext, playerId: number, limit = RECENT_LIMIT_DEFAULT): Promise<RecentEntry[]> {
+export async function listRecent(
+  ctx: AppContext,
+  playerId: number,
+  limit = RECENT_LIMIT_DEFAULT,
+): Promise<RecentEntry[]> {
   const rows = await findRecentGames(ctx.db, playerId, limit);
-  const saves = latestSaveByGame(await findFilledSlots(ctx.db, playerId, rows.map((r) => r.id)));
+  const saves = latestSaveByGame(
+    await findFilledSlots(
+      ctx.db,
+      playerId,
+      rows.map((r) => r.id),
+    ),
+  );
   return rows.map((row) => {
     const save = saves.get(row.id);
     return {
       game: toGame(ctx, row),
       last_played_at: formatTimestamp(row.last_played),
-      last_save: save ? { slot: save.slot, label: save.label, updated_at: formatTimestamp(Number(save.updated_at)) } : null,
+      last_save: save
+        ? { slot: save.slot, label: save.label, updated_at: formatTimestamp(Number(save.updated_at)) }
+        : null,
     };
   });
 }
@@ -31,7 +43,10 @@ function latestSaveByGame(rows: SaveRow[]): Map<number, SaveRow> {
   const latest = new Map<number, SaveRow>();
   for (const row of rows) {
     const seen = latest.get(row.game_id);
-    const newer = !seen || Number(row.updated_at) > Number(seen.updated_at) || (Number(row.updated_at) === Number(seen.updated_at) && row.slot < seen.slot);
+    const newer =
+      !seen ||
+      Number(row.updated_at) > Number(seen.updated_at) ||
+      (Number(row.updated_at) === Number(seen.updated_at) && row.slot < seen.slot);
     if (newer) latest.set(row.game_id, row);
   }
   return latest;

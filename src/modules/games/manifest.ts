@@ -57,20 +57,43 @@ export interface GameManifest {
 }
 
 const KNOWN_FIELDS = new Set([
-  'slug', 'name', 'tagline', 'description', 'category', 'tags', 'version', 'orientation', 'players',
-  'leaderboard', 'save_slots', 'requires_premium', 'status', 'author', 'released_at', 'cover', 'entry', 'cross_origin_isolated',
+  'slug',
+  'name',
+  'tagline',
+  'description',
+  'category',
+  'tags',
+  'version',
+  'orientation',
+  'players',
+  'leaderboard',
+  'save_slots',
+  'requires_premium',
+  'status',
+  'author',
+  'released_at',
+  'cover',
+  'entry',
+  'cross_origin_isolated',
 ]);
 
 type Problems = Record<string, string>;
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 // Control characters other than tab and newline (those are allowed only in a description).
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 const LINE_BREAK = /[\t\n\r]/;
 
 /** A required or optional string field, trimmed; returns undefined (and records why) when it is not acceptable. */
-function text(p: Problems, field: string, value: unknown, max: number, options: { required?: boolean; multiline?: boolean } = {}): string | null | undefined {
+function text(
+  p: Problems,
+  field: string,
+  value: unknown,
+  max: number,
+  options: { required?: boolean; multiline?: boolean } = {},
+): string | null | undefined {
   if (value === undefined || value === null) {
     if (options.required) p[field] = 'is required';
     return null;
@@ -79,32 +102,40 @@ function text(p: Problems, field: string, value: unknown, max: number, options: 
   const trimmed = value.replace(/\r\n?/g, '\n').trim();
   if (options.required && trimmed.length === 0) return void (p[field] = 'must not be empty');
   if ([...trimmed].length > max) return void (p[field] = `must be at most ${max} characters`);
-  if (CONTROL.test(trimmed) || (!options.multiline && LINE_BREAK.test(trimmed))) return void (p[field] = 'must not contain control characters or line breaks');
+  if (CONTROL.test(trimmed) || (!options.multiline && LINE_BREAK.test(trimmed)))
+    return void (p[field] = 'must not contain control characters or line breaks');
   return trimmed.length === 0 ? null : trimmed;
 }
 
-function oneOf<T extends string>(p: Problems, field: string, value: unknown, allowed: readonly T[], fallback: T | undefined): T | undefined {
+function oneOf<T extends string>(
+  p: Problems,
+  field: string,
+  value: unknown,
+  allowed: readonly T[],
+  fallback: T | undefined,
+): T | undefined {
   if (value === undefined) return fallback;
-  if (typeof value !== 'string' || !allowed.includes(value as T)) return void (p[field] = `must be one of ${allowed.join(', ')}`);
+  if (typeof value !== 'string' || !allowed.includes(value as T))
+    return void (p[field] = `must be one of ${allowed.join(', ')}`);
   return value as T;
 }
 
 function integer(p: Problems, field: string, value: unknown, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value)) return void (p[field] = 'must be an integer'), fallback;
-  if (value < min || value > max) return void (p[field] = `must be from ${min} to ${max}`), fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value)) return (void (p[field] = 'must be an integer'), fallback);
+  if (value < min || value > max) return (void (p[field] = `must be from ${min} to ${max}`), fallback);
   return value;
 }
 
 function boolean(p: Problems, field: string, value: unknown, fallback: boolean): boolean {
   if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') return void (p[field] = 'must be true or false'), fallback;
+  if (typeof value !== 'boolean') return (void (p[field] = 'must be true or false'), fallback);
   return value;
 }
 
 function slugOf(p: Problems, m: Json): string {
   const slug = m.slug;
-  if (slug === undefined) return void (p.slug = 'is required'), '';
+  if (slug === undefined) return (void (p.slug = 'is required'), '');
   if (typeof slug !== 'string' || !SLUG_PATTERN.test(slug)) {
     p.slug = 'must be 1 to 64 lower-case letters, digits and hyphens, starting and ending with a letter or digit';
     return '';
@@ -114,7 +145,7 @@ function slugOf(p: Problems, m: Json): string {
 
 function categoryOf(p: Problems, m: Json): string {
   const category = m.category;
-  if (category === undefined) return void (p.category = 'is required'), '';
+  if (category === undefined) return (void (p.category = 'is required'), '');
   if (typeof category !== 'string' || !CATEGORY_PATTERN.test(category)) {
     p.category = 'must be 1 to 32 lower-case letters, digits and hyphens, starting and ending with a letter or digit';
     return '';
@@ -124,8 +155,8 @@ function categoryOf(p: Problems, m: Json): string {
 
 function tagsOf(p: Problems, value: unknown): string[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value)) return void (p.tags = 'must be an array of strings'), [];
-  if (value.length > LIMITS.tags) return void (p.tags = `must hold at most ${LIMITS.tags} tags`), [];
+  if (!Array.isArray(value)) return (void (p.tags = 'must be an array of strings'), []);
+  if (value.length > LIMITS.tags) return (void (p.tags = `must hold at most ${LIMITS.tags} tags`), []);
   const seen = new Set<string>();
   const tags: string[] = [];
   value.forEach((tag, i) => {
@@ -143,17 +174,22 @@ function tagsOf(p: Problems, value: unknown): string[] {
 }
 
 function versionOf(p: Problems, value: unknown): string {
-  if (value === undefined) return void (p.version = 'is required'), '';
+  if (value === undefined) return (void (p.version = 'is required'), '');
   // semver.valid also accepts "v1.2.3" and "=1.2.3"; the stored version is the plain form.
-  const valid = typeof value === 'string' && value.length <= LIMITS.version && /^\d[^\s]*$/.test(value) && semver.valid(value) !== null;
-  if (!valid) return void (p.version = 'must be a semantic version such as 1.4.0 or 2.0.0-beta.1'), '';
+  const valid =
+    typeof value === 'string' &&
+    value.length <= LIMITS.version &&
+    /^\d[^\s]*$/.test(value) &&
+    semver.valid(value) !== null;
+  if (!valid) return (void (p.version = 'must be a semantic version such as 1.4.0 or 2.0.0-beta.1'), '');
   return value;
 }
 
 function playersOf(p: Problems, value: unknown): GameManifest['players'] {
   if (value === undefined) return { min: 1, max: 1 };
-  if (!isObject(value)) return void (p.players = 'must be an object {min, max}'), { min: 1, max: 1 };
-  for (const key of Object.keys(value)) if (key !== 'min' && key !== 'max') p[`players.${key}`] = 'is not a known field';
+  if (!isObject(value)) return (void (p.players = 'must be an object {min, max}'), { min: 1, max: 1 });
+  for (const key of Object.keys(value))
+    if (key !== 'min' && key !== 'max') p[`players.${key}`] = 'is not a known field';
   const min = integer(p, 'players.min', value.min, 1, 1, LIMITS.players);
   const max = integer(p, 'players.max', value.max, min, 1, LIMITS.players);
   if (!p['players.min'] && !p['players.max'] && min > max) p['players.max'] = 'must be at least players.min';
@@ -163,31 +199,46 @@ function playersOf(p: Problems, value: unknown): GameManifest['players'] {
 function leaderboardOf(p: Problems, value: unknown): GameManifest['leaderboard'] {
   const fallback = { enabled: false, order: 'desc', unit: 'points' } as const;
   if (value === undefined) return { ...fallback };
-  if (!isObject(value)) return void (p.leaderboard = 'must be an object {enabled, order, unit}'), { ...fallback };
-  for (const key of Object.keys(value)) if (!['enabled', 'order', 'unit'].includes(key)) p[`leaderboard.${key}`] = 'is not a known field';
+  if (!isObject(value)) return (void (p.leaderboard = 'must be an object {enabled, order, unit}'), { ...fallback });
+  for (const key of Object.keys(value))
+    if (!['enabled', 'order', 'unit'].includes(key)) p[`leaderboard.${key}`] = 'is not a known field';
   const enabled = boolean(p, 'leaderboard.enabled', value.enabled, false);
   const order = oneOf(p, 'leaderboard.order', value.order, LEADERBOARD_ORDERS, 'desc') ?? 'desc';
-  const unit = value.unit === undefined ? 'points' : text(p, 'leaderboard.unit', value.unit, LIMITS.unit, { required: true });
+  const unit =
+    value.unit === undefined ? 'points' : text(p, 'leaderboard.unit', value.unit, LIMITS.unit, { required: true });
   return { enabled, order, unit: unit ?? 'points' };
 }
 
 function releasedAtOf(p: Problems, value: unknown): string {
-  if (value === undefined) return void (p.released_at = 'is required'), '';
+  if (value === undefined) return (void (p.released_at = 'is required'), '');
   const match = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
   const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : null;
-  if (!match || !date || date.toISOString().slice(0, 10) !== value) return void (p.released_at = 'must be a real date YYYY-MM-DD'), '';
+  if (!match || !date || date.toISOString().slice(0, 10) !== value)
+    return (void (p.released_at = 'must be a real date YYYY-MM-DD'), '');
   return value as string;
 }
 
 /** cover and entry: a path among the game's files, of the right kind. */
-function fileOf(p: Problems, field: string, value: unknown, fallback: string | undefined, types: string[], files: ReadonlySet<string>): string {
-  if (value === undefined && fallback === undefined) return void (p[field] = 'is required'), '';
+function fileOf(
+  p: Problems,
+  field: string,
+  value: unknown,
+  fallback: string | undefined,
+  types: string[],
+  files: ReadonlySet<string>,
+): string {
+  if (value === undefined && fallback === undefined) return (void (p[field] = 'is required'), '');
   const file = value === undefined ? fallback! : value;
   if (typeof file !== 'string' || !isServablePath(file)) {
-    return void (p[field] = 'must be a relative path inside the game directory, with / between folders and no ".", ".." or hidden names'), '';
+    return (
+      void (p[field] =
+        'must be a relative path inside the game directory, with / between folders and no ".", ".." or hidden names'),
+      ''
+    );
   }
-  if (!types.includes(path.posix.extname(file).toLowerCase())) return void (p[field] = `must be a ${types.join(', ')} file`), '';
-  if (!files.has(file)) return void (p[field] = `names ${file}, which is not among the game's files`), '';
+  if (!types.includes(path.posix.extname(file).toLowerCase()))
+    return (void (p[field] = `must be a ${types.join(', ')} file`), '');
+  if (!files.has(file)) return (void (p[field] = `names ${file}, which is not among the game's files`), '');
   return file;
 }
 

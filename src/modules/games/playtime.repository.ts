@@ -16,7 +16,9 @@ export const playtimeShard = (sessionId: number) => sessionId % PLAYTIME_SHARDS;
  * the column plus the game's shards (primary key game_playtime_pk, at most PLAYTIME_SHARDS rows).
  */
 export function playtimeSeconds(table: 'games' | 'g'): AliasedRawBuilder<number, 'playtime_seconds'> {
-  return sql<number>`cast(${sql.ref(`${table}.playtime_seconds`)} + coalesce((select sum(gp.seconds) from game_playtime gp where gp.game_id = ${sql.ref(`${table}.id`)}), 0) as bigint)`.as('playtime_seconds');
+  return sql<number>`cast(${sql.ref(`${table}.playtime_seconds`)} + coalesce((select sum(gp.seconds) from game_playtime gp where gp.game_id = ${sql.ref(`${table}.id`)}), 0) as bigint)`.as(
+    'playtime_seconds',
+  );
 }
 
 /** Adds credited seconds to the game's shard: an upsert of one of its PLAYTIME_SHARDS rows. */
@@ -27,7 +29,9 @@ const addToShard = prepared((db, gameId: number, shard: number, seconds: number)
   db
     .insertInto('game_playtime')
     .values({ game_id: gameId, shard, seconds })
-    .onConflict((oc) => oc.columns(['game_id', 'shard']).doUpdateSet({ seconds: sql<number>`game_playtime.seconds + excluded.seconds` })),
+    .onConflict((oc) =>
+      oc.columns(['game_id', 'shard']).doUpdateSet({ seconds: sql<number>`game_playtime.seconds + excluded.seconds` }),
+    ),
 );
 
 /** The game's playtime in seconds (0 for no such game). */

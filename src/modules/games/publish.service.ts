@@ -6,7 +6,15 @@ import { AppError, validationFailed } from '../../http/errors.js';
 import { contentTypeOf, encodedName } from './file-types.js';
 import { isServableSegment, isSetName, newSetName, SET_MARKER, slugPrefix } from './files.js';
 import { gamesUrlOf } from './game-origin.js';
-import { findGameFileSets, hasActiveSession, insertGameIfAbsent, lockGameBySlug, updatePublishedGame, type PublishedRow, type PublishValues } from './games.repository.js';
+import {
+  findGameFileSets,
+  hasActiveSession,
+  insertGameIfAbsent,
+  lockGameBySlug,
+  updatePublishedGame,
+  type PublishedRow,
+  type PublishValues,
+} from './games.repository.js';
 import { parseManifest, type GameManifest } from './manifest.js';
 import { searchTextOf } from './search.js';
 import { forgetStatusCounts } from '../status/status.counts.js';
@@ -53,8 +61,10 @@ async function listGameFiles(dir: string): Promise<GameFiles> {
       const file = relative ? `${relative}/${entry.name}` : entry.name;
       if (!relative && entry.name === MANIFEST_FILE) continue;
       if (entry.isSymbolicLink()) problems.push(`${file} is a symbolic link; publish copies regular files only`);
-      else if (!isServableSegment(entry.name)) problems.push(`${file}: a name must not contain \\ ? # % or control characters`);
-      else if (!relative && entry.name.startsWith(SET_MARKER)) problems.push(`${file}: top-level names starting with ${SET_MARKER} are reserved`);
+      else if (!isServableSegment(entry.name))
+        problems.push(`${file}: a name must not contain \\ ? # % or control characters`);
+      else if (!relative && entry.name.startsWith(SET_MARKER))
+        problems.push(`${file}: top-level names starting with ${SET_MARKER} are reserved`);
       else if (entry.isDirectory()) await walk(file);
       else if (!entry.isFile()) problems.push(`${file} is not a regular file`);
       else {
@@ -66,7 +76,8 @@ async function listGameFiles(dir: string): Promise<GameFiles> {
   await walk('');
   if (found.files.length > PUBLISH_LIMITS.files) problems.push(`more than ${PUBLISH_LIMITS.files} files`);
   if (found.bytes > PUBLISH_LIMITS.bytes) problems.push(`more than ${PUBLISH_LIMITS.bytes} bytes in all`);
-  if (problems.length) found.problem = problems.length > 1 ? `${problems[0]} (and ${problems.length - 1} more problems)` : problems[0];
+  if (problems.length)
+    found.problem = problems.length > 1 ? `${problems[0]} (and ${problems.length - 1} more problems)` : problems[0];
   return found;
 }
 
@@ -74,18 +85,28 @@ async function readManifest(dir: string): Promise<unknown> {
   const file = path.join(dir, MANIFEST_FILE);
   const stat = await lstat(file).catch(() => null);
   if (!stat) throw validationFailed({ [MANIFEST_FILE]: `not found in ${dir}` }, `${MANIFEST_FILE} is missing`);
-  if (!stat.isFile()) throw validationFailed({ [MANIFEST_FILE]: 'must be a regular file, not a link or a directory' }, `${MANIFEST_FILE} is not valid`);
+  if (!stat.isFile())
+    throw validationFailed(
+      { [MANIFEST_FILE]: 'must be a regular file, not a link or a directory' },
+      `${MANIFEST_FILE} is not valid`,
+    );
   try {
     return JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    throw validationFailed({ [MANIFEST_FILE]: `is not valid JSON: ${(error as Error).message}` }, `${MANIFEST_FILE} is not valid`);
+    throw validationFailed(
+      { [MANIFEST_FILE]: `is not valid JSON: ${(error as Error).message}` },
+      `${MANIFEST_FILE} is not valid`,
+    );
   }
 }
 
 /** Reads and checks a game directory; every problem is reported at once (422 validation_failed, `fields`). */
-export async function checkGameDirectory(sourceDir: string): Promise<{ dir: string; manifest: GameManifest; files: GameFiles }> {
+export async function checkGameDirectory(
+  sourceDir: string,
+): Promise<{ dir: string; manifest: GameManifest; files: GameFiles }> {
   const dir = await realpath(sourceDir).catch(() => null);
-  if (!dir || !(await lstat(dir)).isDirectory()) throw validationFailed({ dir: `${sourceDir} is not a directory` }, 'Nothing to publish');
+  if (!dir || !(await lstat(dir)).isDirectory())
+    throw validationFailed({ dir: `${sourceDir} is not a directory` }, 'Nothing to publish');
   const raw = await readManifest(dir);
   const files = await listGameFiles(dir);
   try {
@@ -94,7 +115,10 @@ export async function checkGameDirectory(sourceDir: string): Promise<{ dir: stri
     return { dir, manifest, files };
   } catch (error) {
     if (files.problem && error instanceof AppError && error.code === 'validation_failed') {
-      throw validationFailed({ ...(error.extra.fields as Record<string, string>), files: files.problem }, error.message);
+      throw validationFailed(
+        { ...(error.extra.fields as Record<string, string>), files: files.problem },
+        error.message,
+      );
     }
     throw error;
   }
@@ -145,7 +169,11 @@ async function uploadFiles(ctx: AppContext, from: string, prefix: string, files:
     while (next < files.length && !failed) {
       const file = files[next++]!;
       try {
-        await ctx.storage.put(`${prefix}/${file}`, { file: path.join(from, file) }, { contentType: contentTypeOf(encodedName(file)?.inner ?? file) });
+        await ctx.storage.put(
+          `${prefix}/${file}`,
+          { file: path.join(from, file) },
+          { contentType: contentTypeOf(encodedName(file)?.inner ?? file) },
+        );
       } catch (error) {
         failed = true;
         throw error;
@@ -202,7 +230,8 @@ async function removeOldSets(ctx: AppContext, slug: string): Promise<{ removed: 
   const row = await findGameFileSets(ctx.db, slug);
   const old = candidates.filter((set) => set !== row?.files_dir && set !== row?.previous_files_dir);
   if (!old.length) return { removed: [], kept: [] };
-  if (row && (await hasActiveSession(ctx.db, row.id, now - ctx.config.session_idle_timeout * 1000))) return { removed: [], kept: old };
+  if (row && (await hasActiveSession(ctx.db, row.id, now - ctx.config.session_idle_timeout * 1000)))
+    return { removed: [], kept: old };
   for (const set of old) await ctx.storage.deletePrefix(`${folder}/${set}/`);
   return { removed: old, kept: [] };
 }
@@ -211,7 +240,10 @@ async function removeOldSets(ctx: AppContext, slug: string): Promise<{ removed: 
 export async function publishGame(ctx: AppContext, sourceDir: string): Promise<PublishResult> {
   const { dir, manifest, files } = await checkGameDirectory(sourceDir);
   if (manifest.slug.length > MAX_HOST_LABEL && gamesUrlOf(ctx.config).layout === 'host') {
-    throw validationFailed({ slug: `must be at most ${MAX_HOST_LABEL} characters: games_url puts it in a host name` }, `${MANIFEST_FILE} is not valid`);
+    throw validationFailed(
+      { slug: `must be at most ${MAX_HOST_LABEL} characters: games_url puts it in a host name` },
+      `${MANIFEST_FILE} is not valid`,
+    );
   }
   // Uploaded first under a new set, then the game switches to it in one write: players never see half a version.
   const set = newSetName(ctx.clock.now());
@@ -224,7 +256,11 @@ export async function publishGame(ctx: AppContext, sourceDir: string): Promise<P
     forgetStatusCounts(ctx); // GET /status counts the listed games again
   } catch (error) {
     // Nothing names the set: its files go (a crash here leaves them to a later publish, once the marker is stale).
-    await ctx.storage.deletePrefix(`${prefix}/`).catch((cleanup: unknown) => ctx.log.warn({ err: cleanup, set: prefix }, 'an unpublished file set could not be removed'));
+    await ctx.storage
+      .deletePrefix(`${prefix}/`)
+      .catch((cleanup: unknown) =>
+        ctx.log.warn({ err: cleanup, set: prefix }, 'an unpublished file set could not be removed'),
+      );
     throw error;
   }
   // The game is published from here on: tidying up that fails is logged, and a later publish finishes it.
@@ -233,7 +269,10 @@ export async function publishGame(ctx: AppContext, sourceDir: string): Promise<P
     return removeOldSets(ctx, manifest.slug);
   };
   const { removed, kept } = await tidy().catch((error: unknown) => {
-    ctx.log.warn({ err: error, slug: manifest.slug }, 'published; older file sets could not be removed (a later publish removes them)');
+    ctx.log.warn(
+      { err: error, slug: manifest.slug },
+      'published; older file sets could not be removed (a later publish removes them)',
+    );
     return { removed: [], kept: [] };
   });
   return {

@@ -8,7 +8,13 @@ describe('games: search text', () => {
   });
 
   it('joins every searchable field, tags included', () => {
-    const text = searchTextOf({ name: 'Orbit', tagline: 'Go', description: null, tags: ['Space', 'Arcade'], author: 'Ada' });
+    const text = searchTextOf({
+      name: 'Orbit',
+      tagline: 'Go',
+      description: null,
+      tags: ['Space', 'Arcade'],
+      author: 'Ada',
+    });
     for (const word of ['orbit', 'go', 'space', 'arcade', 'ada']) expect(text).toContain(word);
   });
 

@@ -22,7 +22,9 @@ export interface SearchFields {
 
 /** The value of games.search_text: every field `q` matches, folded. */
 export function searchTextOf(game: SearchFields): string {
-  return foldCase([game.name, game.tagline ?? '', game.description ?? '', ...game.tags, game.author].join(FIELD_SEPARATOR));
+  return foldCase(
+    [game.name, game.tagline ?? '', game.description ?? '', ...game.tags, game.author].join(FIELD_SEPARATOR),
+  );
 }
 
 /** A LIKE pattern (with ESCAPE '\') matching text that contains `query` literally: `%`, `_` and `\` in it lose their meaning. */

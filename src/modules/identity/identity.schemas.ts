@@ -7,7 +7,10 @@ export const SlugParams = Type.Object({ slug: Type.String({ maxLength: 200, desc
 
 export const IdentityToken = Type.Object(
   {
-    token: Type.String({ description: 'a JWT (JWS compact form, ES256): claims `iss` (the service origin), `sub` (the player id as text), `aud` (the game slug), `player_id`, `game`, `iat`, `exp`' }),
+    token: Type.String({
+      description:
+        'a JWT (JWS compact form, ES256): claims `iss` (the service origin), `sub` (the player id as text), `aud` (the game slug), `player_id`, `game`, `iat`, `exp`',
+    }),
     player_id: Type.Integer({ description: 'the player the token names' }),
     game: Type.String({ description: 'the game slug the token is for (its `aud`)' }),
     expires_in: Type.Integer({ description: 'seconds until the token expires' }),
@@ -18,14 +21,20 @@ export const IdentityToken = Type.Object(
 export type IdentityToken = Static<typeof IdentityToken>;
 
 export const VerifyBody = Type.Object(
-  { token: Type.String({ minLength: 1, maxLength: 4096, description: 'the identity token the game received from the SDK' }) },
+  {
+    token: Type.String({
+      minLength: 1,
+      maxLength: 4096,
+      description: 'the identity token the game received from the SDK',
+    }),
+  },
   { additionalProperties: false },
 );
 export type VerifyBody = Static<typeof VerifyBody>;
 
 export const VerifiedIdentity = Type.Object(
   {
-    player_id: Type.Integer({ description: 'the player the token names: an active player of the key\'s game' }),
+    player_id: Type.Integer({ description: "the player the token names: an active player of the key's game" }),
     game: Type.String({ description: "the game slug: always the key's own game" }),
     issued_at: Timestamp,
     expires_at: Timestamp,
@@ -41,7 +50,7 @@ const JwkSchema = Type.Object(
     crv: Type.Literal('P-256', { description: 'curve' }),
     x: Type.String({ description: 'x coordinate (base64url)' }),
     y: Type.String({ description: 'y coordinate (base64url)' }),
-    kid: Type.String({ description: 'key id: the RFC 7638 thumbprint, also in each token\'s header' }),
+    kid: Type.String({ description: "key id: the RFC 7638 thumbprint, also in each token's header" }),
     alg: Type.Literal('ES256', { description: 'signing algorithm' }),
     use: Type.Literal('sig', { description: 'signatures' }),
   },

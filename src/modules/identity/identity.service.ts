@@ -17,7 +17,8 @@ export const IDENTITY_TOKEN_SECONDS = 600;
 
 export type IdentityRefusal = 'malformed' | 'bad_signature' | 'expired' | 'other_game' | 'player_unavailable';
 
-const refuse = (reason: IdentityRefusal, message: string) => new AppError('invalid_identity_token', message, { reason });
+const refuse = (reason: IdentityRefusal, message: string) =>
+  new AppError('invalid_identity_token', message, { reason });
 
 /** The JWKS published at /v1/.well-known/jwks.json. */
 export async function jwks(ctx: AppContext): Promise<Jwks> {
@@ -39,7 +40,13 @@ export async function issueIdentityToken(ctx: AppContext, slug: string, playerId
     .setIssuedAt(now)
     .setExpirationTime(exp)
     .sign(key.privateKey);
-  return { token, player_id: playerId, game: game.slug, expires_in: IDENTITY_TOKEN_SECONDS, expires_at: formatTimestamp(exp * 1000) };
+  return {
+    token,
+    player_id: playerId,
+    game: game.slug,
+    expires_in: IDENTITY_TOKEN_SECONDS,
+    expires_at: formatTimestamp(exp * 1000),
+  };
 }
 
 /** Checks signature, issuer and expiry at the service's clock; the game and the player are checked by the caller. */
@@ -54,7 +61,8 @@ async function verifySignedToken(ctx: AppContext, token: string): Promise<JWTPay
     });
     return payload;
   } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) throw refuse('expired', 'The identity token has expired; ask the game for a new one');
+    if (error instanceof joseErrors.JWTExpired)
+      throw refuse('expired', 'The identity token has expired; ask the game for a new one');
     if (error instanceof joseErrors.JWSSignatureVerificationFailed || error instanceof joseErrors.JWKSNoMatchingKey) {
       throw refuse('bad_signature', 'The identity token was not signed by this service');
     }
@@ -64,12 +72,17 @@ async function verifySignedToken(ctx: AppContext, token: string): Promise<JWTPay
 }
 
 /** POST /dev/identity-token/verify: the player the token names, if the token is sound, for the key's game, and the player still active. */
-export async function verifyIdentityToken(ctx: AppContext, key: KeyCredential, token: string): Promise<VerifiedIdentity> {
+export async function verifyIdentityToken(
+  ctx: AppContext,
+  key: KeyCredential,
+  token: string,
+): Promise<VerifiedIdentity> {
   const payload = await verifySignedToken(ctx, token);
   const slug = await findGameSlug(ctx.db, key.gameId);
   if (!slug) throw notFound('No such game');
   const audience = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
-  if (audience.length !== 1 || audience[0] !== slug) throw refuse('other_game', 'The identity token is for another game');
+  if (audience.length !== 1 || audience[0] !== slug)
+    throw refuse('other_game', 'The identity token is for another game');
   const playerId = Number(payload.sub);
   if (!Number.isSafeInteger(playerId) || playerId < 1) throw refuse('malformed', 'The identity token names no player');
   const player = await findPlayerOfGame(ctx.db, playerId, key.gameId);

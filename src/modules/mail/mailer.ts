@@ -8,7 +8,14 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import type { MailOutboxRow } from '../../db/schema.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { claimOutboxMail, countWaitingMail, deleteOutboxMail, dueOutboxMail, insertOutboxMail, rescheduleOutboxMail } from './outbox.repository.js';
+import {
+  claimOutboxMail,
+  countWaitingMail,
+  deleteOutboxMail,
+  dueOutboxMail,
+  insertOutboxMail,
+  rescheduleOutboxMail,
+} from './outbox.repository.js';
 
 export interface MailMessage {
   to: string;
@@ -70,7 +77,12 @@ function smtpTransport(config: Config): { deliver: Deliver; close: () => void } 
     (transport ??= import('nodemailer').then(
       ({ default: nodemailer }) =>
         // Short timeouts: a server that does not answer is a failed attempt, tried again later, not a held connection.
-        nodemailer.createTransport({ url: config.smtp_url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 60_000 }),
+        nodemailer.createTransport({
+          url: config.smtp_url,
+          connectionTimeout: 10_000,
+          greetingTimeout: 10_000,
+          socketTimeout: 60_000,
+        }),
       (error: unknown) => {
         transport = undefined; // the next attempt loads it again (the mail stays in the outbox meanwhile)
         throw error;
@@ -78,10 +90,20 @@ function smtpTransport(config: Config): { deliver: Deliver; close: () => void } 
     ));
   return {
     deliver: async (m) => {
-      await (await open()).sendMail({ from: config.mail_from, to: m.to, subject: m.subject, text: m.text, ...(m.html ? { html: m.html } : {}) });
+      await (await open()).sendMail({
+        from: config.mail_from,
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+        ...(m.html ? { html: m.html } : {}),
+      });
     },
     // A transport that never loaded has nothing to close (and its rejection must not go unhandled).
-    close: () => void transport?.then((t) => t.close(), () => undefined),
+    close: () =>
+      void transport?.then(
+        (t) => t.close(),
+        () => undefined,
+      ),
   };
 }
 
@@ -106,7 +128,10 @@ export function createMailer(deps: MailerDeps): Mailer {
   };
 
   /** One attempt at a mail of the outbox; 'taken' when another process or call has it. */
-  async function attempt(row: Pick<MailOutboxRow, 'id' | 'attempts' | 'to_address' | 'subject' | 'text_body' | 'html_body'>, due: number) {
+  async function attempt(
+    row: Pick<MailOutboxRow, 'id' | 'attempts' | 'to_address' | 'subject' | 'text_body' | 'html_body'>,
+    due: number,
+  ) {
     if (!(await claimOutboxMail(db, row.id, due, clock.now() + LEASE_MS))) return 'taken';
     const attempts = row.attempts + 1;
     const mail = { id: row.id, to: row.to_address, subject: row.subject, attempts };
@@ -116,13 +141,19 @@ export function createMailer(deps: MailerDeps): Mailer {
       if (refusedForGood(error)) {
         await rescheduleOutboxMail(db, row.id, null, describe(error));
         metrics?.mailFailures.inc({ outcome: 'refused' });
-        log.error({ err: error, mail }, 'the SMTP server refused the mail for good; it stays in the outbox (gameplatform mail outbox)');
+        log.error(
+          { err: error, mail },
+          'the SMTP server refused the mail for good; it stays in the outbox (gameplatform mail outbox)',
+        );
         return 'refused';
       }
       const next = clock.now() + retryDelayMs(attempts);
       await rescheduleOutboxMail(db, row.id, next, describe(error));
       metrics?.mailFailures.inc({ outcome: 'retry' });
-      log.warn({ err: error, mail: { ...mail, next_attempt_at: new Date(next).toISOString() } }, 'mail not delivered; it waits in the outbox for the next attempt');
+      log.warn(
+        { err: error, mail: { ...mail, next_attempt_at: new Date(next).toISOString() } },
+        'mail not delivered; it waits in the outbox for the next attempt',
+      );
       return 'retry';
     }
     await deleteOutboxMail(db, row.id);
@@ -133,11 +164,20 @@ export function createMailer(deps: MailerDeps): Mailer {
 
   async function sendNow(message: MailMessage): Promise<void> {
     const now = clock.now();
-    const row = { to_address: message.to, subject: message.subject, text_body: message.text, html_body: message.html ?? null, created_at: now };
+    const row = {
+      to_address: message.to,
+      subject: message.subject,
+      text_body: message.text,
+      html_body: message.html ?? null,
+      created_at: now,
+    };
     if (!smtp) {
       await insertOutboxMail(db, row);
       // Without SMTP the log is where a developer reads the mail (also `gameplatform mail outbox`).
-      log.info({ mail: { to: message.to, subject: message.subject, text: message.text } }, 'mail kept in the outbox (no smtp_url set)');
+      log.info(
+        { mail: { to: message.to, subject: message.subject, text: message.text } },
+        'mail kept in the outbox (no smtp_url set)',
+      );
       return;
     }
     let id: number;
@@ -145,7 +185,10 @@ export function createMailer(deps: MailerDeps): Mailer {
       id = await insertOutboxMail(db, { ...row, next_attempt_at: now });
     } catch (error) {
       // The database is away: one direct attempt rather than none.
-      log.warn({ err: error, mail: { to: message.to, subject: message.subject } }, 'the outbox cannot be written; sending the mail directly, once');
+      log.warn(
+        { err: error, mail: { to: message.to, subject: message.subject } },
+        'the outbox cannot be written; sending the mail directly, once',
+      );
       await smtp.deliver(message);
       metrics?.mailSent.inc();
       return;
@@ -177,7 +220,9 @@ export function createMailer(deps: MailerDeps): Mailer {
         if (retrying) return; // a slow round is not stacked on itself
         retrying = mailer.deliverDue();
         void retrying
-          .catch((error: unknown) => log.warn({ err: error }, 'retrying the outbox failed; it runs again on the next tick'))
+          .catch((error: unknown) =>
+            log.warn({ err: error }, 'retrying the outbox failed; it runs again on the next tick'),
+          )
           .finally(() => {
             retrying = undefined;
           });

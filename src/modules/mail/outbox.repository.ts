@@ -17,14 +17,26 @@ export function listOutboxMail(db: Executor, to?: string): Promise<MailOutboxRow
 
 /** Mail whose next attempt is due, the most overdue first (mail_outbox_due_idx). */
 export function dueOutboxMail(db: Executor, now: number, limit: number): Promise<MailOutboxRow[]> {
-  return db.selectFrom('mail_outbox').selectAll().where('next_attempt_at', '<=', now).orderBy('next_attempt_at').orderBy('id').limit(limit).execute();
+  return db
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .where('next_attempt_at', '<=', now)
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
 /**
  * Takes a mail for one attempt: moves its next attempt to `leaseUntil` if it is still at `expected` (compare-and-set),
  * so that of two processes (or the first attempt and the retry timer) only one sends it. False when another took it.
  */
-export async function claimOutboxMail(db: Executor, id: number, expected: number, leaseUntil: number): Promise<boolean> {
+export async function claimOutboxMail(
+  db: Executor,
+  id: number,
+  expected: number,
+  leaseUntil: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('mail_outbox')
     .set((eb) => ({ next_attempt_at: leaseUntil, attempts: eb('attempts', '+', 1) }))
@@ -40,12 +52,25 @@ export async function deleteOutboxMail(db: Executor, id: number): Promise<void> 
 }
 
 /** Failed: tried again at `next` (a temporary failure), or never (NULL: refused for good, kept for the operator). */
-export async function rescheduleOutboxMail(db: Executor, id: number, next: number | null, error: string): Promise<void> {
-  await db.updateTable('mail_outbox').set({ next_attempt_at: next, last_error: error.slice(0, 1000) }).where('id', '=', id).execute();
+export async function rescheduleOutboxMail(
+  db: Executor,
+  id: number,
+  next: number | null,
+  error: string,
+): Promise<void> {
+  await db
+    .updateTable('mail_outbox')
+    .set({ next_attempt_at: next, last_error: error.slice(0, 1000) })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Mail waiting for the SMTP server (mail_outbox_due_idx). */
 export async function countWaitingMail(db: Executor): Promise<number> {
-  const row = await db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('next_attempt_at', 'is not', null).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('mail_outbox')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('next_attempt_at', 'is not', null)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -2,7 +2,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PoolStats } from '../../db/connect.js';
 
-
 /** Values read only when /metrics is scraped (no cost on the request paths). */
 export interface MetricSources {
   activeSessions(): Promise<number>;
@@ -50,7 +49,11 @@ export function createMetrics(sources?: MetricSources) {
       help: 'Play seconds credited to sessions (heartbeats, ends, sessions replaced), after commit',
       registers,
     }),
-    sessionsStarted: new Counter({ name: `${PREFIX}play_sessions_started_total`, help: 'Play sessions started (POST /play/start answered 201)', registers }),
+    sessionsStarted: new Counter({
+      name: `${PREFIX}play_sessions_started_total`,
+      help: 'Play sessions started (POST /play/start answered 201)',
+      registers,
+    }),
     sessionsEnded: new Counter({
       name: `${PREFIX}play_sessions_ended_total`,
       help: 'Play sessions closed, by reason (an end reason of POST /play/end, replaced, limit, timeout)',
@@ -70,7 +73,11 @@ export function createMetrics(sources?: MetricSources) {
       registers,
     }),
     stateSaves: new Counter({ name: `${PREFIX}state_saves_total`, help: 'Save states written', registers }),
-    stateConflicts: new Counter({ name: `${PREFIX}state_version_conflicts_total`, help: 'Saves refused with 409 version_conflict', registers }),
+    stateConflicts: new Counter({
+      name: `${PREFIX}state_version_conflicts_total`,
+      help: 'Saves refused with 409 version_conflict',
+      registers,
+    }),
     rateLimited: new Counter({
       name: `${PREFIX}rate_limited_total`,
       help: 'Requests refused with 429 rate_limited, by limit (login-ip, login-name, register-ip, forgot-email, default)',

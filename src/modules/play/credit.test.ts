@@ -66,6 +66,8 @@ describe('play: planCredit', () => {
 
   it('is not split by the clock change itself', () => {
     // 01:59:45 CET to 03:00:15 CEST on 2026-03-29: thirty real seconds on one day
-    expect(planCredit(at('2026-03-29T00:59:45Z'), at('2026-03-29T01:00:15Z'), 90, zone).segments).toEqual([{ day: '2026-03-29', seconds: 30 }]);
+    expect(planCredit(at('2026-03-29T00:59:45Z'), at('2026-03-29T01:00:15Z'), 90, zone).segments).toEqual([
+      { day: '2026-03-29', seconds: 30 },
+    ]);
   });
 });

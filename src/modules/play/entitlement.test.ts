@@ -5,7 +5,13 @@ import { entitlementOf } from './entitlement.js';
 
 const clock = new ManualClock();
 const ctx = { clock, config: { free_seconds_per_day: 900, reset_timezone: 'Europe/Berlin' } } as unknown as AppContext;
-const free = { role: 'player', membership_plan: 'free', membership_status: 'none', membership_renews_at: null, membership_ends_at: null };
+const free = {
+  role: 'player',
+  membership_plan: 'free',
+  membership_status: 'none',
+  membership_renews_at: null,
+  membership_ends_at: null,
+};
 
 describe('entitlement', () => {
   it('counts down a free player and resets at Berlin midnight', () => {
@@ -25,7 +31,12 @@ describe('entitlement', () => {
     expect(entitlementOf(ctx, free, 950)).toMatchObject({ remaining_seconds: 0, limit_reached: true });
   });
   it('has no limit for staff but still counts their time', () => {
-    expect(entitlementOf(ctx, { ...free, role: 'staff' }, 5000)).toMatchObject({ unlimited: true, used_seconds: 5000, remaining_seconds: null, limit_reached: false });
+    expect(entitlementOf(ctx, { ...free, role: 'staff' }, 5000)).toMatchObject({
+      unlimited: true,
+      used_seconds: 5000,
+      remaining_seconds: null,
+      limit_reached: false,
+    });
   });
   it('counts 23 hours to the reset at the start of 2026-03-29 in Berlin', () => {
     clock.set('2026-03-28T23:00:00Z'); // 00:00 Berlin, spring forward at 02:00

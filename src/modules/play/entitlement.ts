@@ -10,10 +10,19 @@ export const EntitlementSchema = Type.Object(
   {
     unlimited: Type.Boolean({ description: 'true for Unlimited members and staff: no daily limit' }),
     allowance_seconds: Type.Integer({ description: 'daily free allowance (free_seconds_per_day)' }),
-    used_seconds: Type.Integer({ description: 'seconds played today, all games (counted for everyone, Unlimited members and staff too)' }),
-    remaining_seconds: Type.Union([Type.Integer(), Type.Null()], { description: 'seconds left today; null when unlimited' }),
-    limit_reached: Type.Boolean({ description: 'true when a free player has used the whole allowance today (POST /play/start answers 402 limit_reached); always false when unlimited' }),
-    resets_in_seconds: Type.Integer({ description: 'seconds until the next midnight in reset_timezone (a day there can last 23 or 25 hours)' }),
+    used_seconds: Type.Integer({
+      description: 'seconds played today, all games (counted for everyone, Unlimited members and staff too)',
+    }),
+    remaining_seconds: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'seconds left today; null when unlimited',
+    }),
+    limit_reached: Type.Boolean({
+      description:
+        'true when a free player has used the whole allowance today (POST /play/start answers 402 limit_reached); always false when unlimited',
+    }),
+    resets_in_seconds: Type.Integer({
+      description: 'seconds until the next midnight in reset_timezone (a day there can last 23 or 25 hours)',
+    }),
     day: Type.String({ description: 'today, YYYY-MM-DD in reset_timezone', examples: ['2026-11-21'] }),
   },
   { title: 'Entitlement', description: "Entitlement: the player's daily play allowance today" },
@@ -22,7 +31,12 @@ export const EntitlementSchema = Type.Object(
 export type Entitlement = Static<typeof EntitlementSchema>;
 
 /** Builds the Entitlement from a known use of today (no query). */
-export function entitlementOf(ctx: AppContext, player: MembershipFields, used: number, now = ctx.clock.now()): Entitlement {
+export function entitlementOf(
+  ctx: AppContext,
+  player: MembershipFields,
+  used: number,
+  now = ctx.clock.now(),
+): Entitlement {
   const today = dayWindow(now, ctx.config.reset_timezone);
   const unlimited = playsWithoutLimit(player, now);
   const allowance = ctx.config.free_seconds_per_day;
@@ -38,7 +52,11 @@ export function entitlementOf(ctx: AppContext, player: MembershipFields, used: n
 }
 
 /** The player's entitlement now. */
-export async function getEntitlement(ctx: AppContext, player: MembershipFields & { id: number }, db: Executor = ctx.db): Promise<Entitlement> {
+export async function getEntitlement(
+  ctx: AppContext,
+  player: MembershipFields & { id: number },
+  db: Executor = ctx.db,
+): Promise<Entitlement> {
   const now = ctx.clock.now();
   const used = await usedSeconds(db, player.id, dayWindow(now, ctx.config.reset_timezone).day);
   return entitlementOf(ctx, player, used, now);

@@ -18,7 +18,11 @@ export interface PlayableGame {
 
 /** The game named by `slug`. Unique index on games.slug. */
 export function findGameBySlug(db: Executor, slug: string): Promise<PlayableGame | undefined> {
-  return db.selectFrom('games').select(['id', 'slug', 'status', 'entry', 'files_dir', 'requires_premium']).where('slug', '=', slug).executeTakeFirst();
+  return db
+    .selectFrom('games')
+    .select(['id', 'slug', 'status', 'entry', 'files_dir', 'requires_premium'])
+    .where('slug', '=', slug)
+    .executeTakeFirst();
 }
 
 export type PlayerMembership = MembershipFields & { id: number };
@@ -52,9 +56,22 @@ function sessions(db: Executor) {
     .innerJoin('games as g', 'g.id', 's.game_id')
     .innerJoin('players as p', 'p.id', 's.player_id')
     .select([
-      's.id', 's.player_id', 's.game_id', 'g.slug as game_slug', 's.status', 's.started_at', 's.last_heartbeat_at',
-      's.credited_until', 's.credited_seconds', 's.ended_at', 's.end_reason',
-      'p.role', 'p.membership_plan', 'p.membership_status', 'p.membership_renews_at', 'p.membership_ends_at',
+      's.id',
+      's.player_id',
+      's.game_id',
+      'g.slug as game_slug',
+      's.status',
+      's.started_at',
+      's.last_heartbeat_at',
+      's.credited_until',
+      's.credited_seconds',
+      's.ended_at',
+      's.end_reason',
+      'p.role',
+      'p.membership_plan',
+      'p.membership_status',
+      'p.membership_renews_at',
+      'p.membership_ends_at',
     ]);
 }
 
@@ -69,7 +86,11 @@ const sessionByTokenHash = prepared((db, tokenHash: string) => sessions(db).wher
 
 /** The player's active sessions of one game (at most one: play_sessions_one_active_idx). Index play_sessions_player_idx. */
 export function findActiveSessions(db: Executor, playerId: number, gameId: number): Promise<SessionRow[]> {
-  return sessions(db).where('s.player_id', '=', playerId).where('s.status', '=', 'active').where('s.game_id', '=', gameId).execute();
+  return sessions(db)
+    .where('s.player_id', '=', playerId)
+    .where('s.status', '=', 'active')
+    .where('s.game_id', '=', gameId)
+    .execute();
 }
 
 /**
@@ -77,7 +98,11 @@ export function findActiveSessions(db: Executor, playerId: number, gameId: numbe
  * open sessions only (`status` as a literal, so SQLite uses that partial index).
  */
 export async function countActiveSessions(db: Executor): Promise<number> {
-  const row = await db.selectFrom('play_sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', sql.lit('active')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('play_sessions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', sql.lit('active'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -103,8 +128,15 @@ export async function insertSession(db: Executor, s: NewSession): Promise<void> 
   await db
     .insertInto('play_sessions')
     .values({
-      token_hash: s.token_hash, player_id: s.player_id, game_id: s.game_id, status: 'active', started_at: s.now, last_heartbeat_at: s.now,
-      credited_until: s.now, credited_seconds: 0, continues_play: s.continues ? 1 : 0,
+      token_hash: s.token_hash,
+      player_id: s.player_id,
+      game_id: s.game_id,
+      status: 'active',
+      started_at: s.now,
+      last_heartbeat_at: s.now,
+      credited_until: s.now,
+      credited_seconds: 0,
+      continues_play: s.continues ? 1 : 0,
     })
     .execute();
 }
@@ -151,7 +183,11 @@ export async function claimInterval(db: Executor, c: Claim): Promise<number | un
 const claim = prepared((db, until: number, now: number, seconds: number, id: number, expectedUntil: number) =>
   db
     .updateTable('play_sessions')
-    .set({ credited_until: until, last_heartbeat_at: now, credited_seconds: sql<number>`credited_seconds + ${seconds}` })
+    .set({
+      credited_until: until,
+      last_heartbeat_at: now,
+      credited_seconds: sql<number>`credited_seconds + ${seconds}`,
+    })
     .where('id', '=', id)
     .where('status', '=', 'active')
     .where('credited_until', '=', expectedUntil)
@@ -162,10 +198,19 @@ const claim = prepared((db, until: number, now: number, seconds: number, id: num
  * After the daily cap took less than claimed: gives back the difference, and closes the session when `close` is set
  * (the limit). The row is already locked by this transaction's claim. Primary-key update.
  */
-export async function settleClaim(db: Executor, id: number, refund: number, now: number, close: string | null): Promise<void> {
+export async function settleClaim(
+  db: Executor,
+  id: number,
+  refund: number,
+  now: number,
+  close: string | null,
+): Promise<void> {
   await db
     .updateTable('play_sessions')
-    .set({ credited_seconds: sql<number>`credited_seconds - ${refund}`, ...(close ? { status: 'closed', ended_at: now, end_reason: close } : {}) })
+    .set({
+      credited_seconds: sql<number>`credited_seconds - ${refund}`,
+      ...(close ? { status: 'closed', ended_at: now, end_reason: close } : {}),
+    })
     .where('id', '=', id)
     .execute();
 }
@@ -246,12 +291,15 @@ export interface HeartbeatOutcome {
  */
 export async function heartbeatInOneStatement(db: Executor, input: HeartbeatInput): Promise<HeartbeatOutcome> {
   const { tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day, cap } = input;
-  const row = cap === null
-    ? await heartbeatUnlimited.first(db, tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day)
-    : await heartbeatCapped.first(db, tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day, cap);
+  const row =
+    cap === null
+      ? await heartbeatUnlimited.first(db, tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day)
+      : await heartbeatCapped.first(db, tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day, cap);
   if (!row) return { session: undefined, credit: undefined };
   const { written, credited, total, used_today, closed, ...session } = row;
-  const credit = written ? { credited: Number(credited), total: Number(total), usedToday: Number(used_today), limit: closed } : undefined;
+  const credit = written
+    ? { credited: Number(credited), total: Number(total), usedToday: Number(used_today), limit: closed }
+    : undefined;
   return { session, credit };
 }
 
@@ -264,7 +312,15 @@ interface HeartbeatRow extends SessionRow {
 }
 
 function heartbeatStatement(
-  db: Db, tokenHash: string, playerId: number, now: number, gapMs: number, idleCutoff: number, dayStart: number, day: string, cap?: number,
+  db: Db,
+  tokenHash: string,
+  playerId: number,
+  now: number,
+  gapMs: number,
+  idleCutoff: number,
+  dayStart: number,
+  day: string,
+  cap?: number,
 ): Compilable<HeartbeatRow> {
   const at = sql`cast(${now} as bigint)`;
   const player = sql`cast(${playerId} as integer)`;
@@ -273,9 +329,10 @@ function heartbeatStatement(
   // excluded.seconds is what the insert would take: the plan's seconds, capped (the same outcome as capping old + seconds)
   const first = cap === undefined ? sql`c.seconds` : sql`least(c.seconds, ${limit})`;
   const old = sql`daily_usage.seconds`;
-  const next = cap === undefined
-    ? sql`${old} + excluded.seconds`
-    : sql`case when ${old} >= ${limit} then ${old} when ${old} + excluded.seconds > ${limit} then ${limit} else ${old} + excluded.seconds end`;
+  const next =
+    cap === undefined
+      ? sql`${old} + excluded.seconds`
+      : sql`case when ${old} >= ${limit} then ${old} when ${old} + excluded.seconds > ${limit} then ${limit} else ${old} + excluded.seconds end`;
   const closes = cap === undefined ? sql`false` : sql`t.used_today >= ${limit}`;
   // The session read of findSessionByTokenHash, locking the session row (not the game's or the player's).
   const read = sessions(db).where('s.token_hash', '=', tokenHash).forUpdate('s');
@@ -312,10 +369,27 @@ from r left join t on true left join upd on true`;
 }
 
 const heartbeatUnlimited = prepared(
-  (db, tokenHash: string, playerId: number, now: number, gapMs: number, idleCutoff: number, dayStart: number, day: string) =>
-    heartbeatStatement(db, tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day),
+  (
+    db,
+    tokenHash: string,
+    playerId: number,
+    now: number,
+    gapMs: number,
+    idleCutoff: number,
+    dayStart: number,
+    day: string,
+  ) => heartbeatStatement(db, tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day),
 );
 const heartbeatCapped = prepared(
-  (db, tokenHash: string, playerId: number, now: number, gapMs: number, idleCutoff: number, dayStart: number, day: string, cap: number) =>
-    heartbeatStatement(db, tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day, cap),
+  (
+    db,
+    tokenHash: string,
+    playerId: number,
+    now: number,
+    gapMs: number,
+    idleCutoff: number,
+    dayStart: number,
+    day: string,
+    cap: number,
+  ) => heartbeatStatement(db, tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day, cap),
 );

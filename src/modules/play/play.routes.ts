@@ -5,7 +5,14 @@ import { playerOf } from '../../http/auth.js';
 import { Ok, ok } from '../../http/envelope.js';
 import { EntitlementSchema } from './entitlement.js';
 import {
-  EndBody, HeartbeatBody, HeartbeatResponse, PlaytimeQuery, PlaytimeResponse, SessionSummary, StartBody, StartResponse,
+  EndBody,
+  HeartbeatBody,
+  HeartbeatResponse,
+  PlaytimeQuery,
+  PlaytimeResponse,
+  SessionSummary,
+  StartBody,
+  StartResponse,
 } from './play.schemas.js';
 import { endPlay, heartbeat, startPlay } from './play.service.js';
 import { playerEntitlement, playtime } from './playtime.service.js';
@@ -72,7 +79,8 @@ export async function playRoutes(fastify: FastifyInstance): Promise<void> {
       },
       config: { auth: 'player', errors: ['not_found'] },
     },
-    async (request) => ok(await endPlay(app.ctx, playerOf(request).playerId, request.body.session, request.body.reason ?? 'quit')),
+    async (request) =>
+      ok(await endPlay(app.ctx, playerOf(request).playerId, request.body.session, request.body.reason ?? 'quit')),
   );
 
   app.get(
@@ -97,7 +105,8 @@ export async function playRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['play'],
         operationId: 'getPlaytime',
         summary: "The player's play time per day",
-        description: 'Today\'s entitlement, and one history entry per day of the last `days` days in reset_timezone (today first, days without play as zeros).',
+        description:
+          "Today's entitlement, and one history entry per day of the last `days` days in reset_timezone (today first, days without play as zeros).",
         querystring: PlaytimeQuery,
         response: { 200: Ok(PlaytimeResponse) },
       },

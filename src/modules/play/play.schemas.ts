@@ -6,7 +6,11 @@ import { EntitlementSchema } from './entitlement.js';
 export const END_REASONS = ['quit', 'navigate', 'hidden', 'error'] as const;
 export type EndReason = (typeof END_REASONS)[number];
 
-const SessionToken = Type.String({ minLength: 1, maxLength: 200, description: 'the play session token (ps_…) returned by POST /play/start' });
+const SessionToken = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'the play session token (ps_…) returned by POST /play/start',
+});
 
 export const StartBody = Type.Object(
   { game: Type.String({ minLength: 1, maxLength: 200, description: 'slug of the game to launch' }) },
@@ -14,10 +18,15 @@ export const StartBody = Type.Object(
 );
 
 export const StartResponse = Type.Object({
-  session: Type.String({ description: 'the play session token (ps_…); send it with every heartbeat, with POST /play/end and as ?session= of the entry file' }),
+  session: Type.String({
+    description:
+      'the play session token (ps_…); send it with every heartbeat, with POST /play/end and as ?session= of the entry file',
+  }),
   game: Type.String({ description: 'slug of the game' }),
   started_at: Timestamp,
-  heartbeat_interval: Type.Integer({ description: 'seconds between heartbeats the shell should send (setting heartbeat_interval)' }),
+  heartbeat_interval: Type.Integer({
+    description: 'seconds between heartbeats the shell should send (setting heartbeat_interval)',
+  }),
   entry_url: Type.String({
     description:
       "URL of the game's entry file for this session, on the game's own origin (setting games_url) and in its current file set: {games_url with the slug}/~{set}/{entry}?session=<token>",
@@ -28,11 +37,14 @@ export const StartResponse = Type.Object({
 export const HeartbeatBody = Type.Object({ session: SessionToken }, { additionalProperties: false });
 
 export const HeartbeatResponse = Type.Object({
-  credited_seconds: Type.Integer({ description: 'seconds credited to this session so far, this heartbeat included (what the daily counter took)' }),
+  credited_seconds: Type.Integer({
+    description: 'seconds credited to this session so far, this heartbeat included (what the daily counter took)',
+  }),
   session_seconds: Type.Integer({ description: 'seconds since the session started (wall clock)' }),
   entitlement: EntitlementSchema,
   limit_reached: Type.Boolean({
-    description: "true when this heartbeat brought a free player's day to the allowance: the session is now closed (reason limit) and the shell removes the game",
+    description:
+      "true when this heartbeat brought a free player's day to the allowance: the session is now closed (reason limit) and the shell removes the game",
   }),
 });
 
@@ -54,16 +66,26 @@ export const SessionSummary = Type.Object({
   game: Type.String({ description: 'slug of the game' }),
   started_at: Timestamp,
   ended_at: Timestamp,
-  session_seconds: Type.Integer({ description: 'seconds from start to end (wall clock); a timed-out session ends when it was last heard from' }),
-  credited_seconds: Type.Integer({ description: 'seconds credited to the session in total (what counted toward the daily allowance)' }),
+  session_seconds: Type.Integer({
+    description: 'seconds from start to end (wall clock); a timed-out session ends when it was last heard from',
+  }),
+  credited_seconds: Type.Integer({
+    description: 'seconds credited to the session in total (what counted toward the daily allowance)',
+  }),
   reason: Type.String({
-    description: 'why the session ended: quit, navigate, hidden, error (sent to POST /play/end), limit (the allowance ran out), timeout (no heartbeat for session_idle_timeout) or replaced (the player started the same game again)',
+    description:
+      'why the session ended: quit, navigate, hidden, error (sent to POST /play/end), limit (the allowance ran out), timeout (no heartbeat for session_idle_timeout) or replaced (the player started the same game again)',
   }),
   entitlement: EntitlementSchema,
 });
 
 export const PlaytimeQuery = Type.Object({
-  days: Type.Integer({ minimum: 1, maximum: 365, default: 14, description: 'days of history, today included (1 to 365, default 14)' }),
+  days: Type.Integer({
+    minimum: 1,
+    maximum: 365,
+    default: 14,
+    description: 'days of history, today included (1 to 365, default 14)',
+  }),
 });
 
 export const PlaytimeDay = Type.Object({
@@ -75,5 +97,7 @@ export const PlaytimeDay = Type.Object({
 export const PlaytimeResponse = Type.Object({
   today: EntitlementSchema,
   total_seconds: Type.Integer({ description: 'seconds credited over the days of history' }),
-  history: Type.Array(PlaytimeDay, { description: 'one entry per day of the window, newest first, days without play included with zeros' }),
+  history: Type.Array(PlaytimeDay, {
+    description: 'one entry per day of the window, newest first, days without play included with zeros',
+  }),
 });

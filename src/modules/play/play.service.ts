@@ -10,15 +10,26 @@ import { entitlementOf, getEntitlement, type Entitlement } from './entitlement.j
 import { planCredit } from './credit.js';
 import type { EndReason } from './play.schemas.js';
 import {
-  claimInterval, closeIdleSessions, countActiveSessions as countActive, countPlay, findActiveSessions, findGameBySlug,
-  findPlayerMembership, findSessionByTokenHash, heartbeatInOneStatement, insertSession, lockPlayerStarts, settleClaim, type PlayableGame, type SessionRow,
+  claimInterval,
+  closeIdleSessions,
+  countActiveSessions as countActive,
+  countPlay,
+  findActiveSessions,
+  findGameBySlug,
+  findPlayerMembership,
+  findSessionByTokenHash,
+  heartbeatInOneStatement,
+  insertSession,
+  lockPlayerStarts,
+  settleClaim,
+  type PlayableGame,
+  type SessionRow,
 } from './play.repository.js';
 import { addUsage, countSessionStart, usedSeconds } from './usage.repository.js';
 import { gameFileUrl } from '../games/game-origin.js';
 import { addPlaytime, playtimeShard } from '../games/playtime.repository.js';
 import { isListed } from '../games/manifest.js';
 import { forgetStatusCounts } from '../status/status.counts.js';
-
 
 /** A write lost a race (another call credited or closed the session first): read again and redo. */
 class Reread extends Error {}
@@ -48,7 +59,8 @@ async function retrying<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** 410 with the reason the session closed (replaced, timeout, limit, quit, …): a shell tells "taken over elsewhere" from "ended". */
-const sessionEnded = (reason: string) => new AppError('session_ended', 'This play session has ended; start a new one', { reason });
+const sessionEnded = (reason: string) =>
+  new AppError('session_ended', 'This play session has ended; start a new one', { reason });
 const noSession = () => notFound('No such play session');
 
 function idleCutoff(ctx: AppContext, now: number): number {
@@ -85,11 +97,24 @@ interface Credit {
  * A free player's credit is capped by the day counter's atomic update; the session is charged what the counter took.
  * `close` closes the session in the same write (end, replaced); otherwise a free player at the allowance is closed (limit).
  */
-async function creditSession(ctx: AppContext, trx: Executor, s: SessionRow, now: number, close?: string): Promise<Credit> {
+async function creditSession(
+  ctx: AppContext,
+  trx: Executor,
+  s: SessionRow,
+  now: number,
+  close?: string,
+): Promise<Credit> {
   const { free_seconds_per_day: allowance, max_heartbeat_gap: gap, reset_timezone: zone } = ctx.config;
   const plan = planCredit(s.credited_until, now, gap, zone);
   const unlimited = playsWithoutLimit(s, now);
-  const claimed = await claimInterval(trx, { id: s.id, expectedUntil: s.credited_until, until: plan.until, seconds: plan.seconds, now, close });
+  const claimed = await claimInterval(trx, {
+    id: s.id,
+    expectedUntil: s.credited_until,
+    until: plan.until,
+    seconds: plan.seconds,
+    now,
+    close,
+  });
   if (claimed === undefined) throw new Reread();
 
   const today = dayWindow(now, zone).day;
@@ -163,7 +188,8 @@ export async function startPlay(ctx: AppContext, playerId: number, slug: string)
       await insertSession(trx, { token_hash: sha256(token), player_id: playerId, game_id: game.id, now, continues });
       const used = await countSessionStart(trx, playerId, dayWindow(now, ctx.config.reset_timezone).day);
       const entitlement = entitlementOf(ctx, player, used, now);
-      if (entitlement.limit_reached) throw new AppError('limit_reached', 'The free play time for today is used up', { entitlement });
+      if (entitlement.limit_reached)
+        throw new AppError('limit_reached', 'The free play time for today is used up', { entitlement });
       if (!continues) await countPlay(trx, game.id);
       return {
         session: token,
@@ -241,14 +267,31 @@ async function creditInOneStatement(ctx: AppContext, player: PlayerCredential, t
   const { free_seconds_per_day: allowance, max_heartbeat_gap: gap, reset_timezone: zone } = ctx.config;
   const today = dayWindow(now, zone);
   const { session, credit } = await heartbeatInOneStatement(ctx.db, {
-    tokenHash, playerId: player.playerId, now, gapMs: gap * 1000, idleCutoff: idleCutoff(ctx, now), dayStart: today.start, day: today.day,
+    tokenHash,
+    playerId: player.playerId,
+    now,
+    gapMs: gap * 1000,
+    idleCutoff: idleCutoff(ctx, now),
+    dayStart: today.start,
+    day: today.day,
     cap: playsWithoutLimit(player.membership, now) ? null : allowance,
   });
-  const asCredit = credit && { credited: credit.credited, total: credit.total, usedToday: credit.usedToday, closedAs: credit.limit ? 'limit' : null };
+  const asCredit = credit && {
+    credited: credit.credited,
+    total: credit.total,
+    usedToday: credit.usedToday,
+    closedAs: credit.limit ? 'limit' : null,
+  };
   return { session, credit: asCredit };
 }
 
-function heartbeatResult(ctx: AppContext, s: SessionRow, membership: MembershipFields, credit: Credit, now: number): HeartbeatResult {
+function heartbeatResult(
+  ctx: AppContext,
+  s: SessionRow,
+  membership: MembershipFields,
+  credit: Credit,
+  now: number,
+): HeartbeatResult {
   countCredit(ctx, credit);
   ctx.metrics.heartbeats.inc();
   return {
@@ -270,7 +313,14 @@ export interface SessionSummary {
   entitlement: Entitlement;
 }
 
-function summaryOf(token: string, s: SessionRow, endedAt: number, reason: string, credited: number, entitlement: Entitlement): SessionSummary {
+function summaryOf(
+  token: string,
+  s: SessionRow,
+  endedAt: number,
+  reason: string,
+  credited: number,
+  entitlement: Entitlement,
+): SessionSummary {
   return {
     session: token,
     game: s.game_slug,
@@ -284,13 +334,25 @@ function summaryOf(token: string, s: SessionRow, endedAt: number, reason: string
 }
 
 /** POST /play/end: credits like a heartbeat and closes; on a closed session returns its summary and credits nothing. */
-export async function endPlay(ctx: AppContext, playerId: number, token: string, reason: EndReason): Promise<SessionSummary> {
+export async function endPlay(
+  ctx: AppContext,
+  playerId: number,
+  token: string,
+  reason: EndReason,
+): Promise<SessionSummary> {
   const tokenHash = sha256(token);
   return retrying(async () => {
     const now = ctx.clock.now();
     const s = await ownSession(ctx, playerId, tokenHash);
     if (s.status !== 'active') {
-      return summaryOf(token, s, s.ended_at ?? now, s.end_reason ?? 'quit', s.credited_seconds, await getEntitlement(ctx, playerOfSession(s)));
+      return summaryOf(
+        token,
+        s,
+        s.ended_at ?? now,
+        s.end_reason ?? 'quit',
+        s.credited_seconds,
+        await getEntitlement(ctx, playerOfSession(s)),
+      );
     }
     if (isIdle(ctx, s, now)) {
       countEnded(ctx, 'timeout', await closeIdleSessions(ctx.db, idleCutoff(ctx, now), s.id));

@@ -28,10 +28,17 @@ export interface UsageAfterCredit {
  * is computed in the same SET from the old value, which tells the caller what was really taken.
  * Cost: one primary-key upsert (index daily_usage_pk), one row lock held until the transaction commits.
  */
-export async function addUsage(db: Executor, playerId: number, day: string, add: number, cap: number | null): Promise<UsageAfterCredit> {
-  const row = cap === null
-    ? await addUnlimited.first(db, playerId, day, add, add)
-    : await addCapped.first(db, playerId, day, Math.min(add, cap), add, cap);
+export async function addUsage(
+  db: Executor,
+  playerId: number,
+  day: string,
+  add: number,
+  cap: number | null,
+): Promise<UsageAfterCredit> {
+  const row =
+    cap === null
+      ? await addUnlimited.first(db, playerId, day, add, add)
+      : await addCapped.first(db, playerId, day, Math.min(add, cap), add, cap);
   return { seconds: Number(row!.seconds), added: Number(row!.last_credit) };
 }
 
@@ -41,7 +48,9 @@ function usageUpsert(db: Db, playerId: number, day: string, first: number, next:
   return db
     .insertInto('daily_usage')
     .values({ player_id: playerId, day, seconds: first, sessions: 0, last_credit: first })
-    .onConflict((oc) => oc.columns(['player_id', 'day']).doUpdateSet({ seconds: next, last_credit: sql<number>`${next} - ${old}` }))
+    .onConflict((oc) =>
+      oc.columns(['player_id', 'day']).doUpdateSet({ seconds: next, last_credit: sql<number>`${next} - ${old}` }),
+    )
     .returning(['seconds', 'last_credit']);
 }
 
@@ -52,8 +61,13 @@ const addUnlimited = prepared((db, playerId: number, day: string, first: number,
 const addCapped = prepared((db, playerId: number, day: string, first: number, add: number, cap: number) => {
   const old = sql.ref<number>('daily_usage.seconds');
   const x = sql<number>`cast(${add} as integer)`;
-  return usageUpsert(db, playerId, day, first,
-    sql<number>`case when ${old} >= ${cap} then ${old} when ${old} + ${x} > ${cap} then cast(${cap} as integer) else ${old} + ${x} end`);
+  return usageUpsert(
+    db,
+    playerId,
+    day,
+    first,
+    sql<number>`case when ${old} >= ${cap} then ${old} when ${old} + ${x} > ${cap} then cast(${cap} as integer) else ${old} + ${x} end`,
+  );
 });
 
 /** Counts a session started on `day`; returns the day's credited seconds. Primary-key upsert. */
@@ -61,7 +75,9 @@ export async function countSessionStart(db: Executor, playerId: number, day: str
   const row = await db
     .insertInto('daily_usage')
     .values({ player_id: playerId, day, seconds: 0, sessions: 1, last_credit: 0 })
-    .onConflict((oc) => oc.columns(['player_id', 'day']).doUpdateSet({ sessions: sql<number>`daily_usage.sessions + 1` }))
+    .onConflict((oc) =>
+      oc.columns(['player_id', 'day']).doUpdateSet({ sessions: sql<number>`daily_usage.sessions + 1` }),
+    )
     .returning('seconds')
     .executeTakeFirstOrThrow();
   return Number(row.seconds);
@@ -74,7 +90,12 @@ export interface UsageDay {
 }
 
 /** The player's days from `oldest` to `newest` (inclusive) that have a row. Range scan of daily_usage_pk. */
-export async function usageBetween(db: Executor, playerId: number, oldest: string, newest: string): Promise<UsageDay[]> {
+export async function usageBetween(
+  db: Executor,
+  playerId: number,
+  oldest: string,
+  newest: string,
+): Promise<UsageDay[]> {
   const rows = await db
     .selectFrom('daily_usage')
     .select(['day', 'seconds', 'sessions'])

@@ -9,7 +9,8 @@ export function inlineMarkdown(text: string): string {
   const parts = text.split(/(`[^`]*`)/);
   return parts
     .map((part) => {
-      if (part.startsWith('`') && part.endsWith('`') && part.length > 1) return `<code>${escapeHtml(part.slice(1, -1))}</code>`;
+      if (part.startsWith('`') && part.endsWith('`') && part.length > 1)
+        return `<code>${escapeHtml(part.slice(1, -1))}</code>`;
       return escapeHtml(part)
         .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
         .replace(/(^|[\s(])\*([^*\s][^*]*)\*/g, '$1<em>$2</em>')
@@ -18,7 +19,12 @@ export function inlineMarkdown(text: string): string {
     .join('');
 }
 
-const cells = (line: string) => line.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+const cells = (line: string) =>
+  line
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split('|')
+    .map((c) => c.trim());
 
 /** Block Markdown of the document's description: headings (one level below the page's), lists, tables, paragraphs. */
 export function blockMarkdown(text: string, headingLevel = 2): string {
@@ -40,8 +46,17 @@ export function blockMarkdown(text: string, headingLevel = 2): string {
       while (i < lines.length && lines[i]!.startsWith('|')) rows.push(lines[i++]!);
       const [head, , ...body] = rows;
       out.push(
-        `<div class="table-wrap"><table><thead><tr>${cells(head!).map((c) => `<th scope="col">${inlineMarkdown(c)}</th>`).join('')}</tr></thead><tbody>` +
-          body.map((r) => `<tr>${cells(r).map((c) => `<td>${inlineMarkdown(c)}</td>`).join('')}</tr>`).join('') +
+        `<div class="table-wrap"><table><thead><tr>${cells(head!)
+          .map((c) => `<th scope="col">${inlineMarkdown(c)}</th>`)
+          .join('')}</tr></thead><tbody>` +
+          body
+            .map(
+              (r) =>
+                `<tr>${cells(r)
+                  .map((c) => `<td>${inlineMarkdown(c)}</td>`)
+                  .join('')}</tr>`,
+            )
+            .join('') +
           '</tbody></table></div>',
       );
     } else if (/^\s*- /.test(line)) {
@@ -62,7 +77,11 @@ export function blockMarkdown(text: string, headingLevel = 2): string {
 }
 
 const refName = (ref: string) => ref.split('/').pop() ?? ref;
-const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /** A schema's type in words: `string`, `integer or null`, `array of Game` (a named schema links to its definition). */
 function typeLabel(schema: Json | undefined): string {
@@ -75,15 +94,23 @@ function typeLabel(schema: Json | undefined): string {
   const union = schema.anyOf ?? schema.oneOf;
   if (Array.isArray(union)) {
     const enums = union.every((s: Json) => Array.isArray(s.enum) && s.enum.length === 1);
-    if (enums) return `one of ${union.map((s: Json) => `<code>${escapeHtml(JSON.stringify(s.enum[0]))}</code>`).join(', ')}`;
+    if (enums)
+      return `one of ${union.map((s: Json) => `<code>${escapeHtml(JSON.stringify(s.enum[0]))}</code>`).join(', ')}`;
     return union.map((s: Json) => typeLabel(s)).join(' or ');
   }
   if (Array.isArray(schema.enum)) {
-    return schema.enum.length === 1 ? `<code>${escapeHtml(JSON.stringify(schema.enum[0]))}</code>` : `one of ${schema.enum.map((v: unknown) => `<code>${escapeHtml(JSON.stringify(v))}</code>`).join(', ')}`;
+    return schema.enum.length === 1
+      ? `<code>${escapeHtml(JSON.stringify(schema.enum[0]))}</code>`
+      : `one of ${schema.enum.map((v: unknown) => `<code>${escapeHtml(JSON.stringify(v))}</code>`).join(', ')}`;
   }
   const type = [schema.type].flat().filter(Boolean).join(' or ') || 'any';
   if (type === 'array') return `array of ${typeLabel(schema.items)}`;
-  if (type === 'object' && schema.additionalProperties && typeof schema.additionalProperties === 'object' && !schema.properties) {
+  if (
+    type === 'object' &&
+    schema.additionalProperties &&
+    typeof schema.additionalProperties === 'object' &&
+    !schema.properties
+  ) {
     return `object of ${typeLabel(schema.additionalProperties)}`;
   }
   return escapeHtml(schema.format ? `${type} (${schema.format})` : type);
@@ -100,7 +127,8 @@ function constraints(schema: Json): string[] {
   const all = [schema, ...(schema.anyOf ?? [])] as Json[];
   const out: string[] = [];
   for (const s of all) {
-    if (s.minLength !== undefined || s.maxLength !== undefined) out.push(`length ${s.minLength ?? 0}–${s.maxLength ?? '∞'}`);
+    if (s.minLength !== undefined || s.maxLength !== undefined)
+      out.push(`length ${s.minLength ?? 0}–${s.maxLength ?? '∞'}`);
     if (s.minimum !== undefined || s.maximum !== undefined) out.push(`${s.minimum ?? '−∞'} to ${s.maximum ?? '∞'}`);
     if (s.pattern !== undefined) out.push(`pattern <code>${escapeHtml(String(s.pattern))}</code>`);
     if (s.default !== undefined) out.push(`default <code>${escapeHtml(JSON.stringify(s.default))}</code>`);
@@ -154,10 +182,18 @@ function successHtml(content: Json | undefined): string {
   const [type, media] = Object.entries(content)[0] ?? [];
   const schema = (media as Json | undefined)?.schema as Json | undefined;
   if (!schema) return '';
-  if (type !== 'application/json') return `<p><code>${escapeHtml(String(type))}</code>${schema.description ? ` — ${inlineMarkdown(schema.description)}` : ''}</p>`;
+  if (type !== 'application/json')
+    return `<p><code>${escapeHtml(String(type))}</code>${schema.description ? ` — ${inlineMarkdown(schema.description)}` : ''}</p>`;
   if (schema.properties?.ok && (schema.properties.data || schema.properties.meta)) {
-    const envelope = { type: 'object', properties: { data: schema.properties.data, ...(schema.properties.meta ? { meta: schema.properties.meta } : {}) }, required: schema.required };
-    return fieldsHtml({ ...envelope, properties: Object.fromEntries(Object.entries(envelope.properties).filter(([, v]) => v)) });
+    const envelope = {
+      type: 'object',
+      properties: { data: schema.properties.data, ...(schema.properties.meta ? { meta: schema.properties.meta } : {}) },
+      required: schema.required,
+    };
+    return fieldsHtml({
+      ...envelope,
+      properties: Object.fromEntries(Object.entries(envelope.properties).filter(([, v]) => v)),
+    });
   }
   return bodyHtml(schema);
 }
@@ -171,7 +207,12 @@ const SECURITY_NAMES: Record<string, string> = {
 
 function securityText(security: Json[] | undefined): string {
   if (!security || security.length === 0) return 'none';
-  const names = security.map((s) => Object.keys(s).map((k) => SECURITY_NAMES[k] ?? k).join(' and ') || 'none');
+  const names = security.map(
+    (s) =>
+      Object.keys(s)
+        .map((k) => SECURITY_NAMES[k] ?? k)
+        .join(' and ') || 'none',
+  );
   return names.join(' or ');
 }
 
@@ -196,7 +237,12 @@ function operationHtml(method: string, path: string, op: Json): string {
   const responsesHtml = `<h4>Responses</h4><dl class="responses">${responses
     .map(([status, response]) => {
       const ok = status.startsWith('2') || status.startsWith('3');
-      const description = response.description && response.description !== 'Default Response' ? inlineMarkdown(response.description) : ok ? 'success' : '';
+      const description =
+        response.description && response.description !== 'Default Response'
+          ? inlineMarkdown(response.description)
+          : ok
+            ? 'success'
+            : '';
       return `<dt><span class="status status-${escapeHtml(status[0] ?? '')}xx">${escapeHtml(status)}</span></dt><dd>${description}${ok ? successHtml(response.content) : ''}</dd>`;
     })
     .join('')}</dl>`;
@@ -211,7 +257,10 @@ ${paramsHtml}${requestHtml}${responsesHtml}
 
 /** The whole reference (the content of <main>): introduction, a contents list by tag, operations by tag, schemas. */
 export function renderApiReference(doc: Json): string {
-  const tags = ((doc.tags ?? []) as Json[]).map((t) => ({ name: String(t.name), description: String(t.description ?? '') }));
+  const tags = ((doc.tags ?? []) as Json[]).map((t) => ({
+    name: String(t.name),
+    description: String(t.description ?? ''),
+  }));
   const byTag = new Map<string, string[]>(tags.map((t) => [t.name, []]));
   const contents = new Map<string, Array<[string, string, string]>>(tags.map((t) => [t.name, []]));
   for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
@@ -237,7 +286,10 @@ export function renderApiReference(doc: Json): string {
 <li><a href="#overview">Overview</a></li>
 ${tags
   .filter((t) => byTag.get(t.name)?.length)
-  .map((t) => `<li><a href="#tag-${slug(t.name)}">${escapeHtml(t.name)}</a> <span class="muted">(${byTag.get(t.name)!.length})</span></li>`)
+  .map(
+    (t) =>
+      `<li><a href="#tag-${slug(t.name)}">${escapeHtml(t.name)}</a> <span class="muted">(${byTag.get(t.name)!.length})</span></li>`,
+  )
   .join('\n')}
 <li><a href="#schemas">Schemas</a></li>
 </ul></nav>
@@ -247,11 +299,16 @@ ${blockMarkdown(String(info.description ?? ''), 3)}
 ${tags
   .filter((t) => byTag.get(t.name)?.length)
   .map(
-    (t) => `<section id="tag-${slug(t.name)}" class="api-tag" aria-labelledby="tag-${slug(t.name)}-title"><h2 id="tag-${slug(t.name)}-title">${escapeHtml(t.name)}</h2>
+    (
+      t,
+    ) => `<section id="tag-${slug(t.name)}" class="api-tag" aria-labelledby="tag-${slug(t.name)}-title"><h2 id="tag-${slug(t.name)}-title">${escapeHtml(t.name)}</h2>
 ${t.description ? `<p>${inlineMarkdown(t.description)}</p>` : ''}
 <ul class="api-index">${contents
       .get(t.name)!
-      .map(([id, method, path]) => `<li><a href="#${escapeHtml(id)}"><span class="method method-${method.toLowerCase()}">${method}</span> <code>${escapeHtml(path)}</code></a></li>`)
+      .map(
+        ([id, method, path]) =>
+          `<li><a href="#${escapeHtml(id)}"><span class="method method-${method.toLowerCase()}">${method}</span> <code>${escapeHtml(path)}</code></a></li>`,
+      )
       .join('')}</ul>
 ${byTag.get(t.name)!.join('\n')}
 </section>`,
@@ -260,7 +317,10 @@ ${byTag.get(t.name)!.join('\n')}
 <section id="schemas" aria-labelledby="schemas-title"><h2 id="schemas-title">Schemas</h2>
 ${schemas
   .map(
-    ([name, schema]) => `<section class="schema-def" id="schema-${escapeHtml(name)}" aria-labelledby="schema-${escapeHtml(name)}-title"><h3 id="schema-${escapeHtml(name)}-title">${escapeHtml(name)}</h3>
+    ([
+      name,
+      schema,
+    ]) => `<section class="schema-def" id="schema-${escapeHtml(name)}" aria-labelledby="schema-${escapeHtml(name)}-title"><h3 id="schema-${escapeHtml(name)}-title">${escapeHtml(name)}</h3>
 ${schema.description && schema.description !== name ? `<p>${inlineMarkdown(schema.description)}</p>` : ''}${bodyHtml(schema)}</section>`,
   )
   .join('\n')}

@@ -55,11 +55,16 @@ export async function buildWeb(options: BuildWebOptions = {}): Promise<Manifest>
     logLevel: 'silent',
   });
   // The server writes the portal's origin in place of this token; without it the SDK would guess (sdk/v1.ts).
-  if (!readFileSync(path.join(outDir, 'sdk', 'v1.js'), 'utf8').includes(PORTAL_ORIGIN_TOKEN)) throw new Error(`the built SDK lacks ${PORTAL_ORIGIN_TOKEN}`);
+  if (!readFileSync(path.join(outDir, 'sdk', 'v1.js'), 'utf8').includes(PORTAL_ORIGIN_TOKEN))
+    throw new Error(`the built SDK lacks ${PORTAL_ORIGIN_TOKEN}`);
   copyFileSync(path.join(root, 'sdk', 'gameplatform.d.ts'), path.join(outDir, 'sdk', 'v1.d.ts'));
   copyFileSync(path.join(root, 'portal', 'icon.svg'), path.join(outDir, 'assets', 'icon.svg'));
 
-  const manifest: Manifest = { script: named('portal/main.ts'), style: named('portal/styles.css'), built_at: new Date().toISOString() };
+  const manifest: Manifest = {
+    script: named('portal/main.ts'),
+    style: named('portal/styles.css'),
+    built_at: new Date().toISOString(),
+  };
   writeFileSync(path.join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   // The demo games with sources (the Phaser one): published from their build on the first start.
   if (options.games ?? true) await buildDemoGames();
@@ -70,5 +75,7 @@ export async function buildWeb(options: BuildWebOptions = {}): Promise<Manifest>
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   const started = Date.now();
   const manifest = await buildWeb();
-  console.log(`front-end built in ${Date.now() - started} ms: ${manifest.script}, ${manifest.style}, sdk/v1.js, demo games`);
+  console.log(
+    `front-end built in ${Date.now() - started} ms: ${manifest.script}, ${manifest.style}, sdk/v1.js, demo games`,
+  );
 }

@@ -13,13 +13,20 @@ export const hasSources = (dir: string): boolean => existsSync(path.join(dir, 's
 
 export const builtGamesRoot = (): string => path.join(packageRoot(), 'dist', 'games');
 
-const svgs = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.svg')).sort() : []);
+const svgs = (dir: string) =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.svg'))
+        .sort()
+    : [];
 
 /** Packs the frames in one row: small sprite sheets need nothing cleverer. */
 async function buildAtlas(sourceDir: string, outDir: string): Promise<void> {
   const names = svgs(sourceDir);
   if (names.length === 0) return;
-  const images = await Promise.all(names.map((f) => sharp(path.join(sourceDir, f)).png().toBuffer({ resolveWithObject: true })));
+  const images = await Promise.all(
+    names.map((f) => sharp(path.join(sourceDir, f)).png().toBuffer({ resolveWithObject: true })),
+  );
   const frames: Record<string, unknown> = {};
   let x = 0;
   const placed = images.map(({ data, info }, i) => {
@@ -40,7 +47,16 @@ async function buildAtlas(sourceDir: string, outDir: string): Promise<void> {
     .composite(placed)
     .png()
     .toFile(path.join(outDir, 'atlas.png'));
-  const atlas = { frames, meta: { app: 'gameplatform demo-build', image: 'atlas.png', format: 'RGBA8888', size: { w: width, h: height }, scale: '1' } };
+  const atlas = {
+    frames,
+    meta: {
+      app: 'gameplatform demo-build',
+      image: 'atlas.png',
+      format: 'RGBA8888',
+      size: { w: width, h: height },
+      scale: '1',
+    },
+  };
   writeFileSync(path.join(outDir, 'atlas.json'), `${JSON.stringify(atlas, null, 1)}\n`);
 }
 
@@ -85,7 +101,9 @@ async function buildAssets(src: string, assets: string): Promise<void> {
   mkdirSync(assets, { recursive: true });
   await buildAtlas(path.join(src, 'atlas'), assets);
   for (const file of svgs(path.join(src, 'images'))) {
-    await sharp(path.join(src, 'images', file)).png().toFile(path.join(assets, file.replace(/\.svg$/, '.png')));
+    await sharp(path.join(src, 'images', file))
+      .png()
+      .toFile(path.join(assets, file.replace(/\.svg$/, '.png')));
   }
   const sounds = path.join(src, 'sounds');
   for (const file of existsSync(sounds) ? readdirSync(sounds).filter((f) => f.endsWith('.json')) : []) {
@@ -95,10 +113,17 @@ async function buildAssets(src: string, assets: string): Promise<void> {
 }
 
 /** Builds one game with sources into `outDir` (replaced); returns the bundle's size in bytes. */
-export async function buildDemoGame(sourceDir: string, outDir: string, options: { minify?: boolean } = {}): Promise<number> {
+export async function buildDemoGame(
+  sourceDir: string,
+  outDir: string,
+  options: { minify?: boolean } = {},
+): Promise<number> {
   const { build } = await import('esbuild');
   rmSync(outDir, { recursive: true, force: true });
-  cpSync(sourceDir, outDir, { recursive: true, filter: (from) => path.relative(sourceDir, from).split(path.sep)[0] !== 'src' });
+  cpSync(sourceDir, outDir, {
+    recursive: true,
+    filter: (from) => path.relative(sourceDir, from).split(path.sep)[0] !== 'src',
+  });
   const result = await build({
     absWorkingDir: packageRoot(),
     entryPoints: [path.join(sourceDir, 'src', 'main.ts')],
@@ -114,14 +139,20 @@ export async function buildDemoGame(sourceDir: string, outDir: string, options: 
   const bundle = Buffer.from(result.outputFiles[0]!.contents);
   writeFileSync(path.join(outDir, 'game.js'), bundle);
   // Served as they are to browsers that take them (game-file-send.ts), as a Unity or Godot export's would be.
-  writeFileSync(path.join(outDir, 'game.js.br'), brotliCompressSync(bundle, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }));
+  writeFileSync(
+    path.join(outDir, 'game.js.br'),
+    brotliCompressSync(bundle, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }),
+  );
   writeFileSync(path.join(outDir, 'game.js.gz'), gzipSync(bundle, { level: 9 }));
   await buildAssets(path.join(sourceDir, 'src'), path.join(outDir, 'assets'));
   return bundle.length;
 }
 
 /** Builds every demo game with sources under `gamesDir` into `outRoot`; returns their names. */
-export async function buildDemoGames(gamesDir = path.join(packageRoot(), 'games'), outRoot = builtGamesRoot()): Promise<string[]> {
+export async function buildDemoGames(
+  gamesDir = path.join(packageRoot(), 'games'),
+  outRoot = builtGamesRoot(),
+): Promise<string[]> {
   const built: string[] = [];
   for (const entry of existsSync(gamesDir) ? readdirSync(gamesDir, { withFileTypes: true }) : []) {
     const dir = path.join(gamesDir, entry.name);

@@ -17,7 +17,9 @@ export function demoGameDirs(root = demoGamesDir(), built = builtGamesRoot()): s
   if (!existsSync(root)) return [];
   return readdirSync(root, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(path.join(root, entry.name, 'game.json')))
-    .map((entry) => (hasSources(path.join(root, entry.name)) ? path.join(built, entry.name) : path.join(root, entry.name)))
+    .map((entry) =>
+      hasSources(path.join(root, entry.name)) ? path.join(built, entry.name) : path.join(root, entry.name),
+    )
     .sort((a, b) => path.basename(a).localeCompare(path.basename(b)));
 }
 

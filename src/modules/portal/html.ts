@@ -55,7 +55,8 @@ const DEFAULT_DESCRIPTION = 'Play HTML5 games in your browser: free every day, w
 
 /** <link rel=canonical>, Open Graph and Twitter card tags; every value escaped. */
 function cardTags(title: string, description: string, card: PageCard): string {
-  const meta = (attr: 'property' | 'name', key: string, value: string) => `<meta ${attr}="${key}" content="${escapeHtml(value)}">`;
+  const meta = (attr: 'property' | 'name', key: string, value: string) =>
+    `<meta ${attr}="${key}" content="${escapeHtml(value)}">`;
   return [
     `<link rel="canonical" href="${escapeHtml(card.url)}">`,
     meta('property', 'og:site_name', 'Game Platform'),
@@ -73,10 +74,15 @@ function cardTags(title: string, description: string, card: PageCard): string {
   ].join('\n');
 }
 
-const LOADING = '<p class="loading" role="status">Loading…</p><noscript><p class="notice">This page needs JavaScript.</p></noscript>';
+const LOADING =
+  '<p class="loading" role="status">Loading…</p><noscript><p class="notice">This page needs JavaScript.</p></noscript>';
 
 export function renderPage(manifest: Manifest | null, options: PageOptions): string {
-  const data = Object.entries({ page: options.page, ...options.data, ...(options.signedOut ? { session: 'none' } : {}) })
+  const data = Object.entries({
+    page: options.page,
+    ...options.data,
+    ...(options.signedOut ? { session: 'none' } : {}),
+  })
     .map(([key, value]) => ` data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${escapeHtml(value)}"`)
     .join('');
   const assets = manifest

@@ -20,7 +20,9 @@ const STATUS = '<p class="loading" role="status">Loading…</p>';
 export function gamePageOptions(config: Config, game: PageGame): PageOptions {
   const url = `${config.public_url}/games/${encodeURIComponent(game.slug)}`;
   const cover = gameAssetUrl(config, game.slug, game.files_dir, game.cover);
-  const description = shortText(game.tagline || game.description || `Play ${game.name} in your browser on Game Platform.`);
+  const description = shortText(
+    game.tagline || game.description || `Play ${game.name} in your browser on Game Platform.`,
+  );
   const alt = `Cover of ${game.name}`;
   const main = [
     '<section class="game-hero">',
@@ -46,7 +48,9 @@ export function gamePageOptions(config: Config, game: PageGame): PageOptions {
 export function profilePageOptions(config: Config, player: PagePlayer): PageOptions {
   const url = `${config.public_url}/u/${encodeURIComponent(player.username)}`;
   const picture = avatarUrl(config, player);
-  const description = shortText(player.bio || `${player.display_name} (@${player.username}) on Game Platform: profile and best scores.`);
+  const description = shortText(
+    player.bio || `${player.display_name} (@${player.username}) on Game Platform: profile and best scores.`,
+  );
   const main = [
     '<section class="profile-head">',
     `<img class="avatar" src="${escapeHtml(picture)}" alt="" width="96" height="96">`,

@@ -45,7 +45,14 @@ export function signedOut(request: FastifyRequest): boolean {
   return request.cookies[sessionCookieName(request.server.ctx)] === undefined;
 }
 
-function sendPage(request: FastifyRequest, reply: FastifyReply, assets: PortalAssets, options: PageOptions, status = 200, etag = false) {
+function sendPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  assets: PortalAssets,
+  options: PageOptions,
+  status = 200,
+  etag = false,
+) {
   if (!assets.manifest) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
   // Where "Get Unlimited" links (setting upgrade_url): the portal's pitches read it from <body data-upgrade-url>.
   const upgrade = request.server.ctx.config.upgrade_url;
@@ -102,7 +109,9 @@ export function portalRoutes(assets: PortalAssets) {
     const schema = { hide: true };
 
     for (const [url, page, title, layout] of STATIC_PAGES) {
-      app.get(url, { config, schema }, async (request, reply) => sendPage(request, reply, assets, { page, title, layout }));
+      app.get(url, { config, schema }, async (request, reply) =>
+        sendPage(request, reply, assets, { page, title, layout }),
+      );
     }
 
     app.get<SlugParams>('/games/:slug', { config, schema }, async (request, reply) => {
@@ -137,7 +146,21 @@ export function portalRoutes(assets: PortalAssets) {
     let apiReference: string | null = null;
     app.get('/docs', { config, schema }, async (request, reply) => {
       apiReference ??= renderApiReference(app.swagger() as unknown as Record<string, unknown>);
-      return sendPage(request, reply, assets, { page: 'api-docs', title: 'API reference', description: 'The Game Platform JSON API: every operation, its parameters, bodies, responses and error codes.', layout: 'wide', main: apiReference }, 200, true);
+      return sendPage(
+        request,
+        reply,
+        assets,
+        {
+          page: 'api-docs',
+          title: 'API reference',
+          description:
+            'The Game Platform JSON API: every operation, its parameters, bodies, responses and error codes.',
+          layout: 'wide',
+          main: apiReference,
+        },
+        200,
+        true,
+      );
     });
     app.get('/docs/', { config, schema }, async (_request, reply) => reply.redirect('/docs', 301));
 
@@ -151,7 +174,10 @@ export function portalRoutes(assets: PortalAssets) {
       // Hashed names never change content: cache them for good. The icon keeps its name: a day.
       cacheControl: false,
       setHeaders: (reply, file) => {
-        reply.header('cache-control', /-[A-Z0-9]{8}\.(js|css|map)$/.test(file) ? 'public, max-age=31536000, immutable' : 'public, max-age=86400');
+        reply.header(
+          'cache-control',
+          /-[A-Z0-9]{8}\.(js|css|map)$/.test(file) ? 'public, max-age=31536000, immutable' : 'public, max-age=86400',
+        );
       },
     });
   };

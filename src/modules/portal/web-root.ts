@@ -8,7 +8,11 @@ export function packageRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
     const candidate = path.join(dir, 'package.json');
-    if (existsSync(candidate) && (JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string }).name === 'gameplatform') return dir;
+    if (
+      existsSync(candidate) &&
+      (JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string }).name === 'gameplatform'
+    )
+      return dir;
     dir = path.dirname(dir);
   }
   throw new Error('package.json of gameplatform not found above the portal module');

@@ -1,7 +1,14 @@
 // Finding and creating the leaderboard rows a request reads or writes: one per game, board, period and order.
 import type { AppContext } from '../../context.js';
 import type { Period } from '../../time.js';
-import { boardExistsInAnyOrder, fillBestsFromScores, findBoardId, insertBoard, type BoardRef, type GameWithBoards } from './leaderboard.repository.js';
+import {
+  boardExistsInAnyOrder,
+  fillBestsFromScores,
+  findBoardId,
+  insertBoard,
+  type BoardRef,
+  type GameWithBoards,
+} from './leaderboard.repository.js';
 import { windowOfKey } from './periods.js';
 import { rebuildTree } from './ranking.js';
 import type { ScoringGame } from './scores.repository.js';
@@ -31,7 +38,13 @@ async function createBoard(ctx: AppContext, ref: BoardRef): Promise<number> {
 }
 
 /** The board to read, or undefined when nobody has scored on it in that period. */
-export async function boardToRead(ctx: AppContext, game: ScoringGame, board: string, period: Period, periodKey: string): Promise<number | undefined> {
+export async function boardToRead(
+  ctx: AppContext,
+  game: ScoringGame,
+  board: string,
+  period: Period,
+  periodKey: string,
+): Promise<number | undefined> {
   const ref = refOf(game, board, period, periodKey);
   const id = await findBoardId(ctx.db, ref);
   if (id !== undefined) return id;
@@ -43,7 +56,10 @@ export async function boardToRead(ctx: AppContext, game: ScoringGame, board: str
  * periods of the submission's time (periodKeysAt), the missing ones created.
  */
 export async function boardsToWrite(
-  ctx: AppContext, { game, boards: found }: GameWithBoards, board: string, periods: Array<{ period: Period; key: string }>,
+  ctx: AppContext,
+  { game, boards: found }: GameWithBoards,
+  board: string,
+  periods: Array<{ period: Period; key: string }>,
 ) {
   const boards: Array<{ period: Period; id: number }> = [];
   for (const { period, key } of periods) {

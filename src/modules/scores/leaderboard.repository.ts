@@ -52,14 +52,28 @@ export interface GameBoardRow {
  * A listed game, its board for the period under the game's current order and (for `playerId`) the player's best
  * there, in one statement: unique index on games.slug, then leaderboards_key, then leaderboard_bests_pk.
  */
-export function findGameBoard(db: Executor, slug: string, board: string, period: string, periodKey: string, playerId = 0): Promise<GameBoardRow | undefined> {
+export function findGameBoard(
+  db: Executor,
+  slug: string,
+  board: string,
+  period: string,
+  periodKey: string,
+  playerId = 0,
+): Promise<GameBoardRow | undefined> {
   return gameBoard.first(db, slug, board, period, periodKey, playerId);
 }
 // every leaderboard read starts here: compiled once (db/prepared.ts)
 const gameBoard = prepared((db, slug: string, board: string, period: string, periodKey: string, playerId: number) =>
   gameBoardQuery(db, slug, board, period, periodKey, playerId),
 );
-function gameBoardQuery(db: Executor, slug: string, board: string, period: string, periodKey: string, playerId: number) {
+function gameBoardQuery(
+  db: Executor,
+  slug: string,
+  board: string,
+  period: string,
+  periodKey: string,
+  playerId: number,
+) {
   return db
     .selectFrom('games as g')
     .leftJoin('leaderboards as l', (join) =>
@@ -70,9 +84,25 @@ function gameBoardQuery(db: Executor, slug: string, board: string, period: strin
         .on('l.period_key', '=', periodKey)
         .onRef('l.sort_order', '=', 'g.leaderboard_order'),
     )
-    .leftJoin('leaderboard_bests as b', (join) => join.onRef('b.leaderboard_id', '=', 'l.id').on('b.player_id', '=', playerId))
-    .select(['g.id', 'g.slug', 'g.name', 'g.leaderboard_enabled', 'g.leaderboard_order', 'g.leaderboard_unit', 'l.id as board_id'])
-    .select(['b.score as best_score', 'b.norm as best_norm', 'b.reached_at as best_reached_at', 'b.score_id as best_score_id', 'b.entries as best_entries'])
+    .leftJoin('leaderboard_bests as b', (join) =>
+      join.onRef('b.leaderboard_id', '=', 'l.id').on('b.player_id', '=', playerId),
+    )
+    .select([
+      'g.id',
+      'g.slug',
+      'g.name',
+      'g.leaderboard_enabled',
+      'g.leaderboard_order',
+      'g.leaderboard_unit',
+      'l.id as board_id',
+    ])
+    .select([
+      'b.score as best_score',
+      'b.norm as best_norm',
+      'b.reached_at as best_reached_at',
+      'b.score_id as best_score_id',
+      'b.entries as best_entries',
+    ])
     .where('g.slug', '=', slug)
     .where('g.status', 'in', [...LISTED_STATUSES]);
 }
@@ -89,27 +119,76 @@ export interface GameBoardPage {
  * the board from the first part (materialized), so it is the same board findGameBoard would give.
  */
 export async function findGameBoardPage(
-  db: Executor, slug: string, board: string, period: string, periodKey: string, playerId: number, offset: number, limit: number,
+  db: Executor,
+  slug: string,
+  board: string,
+  period: string,
+  periodKey: string,
+  playerId: number,
+  offset: number,
+  limit: number,
 ): Promise<GameBoardPage | undefined> {
   const rows = (await gameBoardPageQuery.execute(db, slug, board, period, periodKey, playerId, offset, limit)).rows;
   if (!rows.length) return undefined;
-  const { board_total, page_score, entries, last_played, norm, reached_at, score_id, username, display_name, country, avatar_key, ...game } = rows[0]!;
+  const {
+    board_total,
+    page_score,
+    entries,
+    last_played,
+    norm,
+    reached_at,
+    score_id,
+    username,
+    display_name,
+    country,
+    avatar_key,
+    ...game
+  } = rows[0]!;
   if (game.board_id === null) return { game, page: undefined };
-  const page = page_score === null ? [] : rows.map((r): PageRow => ({
-    score: r.page_score!, entries: r.entries!, last_played: r.last_played!, norm: r.norm!, reached_at: r.reached_at!, score_id: r.score_id!,
-    username: r.username!, display_name: r.display_name!, country: r.country, avatar_key: r.avatar_key, total: board_total,
-  }));
+  const page =
+    page_score === null
+      ? []
+      : rows.map(
+          (r): PageRow => ({
+            score: r.page_score!,
+            entries: r.entries!,
+            last_played: r.last_played!,
+            norm: r.norm!,
+            reached_at: r.reached_at!,
+            score_id: r.score_id!,
+            username: r.username!,
+            display_name: r.display_name!,
+            country: r.country,
+            avatar_key: r.avatar_key,
+            total: board_total,
+          }),
+        );
   return { game, page: { rows: page, total: Number(board_total ?? 0) } };
 }
 
 type Nullable<T> = { [K in keyof T]: T[K] | null };
-type GameBoardPageRow = GameBoardRow & Nullable<Omit<PageRow, 'score' | 'total'>> & { page_score: number | null; board_total: number | string | null };
+type GameBoardPageRow = GameBoardRow &
+  Nullable<Omit<PageRow, 'score' | 'total'>> & { page_score: number | null; board_total: number | string | null };
 
 const gameBoardPageQuery = prepared(
-  (db, slug: string, board: string, period: string, periodKey: string, playerId: number, offset: number, limit: number) => {
+  (
+    db,
+    slug: string,
+    board: string,
+    period: string,
+    periodKey: string,
+    playerId: number,
+    offset: number,
+    limit: number,
+  ) => {
     const found = gameBoardQuery(db, slug, board, period, periodKey, playerId);
     const boardId = sql<number>`(select board_id from gb)`;
-    const page = pageQuery(db, boardId, false).orderBy('b.norm').orderBy('b.reached_at').orderBy('b.score_id').limit(limit).offset(offset);
+    const page = pageQuery(db, boardId, false)
+      .orderBy('b.norm')
+      .orderBy('b.reached_at')
+      .orderBy('b.score_id')
+      .limit(limit)
+      .offset(offset);
     const query = sql<GameBoardPageRow>`with gb as materialized (${found}), page as materialized (${page})
 select gb.*, ${rootCount(boardId)} as board_total, page.score as page_score, page.entries, page.last_played, page.norm,
   page.reached_at, page.score_id, page.username, page.display_name, page.country, page.avatar_key
@@ -147,17 +226,50 @@ export interface GameWithBoards {
  * name under the game's current order, in one compiled statement: every submission starts here. Unique index on
  * games.slug, then leaderboards_key: one lookup per period.
  */
-export async function findGameWithBoards(db: Executor, slug: string, board: string, periods: Array<{ period: string; key: string }>): Promise<GameWithBoards | undefined> {
+export async function findGameWithBoards(
+  db: Executor,
+  slug: string,
+  board: string,
+  periods: Array<{ period: string; key: string }>,
+): Promise<GameWithBoards | undefined> {
   if (periods.length !== 4) throw new Error('findGameWithBoards reads exactly four periods');
   const [a, b, c, d] = periods as [(typeof periods)[0], (typeof periods)[0], (typeof periods)[0], (typeof periods)[0]];
-  const rows = (await gameWithBoardsQuery.execute(db, slug, board, a.period, a.key, b.period, b.key, c.period, c.key, d.period, d.key)).rows;
+  const rows = (
+    await gameWithBoardsQuery.execute(
+      db,
+      slug,
+      board,
+      a.period,
+      a.key,
+      b.period,
+      b.key,
+      c.period,
+      c.key,
+      d.period,
+      d.key,
+    )
+  ).rows;
   if (!rows.length) return undefined;
   const { board_id, period, period_key, ...game } = rows[0]!;
-  const boards = rows.filter((r) => r.board_id !== null).map((r) => ({ id: r.board_id!, period: r.period!, period_key: r.period_key! }));
+  const boards = rows
+    .filter((r) => r.board_id !== null)
+    .map((r) => ({ id: r.board_id!, period: r.period!, period_key: r.period_key! }));
   return { game, boards };
 }
 const gameWithBoardsQuery = prepared(
-  (db, slug: string, board: string, p0: string, k0: string, p1: string, k1: string, p2: string, k2: string, p3: string, k3: string) =>
+  (
+    db,
+    slug: string,
+    board: string,
+    p0: string,
+    k0: string,
+    p1: string,
+    k1: string,
+    p2: string,
+    k2: string,
+    p3: string,
+    k3: string,
+  ) =>
     db
       .selectFrom('games as g')
       .leftJoin('leaderboards as l', (join) =>
@@ -189,7 +301,14 @@ export async function boardExistsInAnyOrder(db: Executor, ref: BoardRef): Promis
 export async function insertBoard(db: Executor, ref: BoardRef, now: number): Promise<number | undefined> {
   const row = await db
     .insertInto('leaderboards')
-    .values({ game_id: ref.gameId, board: ref.board, period: ref.period, period_key: ref.periodKey, sort_order: ref.order, created_at: now })
+    .values({
+      game_id: ref.gameId,
+      board: ref.board,
+      period: ref.period,
+      period_key: ref.periodKey,
+      sort_order: ref.order,
+      created_at: now,
+    })
     .onConflict((oc) => oc.columns(['game_id', 'board', 'period', 'period_key', 'sort_order']).doNothing())
     .returning('id')
     .executeTakeFirst();
@@ -206,7 +325,16 @@ export const keyOfBest = (row: Pick<BestRow, 'norm' | 'reached_at' | 'score_id'>
   scoreId: row.score_id,
 });
 
-const BEST_COLUMNS = ['leaderboard_id', 'player_id', 'score', 'norm', 'reached_at', 'score_id', 'entries', 'last_played'] as const;
+const BEST_COLUMNS = [
+  'leaderboard_id',
+  'player_id',
+  'score',
+  'norm',
+  'reached_at',
+  'score_id',
+  'entries',
+  'last_played',
+] as const;
 
 /**
  * The player's bests on these boards, locked for update on PostgreSQL in board order (primary key lookups). The
@@ -219,7 +347,9 @@ export async function lockBests(db: Executor, boardIds: number[], playerId: numb
 
 /** Board ids as lockBests' JSON parameter. */
 export const boardsJson = (boardIds: number[]) => JSON.stringify(boardIds.map((id) => [id]));
-const lockBestsQuery = prepared((db, boards: string, playerId: number) => compilable(db, lockBestsSql(db, boards, playerId)));
+const lockBestsQuery = prepared((db, boards: string, playerId: number) =>
+  compilable(db, lockBestsSql(db, boards, playerId)),
+);
 
 /** lockBests' statement: `boards` is the JSON text of the board ids, each in an array of one. */
 export function lockBestsSql(db: Executor, boards: string, playerId: number): RawBuilder<BestRow> {
@@ -255,17 +385,47 @@ export async function countEntryAndSetBest(
   best: Pick<BestRow, 'score' | 'norm' | 'reached_at' | 'score_id'>,
 ): Promise<void> {
   if (!counted.length) return;
-  await updateBestsQuery.execute(db, idsJson(counted), idsJson(improved), playerId, now, best.score, best.norm, best.reached_at, best.score_id);
+  await updateBestsQuery.execute(
+    db,
+    idsJson(counted),
+    idsJson(improved),
+    playerId,
+    now,
+    best.score,
+    best.norm,
+    best.reached_at,
+    best.score_id,
+  );
 }
 const idsJson = (list: number[]) => JSON.stringify(list.map((id) => [id]));
 const updateBestsQuery = prepared(
-  (db, counted: string, improved: string, playerId: number, now: number, score: number, norm: number, reachedAt: number, scoreId: number) =>
-    compilable(db, updateBestsSql(db, counted, improved, playerId, now, score, norm, reachedAt, scoreId)),
+  (
+    db,
+    counted: string,
+    improved: string,
+    playerId: number,
+    now: number,
+    score: number,
+    norm: number,
+    reachedAt: number,
+    scoreId: number,
+  ) => compilable(db, updateBestsSql(db, counted, improved, playerId, now, score, norm, reachedAt, scoreId)),
 );
 
-function updateBestsSql(db: Executor, counted: string, improved: string, playerId: number, now: number, score: number, norm: number, reachedAt: number, scoreId: number) {
+function updateBestsSql(
+  db: Executor,
+  counted: string,
+  improved: string,
+  playerId: number,
+  now: number,
+  score: number,
+  norm: number,
+  reachedAt: number,
+  scoreId: number,
+) {
   const isImproved = sql`leaderboard_id in (select q.id from (${jsonRows(db, improved, ['id'])}) q)`;
-  const ifImproved = (value: number, column: string) => sql`case when ${isImproved} then ${int(db, value)} else ${sql.ref(column)} end`;
+  const ifImproved = (value: number, column: string) =>
+    sql`case when ${isImproved} then ${int(db, value)} else ${sql.ref(column)} end`;
   return sql`
       update leaderboard_bests set
         entries = entries + 1,
@@ -286,7 +446,13 @@ function updateBestsSql(db: Executor, counted: string, improved: string, playerI
  */
 export async function countEntrySetBestAndRank(
   db: Executor,
-  entry: { counted: number[]; improved: number[]; playerId: number; now: number; best: Pick<BestRow, 'score' | 'norm' | 'reached_at' | 'score_id'> },
+  entry: {
+    counted: number[];
+    improved: number[];
+    playerId: number;
+    now: number;
+    best: Pick<BestRow, 'score' | 'norm' | 'reached_at' | 'score_id'>;
+  },
   rank: { boardId: number; levels: PathLevel[]; key: RankKey },
 ): Promise<{ rank: number; total: number }> {
   const { counted, improved, playerId, now, best } = entry;
@@ -295,21 +461,65 @@ export async function countEntrySetBestAndRank(
     return rankAndTotal(db, rank.boardId, rank.levels, rank.key);
   }
   const { key } = rank;
-  const row = (await updateBestsAndRankQuery.execute(
-    db, idsJson(counted), idsJson(improved), playerId, now, best.score, best.norm, best.reached_at, best.score_id,
-    rank.boardId, levelsJson(rank.levels), key.norm, key.reachedAt, key.scoreId,
-  )).rows[0]!;
+  const row = (
+    await updateBestsAndRankQuery.execute(
+      db,
+      idsJson(counted),
+      idsJson(improved),
+      playerId,
+      now,
+      best.score,
+      best.norm,
+      best.reached_at,
+      best.score_id,
+      rank.boardId,
+      levelsJson(rank.levels),
+      key.norm,
+      key.reachedAt,
+      key.scoreId,
+    )
+  ).rows[0]!;
   return rankOfRow(row);
 }
 const updateBestsAndRankQuery = prepared(
-  (db, counted: string, improved: string, playerId: number, now: number, score: number, norm: number, reachedAt: number, scoreId: number,
-    boardId: number, levels: string, keyNorm: number, keyReachedAt: number, keyScoreId: number) =>
-    compilable(db, rankSql(db, boardId, levels, keyNorm, keyReachedAt, keyScoreId, updateBestsSql(db, counted, improved, playerId, now, score, norm, reachedAt, scoreId))),
+  (
+    db,
+    counted: string,
+    improved: string,
+    playerId: number,
+    now: number,
+    score: number,
+    norm: number,
+    reachedAt: number,
+    scoreId: number,
+    boardId: number,
+    levels: string,
+    keyNorm: number,
+    keyReachedAt: number,
+    keyScoreId: number,
+  ) =>
+    compilable(
+      db,
+      rankSql(
+        db,
+        boardId,
+        levels,
+        keyNorm,
+        keyReachedAt,
+        keyScoreId,
+        updateBestsSql(db, counted, improved, playerId, now, score, norm, reachedAt, scoreId),
+      ),
+    ),
 );
 
 /** Primary key lookup. */
 export function findBest(db: Executor, boardId: number, playerId: number): Promise<BestRow | undefined> {
-  return db.selectFrom('leaderboard_bests').select(BEST_COLUMNS).where('leaderboard_id', '=', boardId).where('player_id', '=', playerId).executeTakeFirst();
+  return db
+    .selectFrom('leaderboard_bests')
+    .select(BEST_COLUMNS)
+    .where('leaderboard_id', '=', boardId)
+    .where('player_id', '=', playerId)
+    .executeTakeFirst();
 }
 
 const keyTuple = (k: RankKey) => [k.norm, k.reachedAt, k.scoreId] as const;
@@ -330,7 +540,12 @@ export async function keysBetween(db: Executor, boardId: number, from: RankKey, 
 }
 
 /** The key `offset` places after `from` (inclusive). Rank index range scan of offset + 1 entries (≤ SPLIT_AT here). */
-export async function keyAtOffsetFrom(db: Executor, boardId: number, from: RankKey, offset: number): Promise<RankKey | undefined> {
+export async function keyAtOffsetFrom(
+  db: Executor,
+  boardId: number,
+  from: RankKey,
+  offset: number,
+): Promise<RankKey | undefined> {
   const row = await db
     .selectFrom('leaderboard_bests')
     .select(['norm', 'reached_at', 'score_id'])
@@ -370,7 +585,18 @@ function pageQuery(db: Executor, boardId: number | RawBuilder<number>, mark = tr
   const query = db
     .selectFrom('leaderboard_bests as b')
     .innerJoin('players as p', 'p.id', 'b.player_id')
-    .select(['b.score', 'b.entries', 'b.last_played', 'b.norm', 'b.reached_at', 'b.score_id', 'p.username', 'p.display_name', 'p.country', 'p.avatar_key'])
+    .select([
+      'b.score',
+      'b.entries',
+      'b.last_played',
+      'b.norm',
+      'b.reached_at',
+      'b.score_id',
+      'p.username',
+      'p.display_name',
+      'p.country',
+      'p.avatar_key',
+    ])
     .select(rootCount(boardId).as('total'))
     .where('b.leaderboard_id', '=', boardId);
   return mark ? query.modifyEnd(sql.raw(PREPARED)) : query;
@@ -381,7 +607,12 @@ export async function pageAtOffset(db: Executor, boardId: number, offset: number
   return (await pageAtOffsetQuery.execute(db, boardId, offset, limit)).rows;
 }
 const pageAtOffsetQuery = prepared((db, boardId: number, offset: number, limit: number) =>
-  pageQuery(db, boardId, false).orderBy('b.norm').orderBy('b.reached_at').orderBy('b.score_id').limit(limit).offset(offset),
+  pageQuery(db, boardId, false)
+    .orderBy('b.norm')
+    .orderBy('b.reached_at')
+    .orderBy('b.score_id')
+    .limit(limit)
+    .offset(offset),
 );
 
 /** `limit` rows from `from` on (inclusive). Keyset: rank index scan of `limit` entries, whatever the depth. */
@@ -469,17 +700,25 @@ function jsonRows(db: Executor, json: unknown, columns: string[]): RawBuilder<un
  * level). With the ≤ 25 ranges of one path this is the whole tree part of a rank. The ranges go in as one JSON
  * parameter, so the statement is compiled once whatever their number.
  */
-export async function nodesInRanges(db: Executor, ranges: Array<NodeRange & { boardId: number }>): Promise<BoardNodeRow[]> {
+export async function nodesInRanges(
+  db: Executor,
+  ranges: Array<NodeRange & { boardId: number }>,
+): Promise<BoardNodeRow[]> {
   if (!ranges.length) return [];
   const json = JSON.stringify(ranges.map((r) => [r.boardId, r.level, r.head, r.parent, r.lo, r.hi]));
   return (await nodesInRangesQuery.execute(db, json)).rows.map(toNode);
 }
-const nodesInRangesQuery = prepared((db, json: string) => compilable(db, sql<NodeDbRow>`
+const nodesInRangesQuery = prepared((db, json: string) =>
+  compilable(
+    db,
+    sql<NodeDbRow>`
     with q as (${jsonRows(db, json, ['board_id', 'lvl', 'head', 'parent', 'lo', 'hi'])})
     select n.leaderboard_id, n.level, n.head, n.parent, n.prefix, n.cnt, n.expanded
     from q join leaderboard_nodes n
       on n.leaderboard_id = q.board_id and n.level = q.lvl and n.head = q.head and n.parent = q.parent
-     and n.prefix >= q.lo and n.prefix <= q.hi`));
+     and n.prefix >= q.lo and n.prefix <= q.hi`,
+  ),
+);
 
 export interface PathLevel extends NodeRange {
   /** lowest key of the path's own node at this level: where the direct count starts if the tree stops here */
@@ -497,17 +736,37 @@ export interface PathLevel extends NodeRange {
  * JOIN's order, and left free it read the path after the nodes, walking every node of the board (1 s a rank on a
  * board of a million players); PostgreSQL plans them as any inner join.
  */
-export async function rankAndTotal(db: Executor, boardId: number, levels: PathLevel[], key: RankKey): Promise<{ rank: number; total: number }> {
-  return rankOfRow((await rankQuery.execute(db, boardId, levelsJson(levels), key.norm, key.reachedAt, key.scoreId)).rows[0]!);
+export async function rankAndTotal(
+  db: Executor,
+  boardId: number,
+  levels: PathLevel[],
+  key: RankKey,
+): Promise<{ rank: number; total: number }> {
+  return rankOfRow(
+    (await rankQuery.execute(db, boardId, levelsJson(levels), key.norm, key.reachedAt, key.scoreId)).rows[0]!,
+  );
 }
-const levelsJson = (levels: PathLevel[]) => JSON.stringify(levels.map((l) => [l.level, l.head, l.parent, l.lo, l.hi, l.from.norm, l.from.reachedAt]));
-const rankOfRow = (row: RankRow) => ({ rank: 1 + Number(row.ahead ?? 0) + Number(row.inside), total: Number(row.total ?? 0) });
+const levelsJson = (levels: PathLevel[]) =>
+  JSON.stringify(levels.map((l) => [l.level, l.head, l.parent, l.lo, l.hi, l.from.norm, l.from.reachedAt]));
+const rankOfRow = (row: RankRow) => ({
+  rank: 1 + Number(row.ahead ?? 0) + Number(row.inside),
+  total: Number(row.total ?? 0),
+});
 type RankRow = { ahead: number | string | null; inside: number | string; total: number | string | null };
 const rankQuery = prepared((db, boardId: number, json: string, norm: number, reachedAt: number, scoreId: number) =>
-  compilable(db, rankSql(db, boardId, json, norm, reachedAt, scoreId)));
+  compilable(db, rankSql(db, boardId, json, norm, reachedAt, scoreId)),
+);
 
 /** rankAndTotal's statement; `before`: a data-modifying statement to run first, in a CTE (PostgreSQL). */
-function rankSql(db: Executor, boardId: number, json: string, norm: number, reachedAt: number, scoreId: number, before?: RawBuilder<unknown>) {
+function rankSql(
+  db: Executor,
+  boardId: number,
+  json: string,
+  norm: number,
+  reachedAt: number,
+  scoreId: number,
+  before?: RawBuilder<unknown>,
+) {
   const board = int(db, boardId);
   return sql<RankRow>`
     with ${before ? sql`u as (${before}), ` : sql``}q as (${jsonRows(db, json, ['lvl', 'head', 'parent', 'lo', 'own', 'from_norm', 'from_reached'])}),
@@ -537,20 +796,28 @@ function rankSql(db: Executor, boardId: number, json: string, norm: number, reac
  * of 0 only locks the node. Primary key upserts, one per node, in the order given (`order by ord`). The rows go in
  * as one JSON parameter: one compiled statement.
  */
-export async function addToNodes(db: Executor, deltas: Array<NodeId & { boardId: number; delta: number }>): Promise<BoardNodeRow[]> {
+export async function addToNodes(
+  db: Executor,
+  deltas: Array<NodeId & { boardId: number; delta: number }>,
+): Promise<BoardNodeRow[]> {
   if (!deltas.length) return [];
   const json = JSON.stringify(deltas.map((d) => [d.boardId, d.level, d.head, d.parent, d.prefix, d.delta]));
   return (await addToNodesQuery.execute(db, json)).rows.map(toNode);
 }
 // `where true`: SQLite's parser needs it between an INSERT … SELECT and ON CONFLICT.
-const addToNodesQuery = prepared((db, json: string) => compilable(db, sql<NodeDbRow>`
+const addToNodesQuery = prepared((db, json: string) =>
+  compilable(
+    db,
+    sql<NodeDbRow>`
     insert into leaderboard_nodes (leaderboard_id, level, head, parent, prefix, cnt, expanded)
     select d.board_id, d.lvl, d.head, d.parent, d.prefix, d.delta, 0
     from (${jsonRows(db, json, ['board_id', 'lvl', 'head', 'parent', 'prefix', 'delta'])}) d
     where true
     order by d.ord
     on conflict (leaderboard_id, level, head, parent, prefix) do update set cnt = leaderboard_nodes.cnt + excluded.cnt
-    returning leaderboard_id, level, head, parent, prefix, cnt, expanded`));
+    returning leaderboard_id, level, head, parent, prefix, cnt, expanded`,
+  ),
+);
 
 /** Writes new nodes (a split, or a whole board), in chunks that stay under both databases' parameter limits. */
 export async function insertNodes(db: Executor, boardId: number, rows: NodeRow[]): Promise<void> {
@@ -558,7 +825,17 @@ export async function insertNodes(db: Executor, boardId: number, rows: NodeRow[]
     const chunk = rows.slice(i, i + 1000);
     await db
       .insertInto('leaderboard_nodes')
-      .values(chunk.map((r) => ({ leaderboard_id: boardId, level: r.level, head: r.head, parent: r.parent, prefix: r.prefix, cnt: r.cnt, expanded: r.expanded ? (1 as const) : (0 as const) })))
+      .values(
+        chunk.map((r) => ({
+          leaderboard_id: boardId,
+          level: r.level,
+          head: r.head,
+          parent: r.parent,
+          prefix: r.prefix,
+          cnt: r.cnt,
+          expanded: r.expanded ? (1 as const) : (0 as const),
+        })),
+      )
       .execute();
   }
 }
@@ -625,14 +902,25 @@ export async function fillBestsFromScores(db: Executor, h: BoardHistory): Promis
     ])
     .where('s.game_id', '=', h.gameId)
     .where('s.board', '=', h.board)
-    .$if(h.window !== null, (qb) => qb.where('s.created_at', '>=', h.window!.start).where('s.created_at', '<', h.window!.end));
+    .$if(h.window !== null, (qb) =>
+      qb.where('s.created_at', '>=', h.window!.start).where('s.created_at', '<', h.window!.end),
+    );
   await db
     .insertInto('leaderboard_bests')
     .columns(['leaderboard_id', 'player_id', 'score', 'norm', 'reached_at', 'score_id', 'entries', 'last_played'])
     .expression(
       db
         .selectFrom(ranked.as('t'))
-        .select([sql<number>`${h.boardId}`.as('leaderboard_id'), 't.player_id', 't.score', 't.norm', 't.created_at', 't.id', 't.entries', 't.last_played'])
+        .select([
+          sql<number>`${h.boardId}`.as('leaderboard_id'),
+          't.player_id',
+          't.score',
+          't.norm',
+          't.created_at',
+          't.id',
+          't.entries',
+          't.last_played',
+        ])
         .where('t.rn', '=', 1),
     )
     .execute();

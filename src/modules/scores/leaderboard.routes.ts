@@ -4,10 +4,18 @@ import type { FastifyInstance } from 'fastify';
 import { playerOf } from '../../http/auth.js';
 import { Ok, OkMeta, ok } from '../../http/envelope.js';
 import { getLeaderboard, getStanding, listBoards } from './leaderboard.service.js';
-import { BoardList, LeaderboardData, LeaderboardMeta, LeaderboardQuery, SlugParams, StandingQuery, StandingResult } from './scores.schemas.js';
+import {
+  BoardList,
+  LeaderboardData,
+  LeaderboardMeta,
+  LeaderboardQuery,
+  SlugParams,
+  StandingQuery,
+  StandingResult,
+} from './scores.schemas.js';
 
 const RANKING =
-  'Each player appears once, with their best score on the board in the period, ordered by the game\'s leaderboard order; a tie goes to whoever ' +
+  "Each player appears once, with their best score on the board in the period, ordered by the game's leaderboard order; a tie goes to whoever " +
   'reached that best first. Ranks are 1..total and unique. Periods are the calendar day, ISO week (Monday first) and month in reset_timezone, or all.';
 
 export async function leaderboardRoutes(fastify: FastifyInstance): Promise<void> {

@@ -5,7 +5,20 @@ import type { Credential } from '../../http/auth.js';
 import { AppError, notFound, validationFailed } from '../../http/errors.js';
 import { formatTimestamp, type Period } from '../../time.js';
 import { boardToRead } from './boards.js';
-import { countPlayers, findBest, findGameBoard, findGameBoardPage, keyOfBest, listBoardNames, pageAtOffset, pageBefore, pageFrom, type BestRow, type GameBoardRow, type PageRow } from './leaderboard.repository.js';
+import {
+  countPlayers,
+  findBest,
+  findGameBoard,
+  findGameBoardPage,
+  keyOfBest,
+  listBoardNames,
+  pageAtOffset,
+  pageBefore,
+  pageFrom,
+  type BestRow,
+  type GameBoardRow,
+  type PageRow,
+} from './leaderboard.repository.js';
 import { periodKeyFor } from './periods.js';
 import { publicPlayer } from './player-view.js';
 import { normalise, type RankKey } from './rank-tree.js';
@@ -35,7 +48,13 @@ interface OpenBoard {
  * new one first.
  */
 async function openBoard(
-  ctx: AppContext, slug: string, board: string, period: Period, at: string | undefined, playerId?: number, page?: { offset: number; limit: number },
+  ctx: AppContext,
+  slug: string,
+  board: string,
+  period: Period,
+  at: string | undefined,
+  playerId?: number,
+  page?: { offset: number; limit: number },
 ): Promise<OpenBoard> {
   const periodKey = periodKeyFor(period, ctx.clock.now(), ctx.config.reset_timezone, at);
   const key = periodKey ?? 'all';
@@ -51,7 +70,10 @@ async function openBoard(
   if (periodKey === null) throw validationFailed({ at: 'must be a real date YYYY-MM-DD' });
   const { board_id, best_score, best_norm, best_reached_at, best_score_id, best_entries, ...game } = found;
   if (board_id !== null) {
-    const best = best_norm === null ? undefined : { norm: best_norm, reached_at: best_reached_at!, score_id: best_score_id!, entries: best_entries! };
+    const best =
+      best_norm === null
+        ? undefined
+        : { norm: best_norm, reached_at: best_reached_at!, score_id: best_score_id!, entries: best_entries! };
     return { game, boardId: board_id, best, page: rows };
   }
   const boardId = await boardToRead(ctx, game, board, period, periodKey);
@@ -87,7 +109,12 @@ function toRow(ctx: AppContext, row: PageRow, rank: number): LeaderboardRow {
 }
 
 /** The rows from 0-based `offset`: OFFSET when shallow, else a walk down the count tree to the first key, then a keyset scan. */
-async function pageAt(ctx: AppContext, boardId: number, offset: number, limit: number): Promise<{ rows: PageRow[]; total: number }> {
+async function pageAt(
+  ctx: AppContext,
+  boardId: number,
+  offset: number,
+  limit: number,
+): Promise<{ rows: PageRow[]; total: number }> {
   let rows: PageRow[];
   if (offset <= SHALLOW_OFFSET) rows = await pageAtOffset(ctx.db, boardId, offset, limit);
   else {
@@ -102,7 +129,10 @@ async function pageAt(ctx: AppContext, boardId: number, offset: number, limit: n
 async function pageAround(ctx: AppContext, boardId: number, me: Standing, limit: number) {
   const offset = Math.max(0, Math.min(me.rank! - 1 - Math.floor((limit - 1) / 2), me.total - limit));
   const before = me.rank! - 1 - offset;
-  const rows = [...(await pageBefore(ctx.db, boardId, me.key!, before)), ...(await pageFrom(ctx.db, boardId, me.key!, limit - before))];
+  const rows = [
+    ...(await pageBefore(ctx.db, boardId, me.key!, before)),
+    ...(await pageFrom(ctx.db, boardId, me.key!, limit - before)),
+  ];
   return { offset, rows };
 }
 
@@ -111,14 +141,27 @@ async function pageAround(ctx: AppContext, boardId: number, me: Standing, limit:
  * player's best), the page with its total (on PostgreSQL one statement for a shallow offset); with a player, one rank
  * statement; around=me reads the two keyset halves instead of OFFSET.
  */
-export async function getLeaderboard(ctx: AppContext, slug: string, query: LeaderboardQuery, credential: Credential | null) {
+export async function getLeaderboard(
+  ctx: AppContext,
+  slug: string,
+  query: LeaderboardQuery,
+  credential: Credential | null,
+) {
   const player = credential?.kind === 'player' ? credential.playerId : undefined;
   if (query.around === 'me' && player === undefined) {
     if (!credential) throw new AppError('unauthenticated', 'around=me needs a player token or a portal session');
     throw new AppError('forbidden', 'around=me needs a player credential, not a developer key');
   }
   const { limit } = query;
-  const opened = await openBoard(ctx, slug, query.board, query.period, query.at, player, query.around === 'me' ? undefined : { offset: query.offset, limit });
+  const opened = await openBoard(
+    ctx,
+    slug,
+    query.board,
+    query.period,
+    query.at,
+    player,
+    query.around === 'me' ? undefined : { offset: query.offset, limit },
+  );
   const { game, boardId } = opened;
   let offset = query.offset;
   let rows: PageRow[] = [];
@@ -144,14 +187,29 @@ export async function getLeaderboard(ctx: AppContext, slug: string, query: Leade
     leaderboard: rows.map((row, i) => toRow(ctx, row, offset + i + 1)),
   };
   if (me) data.me = { rank: me.rank, best: me.best };
-  const meta = { game: game.slug, board: query.board, period: query.period, order: game.leaderboard_order, unit: game.leaderboard_unit, limit, offset, total };
+  const meta = {
+    game: game.slug,
+    board: query.board,
+    period: query.period,
+    order: game.leaderboard_order,
+    unit: game.leaderboard_unit,
+    limit,
+    offset,
+    total,
+  };
   return { data, meta };
 }
 
 /** GET /games/{slug}/leaderboard/me: two statements (game, board and the player's best; the rank). */
 export async function getStanding(ctx: AppContext, slug: string, playerId: number, query: StandingQuery) {
   const standing = await standingOf(ctx, await openBoard(ctx, slug, query.board, query.period, query.at, playerId));
-  return { board: query.board, period: query.period, rank: standing.rank, best: standing.best, entries: standing.entries };
+  return {
+    board: query.board,
+    period: query.period,
+    rank: standing.rank,
+    best: standing.best,
+    entries: standing.entries,
+  };
 }
 
 /** GET /games/{slug}/leaderboard/boards: `main`, then the game's other boards with a score, by name (two statements). */
@@ -168,7 +226,14 @@ export async function myScores(ctx: AppContext, playerId: number) {
   const best = [];
   for (const b of await allTimeBests(ctx.db, playerId)) {
     const rank = await rankOf(ctx.db, b.board_id, keyOfBest(b));
-    best.push({ game: b.slug, game_name: b.name, board: b.board, best: Number(b.score), unit: b.leaderboard_unit, rank });
+    best.push({
+      game: b.slug,
+      game_name: b.name,
+      board: b.board,
+      best: Number(b.score),
+      unit: b.leaderboard_unit,
+      rank,
+    });
   }
   const recent = (await recentScores(ctx.db, playerId, 20)).map((r) => ({
     game: r.slug,

@@ -10,5 +10,10 @@ export interface PlayerFields {
 }
 
 export function publicPlayer(config: Config, player: PlayerFields) {
-  return { username: player.username, display_name: player.display_name, country: player.country, avatar_url: avatarUrl(config, player) };
+  return {
+    username: player.username,
+    display_name: player.display_name,
+    country: player.country,
+    avatar_url: avatarUrl(config, player),
+  };
 }

@@ -15,7 +15,30 @@ import {
 } from './rank-tree.js';
 
 const MAX = Number.MAX_SAFE_INTEGER;
-const samples = [-MAX, -(2 ** 52), -1_000_001, -65536, -65535, -17, -16, -2, -1, 0, 1, 2, 3, 15, 16, 17, 255, 256, 1_000_000, 2 ** 40 + 7, 2 ** 52, MAX];
+const samples = [
+  -MAX,
+  -(2 ** 52),
+  -1_000_001,
+  -65536,
+  -65535,
+  -17,
+  -16,
+  -2,
+  -1,
+  0,
+  1,
+  2,
+  3,
+  15,
+  16,
+  17,
+  255,
+  256,
+  1_000_000,
+  2 ** 40 + 7,
+  2 ** 52,
+  MAX,
+];
 
 /** A deterministic generator, so a failing case can be replayed. */
 function random(seed: number) {
@@ -33,13 +56,21 @@ function rankByTree(rows: NodeRow[], sorted: RankKey[], key: RankKey): number {
   const inRanges = rows.filter((row) =>
     [...wanted].some((i) => {
       const r = leadingSiblings(path, i);
-      return row.level === r.level && row.head === r.head && row.parent === r.parent && row.prefix >= r.lo && row.prefix <= r.hi;
+      return (
+        row.level === r.level &&
+        row.head === r.head &&
+        row.parent === r.parent &&
+        row.prefix >= r.lo &&
+        row.prefix <= r.hi
+      );
     }),
   );
   const { ahead, stop } = countAhead(path, inRanges);
   if (!stop) return 1 + ahead;
   const { lo } = nodeBounds(stop);
-  const direct = sorted.filter((k) => compareKeys(k, { norm: lo[0], reachedAt: lo[1], scoreId: 0 }) >= 0 && compareKeys(k, key) < 0).length;
+  const direct = sorted.filter(
+    (k) => compareKeys(k, { norm: lo[0], reachedAt: lo[1], scoreId: 0 }) >= 0 && compareKeys(k, key) < 0,
+  ).length;
   expect(direct).toBeLessThanOrEqual(SPLIT_AT);
   return 1 + ahead + direct;
 }
@@ -98,7 +129,14 @@ describe('scores: count tree', () => {
     for (const row of rows) {
       const children = rows.filter((r) => {
         const range = childrenRange(row);
-        return range && r.level === range.level && r.head === range.head && r.parent === range.parent && r.prefix >= range.lo && r.prefix <= range.hi;
+        return (
+          range &&
+          r.level === range.level &&
+          r.head === range.head &&
+          r.parent === range.parent &&
+          r.prefix >= range.lo &&
+          r.prefix <= range.hi
+        );
       });
       if (row.expanded) expect(children.reduce((n, c) => n + c.cnt, 0)).toBe(row.cnt);
       else {
@@ -124,7 +162,11 @@ describe('scores: count tree', () => {
   });
 
   it('stops at the exact millisecond when hundreds tie on score and time', () => {
-    const keys: RankKey[] = Array.from({ length: 300 }, (_, i) => ({ norm: -10, reachedAt: 5000 + Math.floor(i / 60), scoreId: i + 1 }));
+    const keys: RankKey[] = Array.from({ length: 300 }, (_, i) => ({
+      norm: -10,
+      reachedAt: 5000 + Math.floor(i / 60),
+      scoreId: i + 1,
+    }));
     const rows = buildTree(keys);
     for (const i of [0, 59, 60, 150, 299]) expect(rankByTree(rows, keys, keys[i]!)).toBe(i + 1);
   });

@@ -158,7 +158,8 @@ export function childrenRange(node: NodeId): NodeRange | null {
     // A class node (level 1) has no mantissa digits yet: its own prefix among the score digits is 0.
     const cls = level === 1 ? prefix : node.head;
     const own = level === 1 ? 0 : prefix;
-    if (level - 1 < classDigits(cls)) return { level: level + 1, head: cls, parent: own, lo: own * 16, hi: own * 16 + 15 };
+    if (level - 1 < classDigits(cls))
+      return { level: level + 1, head: cls, parent: own, lo: own * 16, hi: own * 16 + 15 };
     return { level: TIME_LEVEL_BASE + 1, head: scoreFrom(cls, own), parent: 0, lo: 0, hi: 15 };
   }
   const t = level - TIME_LEVEL_BASE;
@@ -236,7 +237,13 @@ export function countAhead(path: NodeId[], rows: NodeRow[]): { ahead: number; st
 }
 
 /** The nodes at depth + 1 present among sorted keys[from..to), in order, each with the slice of keys it counts. */
-function groupChildren(depth: number, keys: Array<{ norm: number; reachedAt: number }>, parts: ScoreParts[], from: number, to: number) {
+function groupChildren(
+  depth: number,
+  keys: Array<{ norm: number; reachedAt: number }>,
+  parts: ScoreParts[],
+  from: number,
+  to: number,
+) {
   const groups: Array<{ id: NodeId; from: number; to: number }> = [];
   for (let i = from; i < to; i++) {
     const key = keys[i]!;

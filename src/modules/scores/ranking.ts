@@ -48,7 +48,12 @@ export function rankWithTotal(db: Executor, boardId: number, key: RankKey): Prom
  * A score submission's update of the player's bests rows (countEntryAndSetBest) and the rank of their best `key` on
  * `boardId` afterwards: one statement on PostgreSQL (countEntrySetBestAndRank).
  */
-export function setBestsAndRank(db: Executor, entry: Parameters<typeof countEntrySetBestAndRank>[1], boardId: number, key: RankKey) {
+export function setBestsAndRank(
+  db: Executor,
+  entry: Parameters<typeof countEntrySetBestAndRank>[1],
+  boardId: number,
+  key: RankKey,
+) {
   return countEntrySetBestAndRank(db, entry, { boardId, levels: pathLevels(key), key });
 }
 
@@ -136,7 +141,11 @@ async function readPaths(db: Executor, cursors: PathCursor[], known: Map<string,
     const at = c.path.findIndex((n, d) => d >= c.depth && isDeepTimeLevel(n.level));
     return at < 0 ? c.path.length : at;
   });
-  await readNodes(db, cursors.flatMap((c, i) => c.path.slice(c.depth, deep[i]).map((n) => ({ boardId: c.boardId, ...n }))), known);
+  await readNodes(
+    db,
+    cursors.flatMap((c, i) => c.path.slice(c.depth, deep[i]).map((n) => ({ boardId: c.boardId, ...n }))),
+    known,
+  );
   const below = cursors.flatMap((c, i) => {
     const at = deep[i]!;
     const reached = at === c.depth || known.get(boardNode(c.boardId, c.path[at - 1]!))?.expanded;
@@ -146,13 +155,26 @@ async function readPaths(db: Executor, cursors: PathCursor[], known: Map<string,
 }
 
 /** These nodes as they are (the missing ones are not returned), each read once. */
-async function readNodes(db: Executor, nodes: Array<NodeId & { boardId: number }>, known: Map<string, BoardNodeRow>): Promise<void> {
-  const ranges = new Map(nodes.map((n) => [boardNode(n.boardId, n), { boardId: n.boardId, level: n.level, head: n.head, parent: n.parent, lo: n.prefix, hi: n.prefix }]));
+async function readNodes(
+  db: Executor,
+  nodes: Array<NodeId & { boardId: number }>,
+  known: Map<string, BoardNodeRow>,
+): Promise<void> {
+  const ranges = new Map(
+    nodes.map((n) => [
+      boardNode(n.boardId, n),
+      { boardId: n.boardId, level: n.level, head: n.head, parent: n.parent, lo: n.prefix, hi: n.prefix },
+    ]),
+  );
   for (const row of await nodesInRanges(db, [...ranges.values()])) known.set(boardNode(row.boardId, row), row);
 }
 
 /** Adds the deltas (addToNodes), learns the nodes as they are now, and splits those that grew past SPLIT_AT. */
-async function addAndSplit(db: Executor, batch: Parameters<typeof addToNodes>[1], known: Map<string, BoardNodeRow>): Promise<void> {
+async function addAndSplit(
+  db: Executor,
+  batch: Parameters<typeof addToNodes>[1],
+  known: Map<string, BoardNodeRow>,
+): Promise<void> {
   const rows = await addToNodes(db, batch);
   for (const row of rows) known.set(boardNode(row.boardId, row), row);
   for (const row of rows) if (!row.expanded && row.cnt > SPLIT_AT && childrenRange(row)) await split(db, row);
@@ -221,7 +243,11 @@ export async function applyKeyChanges(db: Executor, changes: KeyChange[], oneSta
   await readPaths(db, cursors, known);
   if (!oneStatement) return moveBoardByBoard(db, cursors, known);
   const { writes, stops } = plan(cursors, known);
-  await addAndSplit(db, writes.sort((a, b) => a.boardId - b.boardId || compareNodes(a, b)), known);
+  await addAndSplit(
+    db,
+    writes.sort((a, b) => a.boardId - b.boardId || compareNodes(a, b)),
+    known,
+  );
   if (cursors.some((cursor) => splitAtStop(cursor, stops.get(cursor)!, known))) throw new TreeChanged();
 }
 
@@ -238,7 +264,12 @@ export class TreeChanged extends Error {
  * by board: a purge is rare, and this way never has to be run again.
  */
 export async function removeKeys(db: Executor, removals: Array<{ boardId: number; key: RankKey }>): Promise<void> {
-  const cursors: PathCursor[] = removals.map((r) => ({ boardId: r.boardId, path: pathOf(r.key), delta: -1 as const, depth: 0 }));
+  const cursors: PathCursor[] = removals.map((r) => ({
+    boardId: r.boardId,
+    path: pathOf(r.key),
+    delta: -1 as const,
+    depth: 0,
+  }));
   const known = new Map<string, BoardNodeRow>();
   await readPaths(db, cursors, known);
   await moveBoardByBoard(db, cursors, known);
@@ -247,7 +278,12 @@ export async function removeKeys(db: Executor, removals: Array<{ boardId: number
 /** Moves the keys board after board, in board order (moveKeysOnBoard). */
 async function moveBoardByBoard(db: Executor, cursors: PathCursor[], known: Map<string, BoardNodeRow>): Promise<void> {
   const boards = [...new Set(cursors.map((c) => c.boardId))].sort((a, b) => a - b);
-  for (const boardId of boards) await moveKeysOnBoard(db, cursors.filter((c) => c.boardId === boardId), known);
+  for (const boardId of boards)
+    await moveKeysOnBoard(
+      db,
+      cursors.filter((c) => c.boardId === boardId),
+      known,
+    );
 }
 
 /** Rebuilds a board's tree from its bests (a new board filled from history). Reads the board's keys once. */

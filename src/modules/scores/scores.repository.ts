@@ -26,18 +26,34 @@ export function findListedGame(db: Executor, slug: string): Promise<ScoringGame 
 }
 
 export async function isActivePlayer(db: Executor, playerId: number): Promise<boolean> {
-  const row = await db.selectFrom('players').select('id').where('id', '=', playerId).where('status', '=', 'active').executeTakeFirst();
+  const row = await db
+    .selectFrom('players')
+    .select('id')
+    .where('id', '=', playerId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 /** Whether the player ever started a play session of the game (a developer key acts only for such players). */
 export async function hasPlayed(db: Executor, playerId: number, gameId: number): Promise<boolean> {
-  const row = await db.selectFrom('play_sessions').select('id').where('player_id', '=', playerId).where('game_id', '=', gameId).limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('play_sessions')
+    .select('id')
+    .where('player_id', '=', playerId)
+    .where('game_id', '=', gameId)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 /** The play session with this token hash, if it is this player's for this game. Unique index on token_hash. */
-export async function findOwnPlaySession(db: Executor, tokenHash: string, playerId: number, gameId: number): Promise<number | undefined> {
+export async function findOwnPlaySession(
+  db: Executor,
+  tokenHash: string,
+  playerId: number,
+  gameId: number,
+): Promise<number | undefined> {
   const row = await db
     .selectFrom('play_sessions')
     .select('id')
@@ -52,14 +68,35 @@ export type NewScore = Omit<Insertable<ScoresTable>, 'id'>;
 
 /** A score to insert, every column given. */
 export type ScoreToInsert = NewScore & { meta: string | null; play_session_id: number | null };
-const scoreArgs = (s: ScoreToInsert) => [s.game_id, s.player_id, s.board, s.score, s.meta, s.play_session_id, s.created_at] as const;
+const scoreArgs = (s: ScoreToInsert) =>
+  [s.game_id, s.player_id, s.board, s.score, s.meta, s.play_session_id, s.created_at] as const;
 
 export async function insertScore(db: Executor, score: ScoreToInsert): Promise<number> {
   return Number((await insertScoreQuery.first(db, ...scoreArgs(score)))!.id);
 }
 /** The score's insert, returning its id: compiled once, alone (SQLite) or in insertAndLock (PostgreSQL). */
-const scoreInsert = (db: Executor, gameId: number, playerId: number, board: string, score: number, meta: string | null, playSessionId: number | null, createdAt: number) =>
-  db.insertInto('scores').values({ game_id: gameId, player_id: playerId, board, score, meta, play_session_id: playSessionId, created_at: createdAt }).returning('id');
+const scoreInsert = (
+  db: Executor,
+  gameId: number,
+  playerId: number,
+  board: string,
+  score: number,
+  meta: string | null,
+  playSessionId: number | null,
+  createdAt: number,
+) =>
+  db
+    .insertInto('scores')
+    .values({
+      game_id: gameId,
+      player_id: playerId,
+      board,
+      score,
+      meta,
+      play_session_id: playSessionId,
+      created_at: createdAt,
+    })
+    .returning('id');
 const insertScoreQuery = prepared(scoreInsert);
 
 /**
@@ -68,14 +105,25 @@ const insertScoreQuery = prepared(scoreInsert);
  * SQLite in two.
  */
 export async function insertScoreLockingBests(db: Executor, score: ScoreToInsert, boardIds: number[]) {
-  if (!isPostgres(db)) return { scoreId: await insertScore(db, score), bests: await lockBests(db, boardIds, score.player_id) };
+  if (!isPostgres(db))
+    return { scoreId: await insertScore(db, score), bests: await lockBests(db, boardIds, score.player_id) };
   const rows = (await insertAndLock.execute(db, ...scoreArgs(score), boardsJson(boardIds))).rows;
   const bests = rows.filter((r) => r.leaderboard_id !== null).map(({ new_score_id, ...best }) => best as BestRow);
   return { scoreId: Number(rows[0]!.new_score_id), bests };
 }
 type InsertedAndLocked = { new_score_id: number } & { [K in keyof BestRow]: BestRow[K] | null };
 const insertAndLock = prepared(
-  (db, gameId: number, playerId: number, board: string, score: number, meta: string | null, playSessionId: number | null, createdAt: number, boards: string) => {
+  (
+    db,
+    gameId: number,
+    playerId: number,
+    board: string,
+    score: number,
+    meta: string | null,
+    playSessionId: number | null,
+    createdAt: number,
+    boards: string,
+  ) => {
     const insert = scoreInsert(db, gameId, playerId, board, score, meta, playSessionId, createdAt);
     const query = sql<InsertedAndLocked>`with s as (${insert})
 select s.id as new_score_id, b.* from s left join (${lockBestsSql(db, boards, playerId)}) b on true order by b.leaderboard_id`;
@@ -92,7 +140,12 @@ export interface HistoryRow {
 }
 
 /** The player's newest submissions for one game. Index scores_player_game_idx, read backwards: `limit` entries. */
-export function recentScoresForGame(db: Executor, playerId: number, gameId: number, limit: number): Promise<HistoryRow[]> {
+export function recentScoresForGame(
+  db: Executor,
+  playerId: number,
+  gameId: number,
+  limit: number,
+): Promise<HistoryRow[]> {
   return db
     .selectFrom('scores')
     .select(['id', 'board', 'score', 'meta', 'created_at'])
@@ -125,7 +178,17 @@ export function allTimeBests(db: Executor, playerId: number, board?: string) {
     .selectFrom('leaderboard_bests as b')
     .innerJoin('leaderboards as l', 'l.id', 'b.leaderboard_id')
     .innerJoin('games as g', 'g.id', 'l.game_id')
-    .select(['l.id as board_id', 'l.board', 'g.slug', 'g.name', 'g.leaderboard_unit', 'b.score', 'b.norm', 'b.reached_at', 'b.score_id'])
+    .select([
+      'l.id as board_id',
+      'l.board',
+      'g.slug',
+      'g.name',
+      'g.leaderboard_unit',
+      'b.score',
+      'b.norm',
+      'b.reached_at',
+      'b.score_id',
+    ])
     .where('b.player_id', '=', playerId)
     .where('l.period', '=', 'all')
     .whereRef('l.sort_order', '=', 'g.leaderboard_order')
@@ -144,7 +207,14 @@ export function allTimeBests(db: Executor, playerId: number, board?: string) {
  * PostgreSQL a concurrent request with the same key waits here until the first commits, then is not given the
  * claim. Returns false when a live row exists.
  */
-export async function claimRequestKey(db: Executor, caller: string, key: string, fingerprint: string, now: number, expiredBefore: number): Promise<boolean> {
+export async function claimRequestKey(
+  db: Executor,
+  caller: string,
+  key: string,
+  fingerprint: string,
+  now: number,
+  expiredBefore: number,
+): Promise<boolean> {
   const row = await db
     .insertInto('score_requests')
     .values({ caller, idem_key: key, fingerprint, response: '', created_at: now })
@@ -160,11 +230,21 @@ export async function claimRequestKey(db: Executor, caller: string, key: string,
 }
 
 export function findRequestKey(db: Executor, caller: string, key: string) {
-  return db.selectFrom('score_requests').select(['fingerprint', 'response']).where('caller', '=', caller).where('idem_key', '=', key).executeTakeFirst();
+  return db
+    .selectFrom('score_requests')
+    .select(['fingerprint', 'response'])
+    .where('caller', '=', caller)
+    .where('idem_key', '=', key)
+    .executeTakeFirst();
 }
 
 export async function saveRequestResponse(db: Executor, caller: string, key: string, response: string): Promise<void> {
-  await db.updateTable('score_requests').set({ response }).where('caller', '=', caller).where('idem_key', '=', key).execute();
+  await db
+    .updateTable('score_requests')
+    .set({ response })
+    .where('caller', '=', caller)
+    .where('idem_key', '=', key)
+    .execute();
 }
 
 /** Forgets keys older than the window: index score_requests_created_idx, a range of exactly the expired rows. */

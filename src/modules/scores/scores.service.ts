@@ -35,9 +35,15 @@ export async function scoringGame(ctx: AppContext, slug: string): Promise<Scorin
 }
 
 /** The player a submission is for: the caller, or the player a developer key of this game names (DESIGN §4, §8). */
-async function playerFor(ctx: AppContext, game: ScoringGame, credential: Credential, playerId: number | undefined): Promise<number> {
+async function playerFor(
+  ctx: AppContext,
+  game: ScoringGame,
+  credential: Credential,
+  playerId: number | undefined,
+): Promise<number> {
   if (credential.kind === 'player') {
-    if (playerId !== undefined && playerId !== credential.playerId) throw new AppError('forbidden', 'A player token can submit only its own scores');
+    if (playerId !== undefined && playerId !== credential.playerId)
+      throw new AppError('forbidden', 'A player token can submit only its own scores');
     return credential.playerId;
   }
   if (playerId === undefined) throw validationFailed({ player_id: 'is required with a developer key' });
@@ -50,7 +56,8 @@ async function playerFor(ctx: AppContext, game: ScoringGame, credential: Credent
 function metaText(meta: Record<string, unknown> | undefined): string | null {
   if (meta === undefined) return null;
   const text = JSON.stringify(meta);
-  if ([...text].length > META_MAX_CHARS) throw validationFailed({ meta: `must be at most ${META_MAX_CHARS} characters of JSON` });
+  if ([...text].length > META_MAX_CHARS)
+    throw validationFailed({ meta: `must be at most ${META_MAX_CHARS} characters of JSON` });
   return text;
 }
 
@@ -62,9 +69,24 @@ const beats = (a: RankKey, b: RankKey) => a.norm < b.norm;
  * board order (PostgreSQL) with the score's insert. Also returns the player's best before this score on the all-time
  * board, and the moves of the player's key that the count trees need (applyKeyChanges), in board order.
  */
-async function fileBests(db: Executor, boardIds: number[], playerId: number, score: number, key: RankKey, now: number, locked: BestRow[]) {
+async function fileBests(
+  db: Executor,
+  boardIds: number[],
+  playerId: number,
+  score: number,
+  key: RankKey,
+  now: number,
+  locked: BestRow[],
+) {
   const newRow = (boardId: number): BestRow => ({
-    leaderboard_id: boardId, player_id: playerId, score, norm: key.norm, reached_at: key.reachedAt, score_id: key.scoreId, entries: 1, last_played: now,
+    leaderboard_id: boardId,
+    player_id: playerId,
+    score,
+    norm: key.norm,
+    reached_at: key.reachedAt,
+    score_id: key.scoreId,
+    entries: 1,
+    last_played: now,
   });
   let existing = locked;
   const missing = boardIds.filter((id) => !existing.some((r) => r.leaderboard_id === id));
@@ -143,20 +165,26 @@ interface CheckedSubmission {
  * The checks of DESIGN §8 in the order the README gives, and the boards of the periods of `now` (read with the game;
  * the missing ones are created once the checks pass).
  */
-async function checkSubmission(ctx: AppContext, { slug, credential, body }: SubmitInput, now: number): Promise<CheckedSubmission> {
+async function checkSubmission(
+  ctx: AppContext,
+  { slug, credential, body }: SubmitInput,
+  now: number,
+): Promise<CheckedSubmission> {
   const board = body.board ?? 'main';
   const periods = periodKeysAt(now, ctx.config.reset_timezone);
   const found = await findGameWithBoards(ctx.db, slug, board, periods);
   if (!found) throw notFound('No such game');
   const { game } = found;
-  if (credential.kind === 'key' && credential.gameId !== game.id) throw new AppError('forbidden', 'This developer key belongs to another game');
+  if (credential.kind === 'key' && credential.gameId !== game.id)
+    throw new AppError('forbidden', 'This developer key belongs to another game');
   if (!game.leaderboard_enabled) throw new AppError('leaderboard_disabled', 'This game has no leaderboard');
   const playerId = await playerFor(ctx, game, credential, body.player_id);
   const meta = metaText(body.meta);
   let playSessionId: number | null = null;
   if (body.play_session !== undefined) {
     playSessionId = (await findOwnPlaySession(ctx.db, sha256(body.play_session), playerId, game.id)) ?? null;
-    if (playSessionId === null) throw new AppError('invalid_play_session', 'play_session is not a session of this player for this game');
+    if (playSessionId === null)
+      throw new AppError('invalid_play_session', 'play_session is not a session of this player for this game');
   }
   const boardIds = (await boardsToWrite(ctx, found, board, periods)).map((b) => b.id);
   return { game, boardIds, playerId, board, meta, playSessionId };
@@ -173,10 +201,14 @@ interface RequestKey {
  * On PostgreSQL a concurrent duplicate waits in the claim until the first commits, then replays its response.
  */
 async function claimOrReplay(db: Executor, request: RequestKey, now: number): Promise<SubmitResult | undefined> {
-  if (await claimRequestKey(db, request.caller, request.key, request.fingerprint, now, now - IDEMPOTENCY_TTL_MS)) return undefined;
+  if (await claimRequestKey(db, request.caller, request.key, request.fingerprint, now, now - IDEMPOTENCY_TTL_MS))
+    return undefined;
   const first = (await findRequestKey(db, request.caller, request.key))!;
   if (first.fingerprint !== request.fingerprint) {
-    throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with another request in the last 24 hours');
+    throw new AppError(
+      'idempotency_key_reused',
+      'This Idempotency-Key was used with another request in the last 24 hours',
+    );
   }
   return JSON.parse(first.response) as SubmitResult;
 }
@@ -195,42 +227,67 @@ export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<
   const now = ctx.clock.now();
   const { game, boardIds, playerId, board, meta, playSessionId } = await checkSubmission(ctx, input, now);
   const { score } = input.body;
-  const request: RequestKey | undefined = input.idempotencyKey === undefined ? undefined : {
-    caller: callerOf(input.credential),
-    key: input.idempotencyKey,
-    fingerprint: requestFingerprint(game.slug, { ...input.body, board }),
-  };
+  const request: RequestKey | undefined =
+    input.idempotencyKey === undefined
+      ? undefined
+      : {
+          caller: callerOf(input.credential),
+          key: input.idempotencyKey,
+          fingerprint: requestFingerprint(game.slug, { ...input.body, board }),
+        };
   if (request) await forgetExpiredKeys(ctx, now);
 
-  const outcome = await retryOnConflict((oneStatement) => ctx.db.transaction().execute(async (trx): Promise<SubmitOutcome> => {
-    const replay = request && (await claimOrReplay(trx, request, now));
-    if (replay) return { result: replay, replayed: true };
-    const row = { game_id: game.id, player_id: playerId, board, score, meta, play_session_id: playSessionId, created_at: now };
-    const { scoreId, bests } = await insertScoreLockingBests(trx, row, boardIds);
-    const key: RankKey = { norm: normalise(score, game.leaderboard_order), reachedAt: clampReachedAt(now), scoreId };
-    const { before, counted, improved, changes } = await fileBests(trx, boardIds, playerId, score, key, now, bests);
-    const personalBest = !before || beats(key, before);
-    const bestKey = personalBest ? key : before!;
-    const best = { score, norm: key.norm, reached_at: key.reachedAt, score_id: key.scoreId };
-    const { rank } = await setBestsAndRank(trx, { counted, improved, playerId, now, best }, boardIds[0]!, bestKey);
-    const result: SubmitResult = { accepted: true, score, board, rank: { rank, best: normalise(bestKey.norm, game.leaderboard_order) }, personal_best: personalBest };
-    if (request) await saveRequestResponse(trx, request.caller, request.key, JSON.stringify(result));
-    // Last: see above.
-    await applyKeyChanges(trx, changes, oneStatement);
-    return { result, replayed: false };
-  }));
+  const outcome = await retryOnConflict((oneStatement) =>
+    ctx.db.transaction().execute(async (trx): Promise<SubmitOutcome> => {
+      const replay = request && (await claimOrReplay(trx, request, now));
+      if (replay) return { result: replay, replayed: true };
+      const row = {
+        game_id: game.id,
+        player_id: playerId,
+        board,
+        score,
+        meta,
+        play_session_id: playSessionId,
+        created_at: now,
+      };
+      const { scoreId, bests } = await insertScoreLockingBests(trx, row, boardIds);
+      const key: RankKey = { norm: normalise(score, game.leaderboard_order), reachedAt: clampReachedAt(now), scoreId };
+      const { before, counted, improved, changes } = await fileBests(trx, boardIds, playerId, score, key, now, bests);
+      const personalBest = !before || beats(key, before);
+      const bestKey = personalBest ? key : before!;
+      const best = { score, norm: key.norm, reached_at: key.reachedAt, score_id: key.scoreId };
+      const { rank } = await setBestsAndRank(trx, { counted, improved, playerId, now, best }, boardIds[0]!, bestKey);
+      const result: SubmitResult = {
+        accepted: true,
+        score,
+        board,
+        rank: { rank, best: normalise(bestKey.norm, game.leaderboard_order) },
+        personal_best: personalBest,
+      };
+      if (request) await saveRequestResponse(trx, request.caller, request.key, JSON.stringify(result));
+      // Last: see above.
+      await applyKeyChanges(trx, changes, oneStatement);
+      return { result, replayed: false };
+    }),
+  );
   ctx.metrics.scoreSubmissions.inc({ outcome: outcome.replayed ? 'replayed' : 'stored' });
   return outcome;
 }
 
-export const parseMeta = (text: string | null) => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));
+export const parseMeta = (text: string | null) =>
+  text === null ? null : (JSON.parse(text) as Record<string, unknown>);
 
 /** GET /games/{slug}/scores/me: the player's last 50 submissions for the game, all boards, newest first. */
 export async function myScoresForGame(ctx: AppContext, slug: string, playerId: number) {
   const game = await scoringGame(ctx, slug);
   const rows = await recentScoresForGame(ctx.db, playerId, game.id, 50);
   return {
-    scores: rows.map((r) => ({ id: r.id, board: r.board, score: Number(r.score), meta: parseMeta(r.meta), created_at: formatTimestamp(Number(r.created_at)) })),
+    scores: rows.map((r) => ({
+      id: r.id,
+      board: r.board,
+      score: Number(r.score),
+      meta: parseMeta(r.meta),
+      created_at: formatTimestamp(Number(r.created_at)),
+    })),
   };
 }
-

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { JsonText, deepJsonSerializerCompiler, hasNonFiniteNumber, stringifyJson, stringifyIteratively, utf8Length } from './json-text.js';
+import {
+  JsonText,
+  deepJsonSerializerCompiler,
+  hasNonFiniteNumber,
+  stringifyJson,
+  stringifyIteratively,
+  utf8Length,
+} from './json-text.js';
 
 const nestedArrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const nestedObjects = (depth: number) => `${'{"a":'.repeat(depth)}[1,"x",null]${'}'.repeat(depth)}`;
@@ -32,10 +39,13 @@ describe('states: JSON text', () => {
     [new Number(3), new String('s'), new Boolean(false)],
   ];
 
-  it.each(samples.map((value) => [JSON.stringify(value), value]))('writes %s as JSON.stringify does', (_text, value) => {
-    expect(stringifyIteratively(value)).toBe(JSON.stringify(value));
-    expect(stringifyJson(value)).toBe(JSON.stringify(value));
-  });
+  it.each(samples.map((value) => [JSON.stringify(value), value]))(
+    'writes %s as JSON.stringify does',
+    (_text, value) => {
+      expect(stringifyIteratively(value)).toBe(JSON.stringify(value));
+      expect(stringifyJson(value)).toBe(JSON.stringify(value));
+    },
+  );
 
   it('answers undefined for a top-level value JSON.stringify skips', () => {
     expect(stringifyIteratively(undefined)).toBeUndefined();
@@ -72,17 +82,33 @@ describe('states: JSON text', () => {
 
   it('writes a stored JSON text into a one-state answer as it is, and as its value anywhere else', () => {
     const serialize = deepJsonSerializerCompiler();
-    for (const text of samples.map((value) => stringifyJson(value)).filter((t): t is string => t !== undefined).concat(nestedObjects(50_000))) {
-      const body = { ok: true, data: { state: { slot: 0, label: 'a "label"', version: 3, state: new JsonText(text), updated_at: 'x' } } };
+    for (const text of samples
+      .map((value) => stringifyJson(value))
+      .filter((t): t is string => t !== undefined)
+      .concat(nestedObjects(50_000))) {
+      const body = {
+        ok: true,
+        data: { state: { slot: 0, label: 'a "label"', version: 3, state: new JsonText(text), updated_at: 'x' } },
+      };
       const out = serialize(body);
-      expect(out).toBe(`{"ok":true,"data":{"state":{"slot":0,"label":"a \\"label\\"","version":3,"state":${text},"updated_at":"x"}}}`);
-      if (text.length < 1000) expect(JSON.parse(out)).toEqual({ ok: true, data: { state: { slot: 0, label: 'a "label"', version: 3, updated_at: 'x', state: JSON.parse(text) } } });
+      expect(out).toBe(
+        `{"ok":true,"data":{"state":{"slot":0,"label":"a \\"label\\"","version":3,"state":${text},"updated_at":"x"}}}`,
+      );
+      if (text.length < 1000)
+        expect(JSON.parse(out)).toEqual({
+          ok: true,
+          data: { state: { slot: 0, label: 'a "label"', version: 3, updated_at: 'x', state: JSON.parse(text) } },
+        });
     }
     // not the one-state shape (something after data): the text's value, through toJSON
     const withMeta = { ok: true, data: { state: { slot: 1, state: new JsonText('[1,{"a":null}]') } }, meta: { n: 1 } };
     expect(serialize(withMeta)).toBe('{"ok":true,"data":{"state":{"slot":1,"state":[1,{"a":null}]}},"meta":{"n":1}}');
-    expect(serialize({ ok: true, data: { state: { state: new JsonText('{"b":2}') } } })).toBe('{"ok":true,"data":{"state":{"state":{"b":2}}}}');
-    expect(serialize({ ok: true, data: { state: { state: new JsonText('7'), slot: 2 } } })).toBe('{"ok":true,"data":{"state":{"state":7,"slot":2}}}');
+    expect(serialize({ ok: true, data: { state: { state: new JsonText('{"b":2}') } } })).toBe(
+      '{"ok":true,"data":{"state":{"state":{"b":2}}}}',
+    );
+    expect(serialize({ ok: true, data: { state: { state: new JsonText('7'), slot: 2 } } })).toBe(
+      '{"ok":true,"data":{"state":{"state":7,"slot":2}}}',
+    );
     expect(serialize({ ok: false, error: { code: 'not_found' } })).toBe('{"ok":false,"error":{"code":"not_found"}}');
   });
 });

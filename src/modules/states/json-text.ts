@@ -25,7 +25,13 @@ function open(value: unknown, out: string[], stack: Frame[]): void {
     stack.push({ kind: 'array', items: value, next: 0 });
   } else {
     out.push('{');
-    stack.push({ kind: 'object', holder: value as Record<string, unknown>, keys: Object.keys(value), next: 0, wrote: false });
+    stack.push({
+      kind: 'object',
+      holder: value as Record<string, unknown>,
+      keys: Object.keys(value),
+      next: 0,
+      wrote: false,
+    });
   }
 }
 
@@ -121,7 +127,11 @@ interface OneState {
 /** `{ok, data: {state: {…, state: JsonText, …}}}` with nothing after `data` and `state`. */
 function isOneState(body: unknown): body is OneState {
   const data = (body as Partial<OneState> | null)?.data;
-  return data?.state?.state instanceof JsonText && Object.keys(body as object).at(-1) === 'data' && Object.keys(data).length === 1;
+  return (
+    data?.state?.state instanceof JsonText &&
+    Object.keys(body as object).at(-1) === 'data' &&
+    Object.keys(data).length === 1
+  );
 }
 
 /** The one-state answer with the stored text in the place of its `state` key: the fields before and after are written as usual. */

@@ -18,7 +18,12 @@ export async function requireListedGame(ctx: AppContext, slug: string): Promise<
  *   active and have started a play session of the game (else 404 not_found, as for an unknown player).
  * Scopes are checked before this, by the route's `config.scope`.
  */
-export async function actingPlayer(ctx: AppContext, credential: Credential, game: { id: number }, namedPlayerId: number | undefined): Promise<number> {
+export async function actingPlayer(
+  ctx: AppContext,
+  credential: Credential,
+  game: { id: number },
+  namedPlayerId: number | undefined,
+): Promise<number> {
   if (credential.kind === 'player') {
     if (namedPlayerId !== undefined && namedPlayerId !== credential.playerId) {
       throw new AppError('forbidden', 'A player credential can only act for its own player; leave out player_id');

@@ -44,7 +44,11 @@ export function findListedGame(db: Executor, slug: string): Promise<ListedGameRo
 }
 // every state call starts here: compiled once (db/prepared.ts), like the other hot statements below
 const listedGame = prepared((db, slug: string) =>
-  db.selectFrom('games').select(['id', 'slug', 'save_slots']).where('slug', '=', slug).where('status', 'in', [...LISTED_STATUSES]),
+  db
+    .selectFrom('games')
+    .select(['id', 'slug', 'save_slots'])
+    .where('slug', '=', slug)
+    .where('status', 'in', [...LISTED_STATUSES]),
 );
 
 /**
@@ -52,18 +56,28 @@ const listedGame = prepared((db, slug: string) =>
  * on slug, then the primary key of save_states. `state` is undefined when the slot is empty.
  */
 export async function findListedGameWithState(
-  db: Executor, slug: string, playerId: number, slot: number,
+  db: Executor,
+  slug: string,
+  playerId: number,
+  slot: number,
 ): Promise<{ game: ListedGameRow; state: Required<StoredStateRow> | undefined } | undefined> {
   const row = await listedGameWithState.first(db, slug, playerId, slot);
   if (!row) return undefined;
   const { id, slug: gameSlug, save_slots, ...state } = row;
-  return { game: { id, slug: gameSlug, save_slots }, state: state.state === null ? undefined : (state as Required<StoredStateRow>) };
+  return {
+    game: { id, slug: gameSlug, save_slots },
+    state: state.state === null ? undefined : (state as Required<StoredStateRow>),
+  };
 }
 const listedGameWithState = prepared((db, slug: string, playerId: number, slot: number) =>
   db
     .selectFrom('games as g')
     .leftJoin('save_states as s', (join) =>
-      join.onRef('s.game_id', '=', 'g.id').on('s.player_id', '=', playerId).on('s.slot', '=', slot).on('s.state', 'is not', null),
+      join
+        .onRef('s.game_id', '=', 'g.id')
+        .on('s.player_id', '=', playerId)
+        .on('s.slot', '=', slot)
+        .on('s.state', 'is not', null),
     )
     .select(['g.id', 'g.slug', 'g.save_slots', ...SUMMARY.map((c) => `s.${c}` as const), 's.state'])
     .where('g.slug', '=', slug)
@@ -78,7 +92,13 @@ export async function isActivePlayerOfGame(db: Executor, playerId: number, gameI
     .where('p.id', '=', playerId)
     .where('p.status', '=', 'active')
     .where((eb) =>
-      eb.exists(eb.selectFrom('play_sessions as s').select('s.id').whereRef('s.player_id', '=', 'p.id').where('s.game_id', '=', gameId)),
+      eb.exists(
+        eb
+          .selectFrom('play_sessions as s')
+          .select('s.id')
+          .whereRef('s.player_id', '=', 'p.id')
+          .where('s.game_id', '=', gameId),
+      ),
     )
     .executeTakeFirst();
   return row !== undefined;
@@ -87,11 +107,19 @@ export async function isActivePlayerOfGame(db: Executor, playerId: number, gameI
 const SUMMARY = ['slot', 'label', 'version', 'size_bytes', 'created_at', 'updated_at'] as const;
 
 /** `player_id = ? AND game_id = ? AND slot = ?`: the primary key. The game may be an expression (a subquery reading it). */
-const atSlot = (key: Omit<SlotKey, 'gameId'> & { gameId: number | Expression<number> }) => (eb: ExpressionBuilder<Database, 'save_states'>) =>
-  eb.and([eb('player_id', '=', key.playerId), eb('game_id', '=', key.gameId), eb('slot', '=', key.slot)]);
+const atSlot =
+  (key: Omit<SlotKey, 'gameId'> & { gameId: number | Expression<number> }) =>
+  (eb: ExpressionBuilder<Database, 'save_states'>) =>
+    eb.and([eb('player_id', '=', key.playerId), eb('game_id', '=', key.gameId), eb('slot', '=', key.slot)]);
 
 /** The stored states of a player in slots below `slotCount`, by slot; the payload only when asked (primary key prefix). */
-export async function listStoredStates(db: Executor, playerId: number, gameId: number, slotCount: number, withState: boolean): Promise<StoredStateRow[]> {
+export async function listStoredStates(
+  db: Executor,
+  playerId: number,
+  gameId: number,
+  slotCount: number,
+  withState: boolean,
+): Promise<StoredStateRow[]> {
   const rows = await db
     .selectFrom('save_states')
     .select(SUMMARY)
@@ -111,7 +139,11 @@ export async function findStoredState(db: Executor, key: SlotKey): Promise<Requi
   return row as Required<StoredStateRow> | undefined;
 }
 const storedState = prepared((db, playerId: number, gameId: number, slot: number) =>
-  db.selectFrom('save_states').select([...SUMMARY, 'state']).where(atSlot({ playerId, gameId, slot })).where('state', 'is not', null),
+  db
+    .selectFrom('save_states')
+    .select([...SUMMARY, 'state'])
+    .where(atSlot({ playerId, gameId, slot }))
+    .where('state', 'is not', null),
 );
 
 /** The version a client sees: the stored one, 0 when the slot is empty. */
@@ -125,10 +157,18 @@ export async function visibleVersion(db: Executor, key: SlotKey): Promise<number
  * when given). Returns the new version, or undefined when the condition did not hold.
  * On PostgreSQL a concurrent writer of the same row waits for the lock, then re-checks the condition on the new row.
  */
-export async function replaceStoredState(db: Executor, key: SlotKey, write: StateWrite, expectedVersion?: number): Promise<number | undefined> {
+export async function replaceStoredState(
+  db: Executor,
+  key: SlotKey,
+  write: StateWrite,
+  expectedVersion?: number,
+): Promise<number | undefined> {
   if (write.label === undefined) {
     const args = [key.playerId, key.gameId, key.slot, write.text, write.sizeBytes, write.now] as const;
-    const row = expectedVersion === undefined ? await replace.first(db, ...args) : await replaceVersion.first(db, ...args, expectedVersion);
+    const row =
+      expectedVersion === undefined
+        ? await replace.first(db, ...args)
+        : await replaceVersion.first(db, ...args, expectedVersion);
     return row ? Number(row.version) : undefined;
   }
   const row = await db
@@ -149,18 +189,36 @@ export async function replaceStoredState(db: Executor, key: SlotKey, write: Stat
 }
 
 /** replaceStoredState keeping the label, without and with the expected version: compiled once (db/prepared.ts). */
-const replaceQuery = (db: Executor, playerId: number, gameId: number | Expression<number>, slot: number, text: string, sizeBytes: number, now: number) =>
+const replaceQuery = (
+  db: Executor,
+  playerId: number,
+  gameId: number | Expression<number>,
+  slot: number,
+  text: string,
+  sizeBytes: number,
+  now: number,
+) =>
   db
     .updateTable('save_states')
     .set((eb) => ({ state: text, size_bytes: sizeBytes, version: eb('version', '+', 1), updated_at: now }))
     .where(atSlot({ playerId, gameId, slot }))
     .where('state', 'is not', null)
     .returning('version');
-const replace = prepared((db, playerId: number, gameId: number, slot: number, text: string, sizeBytes: number, now: number) =>
-  replaceQuery(db, playerId, gameId, slot, text, sizeBytes, now),
+const replace = prepared(
+  (db, playerId: number, gameId: number, slot: number, text: string, sizeBytes: number, now: number) =>
+    replaceQuery(db, playerId, gameId, slot, text, sizeBytes, now),
 );
-const replaceVersion = prepared((db, playerId: number, gameId: number, slot: number, text: string, sizeBytes: number, now: number, expected: number) =>
-  replaceQuery(db, playerId, gameId, slot, text, sizeBytes, now).where('version', '=', expected),
+const replaceVersion = prepared(
+  (
+    db,
+    playerId: number,
+    gameId: number,
+    slot: number,
+    text: string,
+    sizeBytes: number,
+    now: number,
+    expected: number,
+  ) => replaceQuery(db, playerId, gameId, slot, text, sizeBytes, now).where('version', '=', expected),
 );
 
 /**
@@ -170,19 +228,41 @@ const replaceVersion = prepared((db, playerId: number, gameId: number, slot: num
  * the long way, which tells which.
  */
 export async function replaceInListedGame(
-  db: Executor, slug: string, playerId: number, slot: number, write: Omit<StateWrite, 'label'>, expectedVersion?: number,
+  db: Executor,
+  slug: string,
+  playerId: number,
+  slot: number,
+  write: Omit<StateWrite, 'label'>,
+  expectedVersion?: number,
 ): Promise<number | undefined> {
   const args = [slug, playerId, slot, write.text, write.sizeBytes, write.now] as const;
-  const row = expectedVersion === undefined ? await replaceBySlug.first(db, ...args) : await replaceVersionBySlug.first(db, ...args, expectedVersion);
+  const row =
+    expectedVersion === undefined
+      ? await replaceBySlug.first(db, ...args)
+      : await replaceVersionBySlug.first(db, ...args, expectedVersion);
   return row ? Number(row.version) : undefined;
 }
 /** replaceQuery with the game read by slug in a subquery: listed, and with the slot (save_slots > slot). */
-const replaceBySlugQuery = (db: Executor, slug: string, playerId: number, slot: number, text: string, sizeBytes: number, now: number) => {
-  const gameId = db.selectFrom('games').select('id').where('slug', '=', slug).where('status', 'in', [...LISTED_STATUSES]).where('save_slots', '>', slot);
+const replaceBySlugQuery = (
+  db: Executor,
+  slug: string,
+  playerId: number,
+  slot: number,
+  text: string,
+  sizeBytes: number,
+  now: number,
+) => {
+  const gameId = db
+    .selectFrom('games')
+    .select('id')
+    .where('slug', '=', slug)
+    .where('status', 'in', [...LISTED_STATUSES])
+    .where('save_slots', '>', slot);
   return replaceQuery(db, playerId, gameId as Expression<number>, slot, text, sizeBytes, now);
 };
-const replaceBySlug = prepared((db, slug: string, playerId: number, slot: number, text: string, sizeBytes: number, now: number) =>
-  replaceBySlugQuery(db, slug, playerId, slot, text, sizeBytes, now),
+const replaceBySlug = prepared(
+  (db, slug: string, playerId: number, slot: number, text: string, sizeBytes: number, now: number) =>
+    replaceBySlugQuery(db, slug, playerId, slot, text, sizeBytes, now),
 );
 const replaceVersionBySlug = prepared(
   (db, slug: string, playerId: number, slot: number, text: string, sizeBytes: number, now: number, expected: number) =>

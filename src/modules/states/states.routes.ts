@@ -54,7 +54,10 @@ export async function statesRoutes(fastify: FastifyInstance): Promise<void> {
       config: { auth: 'player_or_key', scope: 'states:read', errors: ['not_found'] },
     },
     async (request) => {
-      const { states, saveSlots } = await listStates(app.ctx, credentialOf(request), { gameSlug: request.params.slug, playerId: request.query.player_id });
+      const { states, saveSlots } = await listStates(app.ctx, credentialOf(request), {
+        gameSlug: request.params.slug,
+        playerId: request.query.player_id,
+      });
       return ok({ states }, { save_slots: saveSlots });
     },
   );
@@ -77,7 +80,13 @@ export async function statesRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { slug, slot } = request.params;
-      return ok({ state: await getState(app.ctx, credentialOf(request), { gameSlug: slug, slot, playerId: request.query.player_id }) });
+      return ok({
+        state: await getState(app.ctx, credentialOf(request), {
+          gameSlug: slug,
+          slot,
+          playerId: request.query.player_id,
+        }),
+      });
     },
   );
 
@@ -156,7 +165,9 @@ A developer key needs the scope \`states:write\`.`,
     },
     async (request) => {
       const { slug, slot } = request.params;
-      return ok(await deleteState(app.ctx, credentialOf(request), { gameSlug: slug, slot, playerId: request.query.player_id }));
+      return ok(
+        await deleteState(app.ctx, credentialOf(request), { gameSlug: slug, slot, playerId: request.query.player_id }),
+      );
     },
   );
 }

@@ -30,19 +30,31 @@ export const PlayerQuery = Type.Object({
   player_id: Type.Optional(playerId(PLAYER_ID)),
 });
 
-const Version = Type.Integer({ minimum: 1, description: 'version of the stored state: 1 for the first save of a slot, one more for each save' });
-const SizeBytes = Type.Integer({ minimum: 0, maximum: MAX_STATE_BYTES, description: 'UTF-8 length of the JSON text of state (JSON.stringify, no whitespace)' });
-const label = (description: string) => Type.Union([Type.String({ maxLength: MAX_LABEL_LENGTH }), Type.Null()], { description });
+const Version = Type.Integer({
+  minimum: 1,
+  description: 'version of the stored state: 1 for the first save of a slot, one more for each save',
+});
+const SizeBytes = Type.Integer({
+  minimum: 0,
+  maximum: MAX_STATE_BYTES,
+  description: 'UTF-8 length of the JSON text of state (JSON.stringify, no whitespace)',
+});
+const label = (description: string) =>
+  Type.Union([Type.String({ maxLength: MAX_LABEL_LENGTH }), Type.Null()], { description });
 const Label = label(`up to ${MAX_LABEL_LENGTH} characters, or null`);
 const payload = (description: string) => Type.Unknown({ description });
-const PAYLOAD = 'any JSON value, returned exactly as saved (null, a boolean, a number, a string, an array or an object)';
+const PAYLOAD =
+  'any JSON value, returned exactly as saved (null, a boolean, a number, a string, an array or an object)';
 
 export const StateSummary = Type.Object({
   slot: Type.Integer({ minimum: 0 }),
   label: Label,
   version: Version,
   size_bytes: SizeBytes,
-  created_at: Type.String({ ...TIMESTAMP, description: 'timestamp YYYY-MM-DD HH:MM:SS (UTC) of the save that filled the empty slot' }),
+  created_at: Type.String({
+    ...TIMESTAMP,
+    description: 'timestamp YYYY-MM-DD HH:MM:SS (UTC) of the save that filled the empty slot',
+  }),
   updated_at: Type.String({ ...TIMESTAMP, description: 'timestamp YYYY-MM-DD HH:MM:SS (UTC) of the last save' }),
 });
 export type StateSummary = Static<typeof StateSummary>;
@@ -60,13 +72,20 @@ export type State = Static<typeof State>;
 
 export const PutStateBody = Type.Object(
   {
-    state: payload(`any JSON value, required (null is a value, an absent state is 422); at most ${MAX_STATE_BYTES.toLocaleString('en')} bytes as JSON text, else 413 state_too_large`),
-    label: Type.Optional(label(`up to ${MAX_LABEL_LENGTH} characters; null clears the label; absent keeps the stored label (none on a first save)`)),
+    state: payload(
+      `any JSON value, required (null is a value, an absent state is 422); at most ${MAX_STATE_BYTES.toLocaleString('en')} bytes as JSON text, else 413 state_too_large`,
+    ),
+    label: Type.Optional(
+      label(
+        `up to ${MAX_LABEL_LENGTH} characters; null clears the label; absent keeps the stored label (none on a first save)`,
+      ),
+    ),
     expected_version: Type.Optional(
       Type.Integer({
         minimum: 0,
         maximum: Number.MAX_SAFE_INTEGER,
-        description: 'save only if the stored version is this one; 0 = only if the slot is empty. Absent: save whatever is stored',
+        description:
+          'save only if the stored version is this one; 0 = only if the slot is empty. Absent: save whatever is stored',
       }),
     ),
     player_id: Type.Optional(playerId(PLAYER_ID)),
@@ -82,7 +101,7 @@ export const PutStateResult = Type.Object(
     size_bytes: SizeBytes,
     created: Type.Boolean({ description: 'true when the slot was empty (HTTP 201)' }),
   },
-  { title: 'PutStateResult', description: 'the saved slot\'s new version' },
+  { title: 'PutStateResult', description: "the saved slot's new version" },
 );
 export type PutStateResult = Static<typeof PutStateResult>;
 
@@ -90,4 +109,6 @@ export const DeleteStateResult = Type.Object({
   deleted: Type.Boolean({ description: 'false when the slot was already empty' }),
 });
 
-export const StatesMeta = Type.Object({ save_slots: Type.Integer({ minimum: 0, description: 'slots of the game: 0 to save_slots − 1' }) });
+export const StatesMeta = Type.Object({
+  save_slots: Type.Integer({ minimum: 0, description: 'slots of the game: 0 to save_slots − 1' }),
+});

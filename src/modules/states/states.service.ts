@@ -112,11 +112,9 @@ export async function getState(ctx: AppContext, credential: Credential, target: 
 }
 
 const conflict = (current: number) =>
-  new AppError(
-    'version_conflict',
-    current === 0 ? 'The slot is empty' : `The slot holds version ${current}`,
-    { current_version: current },
-  );
+  new AppError('version_conflict', current === 0 ? 'The slot is empty' : `The slot holds version ${current}`, {
+    current_version: current,
+  });
 
 /**
  * How the state routes parse their bodies: keys named __proto__ or constructor are data, and any depth a state can
@@ -127,9 +125,13 @@ export const STATE_JSON_PARSING: JsonParserOptions = {
   keepPrototypeKeys: true,
   maxDepth: MAX_STATE_BYTES / 2 + 1,
   tooDeep: () =>
-    new AppError('state_too_large', `The state is nested more than ${(MAX_STATE_BYTES / 2).toLocaleString('en')} levels deep, so it is over ${MAX_STATE_BYTES.toLocaleString('en')} bytes of JSON`, {
-      max_bytes: MAX_STATE_BYTES,
-    }),
+    new AppError(
+      'state_too_large',
+      `The state is nested more than ${(MAX_STATE_BYTES / 2).toLocaleString('en')} levels deep, so it is over ${MAX_STATE_BYTES.toLocaleString('en')} bytes of JSON`,
+      {
+        max_bytes: MAX_STATE_BYTES,
+      },
+    ),
 };
 
 /** The canonical JSON text of a state and its size: 422 for what cannot be stored exactly, 413 above the limit. */
@@ -138,7 +140,9 @@ function encodeState(state: unknown): { text: string; sizeBytes: number } {
   if (text === undefined) throw validationFailed({ state: 'is required' });
   // JSON.stringify writes Infinity (a literal such as 1e400) as null: only a text holding a null can hide one.
   if (text.includes('null') && hasNonFiniteNumber(state)) {
-    throw validationFailed({ state: 'holds a number beyond the range of a double (such as 1e400), which cannot be stored exactly' });
+    throw validationFailed({
+      state: 'holds a number beyond the range of a double (such as 1e400), which cannot be stored exactly',
+    });
   }
   const sizeBytes = utf8Length(text);
   if (sizeBytes > MAX_STATE_BYTES) {
@@ -163,7 +167,12 @@ function encodeOrUndefined(state: unknown): { text: string; sizeBytes: number } 
  * one request win), so saves racing with the same expected version give one success and 409s. A save that loses a
  * race without a version to defend simply goes round again.
  */
-async function writeSlot(ctx: AppContext, key: SlotKey, write: StateWrite, expected: number | undefined): Promise<{ version: number; created: boolean }> {
+async function writeSlot(
+  ctx: AppContext,
+  key: SlotKey,
+  write: StateWrite,
+  expected: number | undefined,
+): Promise<{ version: number; created: boolean }> {
   for (let round = 0; round < MAX_SAVE_ROUNDS; round++) {
     if (expected !== 0) {
       const version = await replaceStoredState(ctx.db, key, write, expected);
@@ -206,7 +215,16 @@ export async function putState(ctx: AppContext, credential: Credential, input: P
     // Anything else (a bad state, no such game or slot, an empty slot, another version) goes the long way below,
     // which answers in the documented order.
     encoded = encodeOrUndefined(input.state);
-    const version = encoded && (await replaceInListedGame(ctx.db, input.gameSlug, credential.playerId, input.slot, { ...encoded, now: ctx.clock.now() }, input.expectedVersion));
+    const version =
+      encoded &&
+      (await replaceInListedGame(
+        ctx.db,
+        input.gameSlug,
+        credential.playerId,
+        input.slot,
+        { ...encoded, now: ctx.clock.now() },
+        input.expectedVersion,
+      ));
     if (version !== undefined) {
       ctx.metrics.stateSaves.inc();
       return { slot: input.slot, version, size_bytes: encoded!.sizeBytes, created: false };
@@ -221,7 +239,11 @@ export async function putState(ctx: AppContext, credential: Credential, input: P
 }
 
 /** Empties a slot. `{deleted: false}` when it was already empty. The slot keeps its version for the next save. */
-export async function deleteState(ctx: AppContext, credential: Credential, target: SlotTarget): Promise<{ deleted: boolean }> {
+export async function deleteState(
+  ctx: AppContext,
+  credential: Credential,
+  target: SlotTarget,
+): Promise<{ deleted: boolean }> {
   const key = await resolveSlot(ctx, credential, target);
   return { deleted: await emptySlot(ctx.db, key, ctx.clock.now()) };
 }

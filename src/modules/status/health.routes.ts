@@ -44,7 +44,10 @@ export async function healthRoutes(fastify: FastifyInstance): Promise<void> {
       const result = await readiness(app.ctx);
       if (!result.ready) {
         // Not logged here: probes come every few seconds, and a lost database is logged by the pool and the requests.
-        const message = result.reason === 'migrations_pending' ? 'The database lacks migrations of this version' : 'The database does not answer';
+        const message =
+          result.reason === 'migrations_pending'
+            ? 'The database lacks migrations of this version'
+            : 'The database does not answer';
         throw new AppError('unavailable', message, { reason: result.reason });
       }
       return ok({ status: 'ready' as const });

@@ -11,12 +11,18 @@ export type Readiness = { ready: true } | { ready: false; reason: NotReady; deta
 
 export async function readiness(ctx: AppContext, timeoutMs = READY_TIMEOUT_MS): Promise<Readiness> {
   const check = pendingMigrations(ctx.db).then(
-    (pending): Readiness => (pending.length ? { ready: false, reason: 'migrations_pending', detail: `not applied: ${pending.join(', ')}` } : { ready: true }),
+    (pending): Readiness =>
+      pending.length
+        ? { ready: false, reason: 'migrations_pending', detail: `not applied: ${pending.join(', ')}` }
+        : { ready: true },
     (error: unknown): Readiness => ({ ready: false, reason: 'database_unreachable', detail: (error as Error).message }),
   );
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<Readiness>((resolve) => {
-    timer = setTimeout(() => resolve({ ready: false, reason: 'database_unreachable', detail: `no answer within ${timeoutMs} ms` }), timeoutMs);
+    timer = setTimeout(
+      () => resolve({ ready: false, reason: 'database_unreachable', detail: `no answer within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
   });
   try {
     return await Promise.race([check, late]);

@@ -8,7 +8,12 @@ import { LISTED_STATUSES } from '../games/manifest.js';
 export async function countListedGames(db: Executor): Promise<number> {
   return Number((await listedGames.first(db))!.n);
 }
-const listedGames = prepared((db) => db.selectFrom('games').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', [...LISTED_STATUSES]));
+const listedGames = prepared((db) =>
+  db
+    .selectFrom('games')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', 'in', [...LISTED_STATUSES]),
+);
 
 /**
  * Distinct players with an active play session heard from after `since` (an idle session the sweep has not closed

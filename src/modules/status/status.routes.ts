@@ -10,7 +10,9 @@ const Status = Type.Object({
   api_version: Type.Literal('1.0.0'),
   server_time: Timestamp,
   games: Type.Integer({ description: 'games listed to clients (published and beta)' }),
-  players_online: Type.Integer({ description: 'distinct players with an active play session heard from within session_idle_timeout' }),
+  players_online: Type.Integer({
+    description: 'distinct players with an active play session heard from within session_idle_timeout',
+  }),
 });
 
 export async function statusRoutes(fastify: FastifyInstance): Promise<void> {

@@ -3,13 +3,22 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, type Dirent, type Stats } from 'node:fs';
 import { access, copyFile, mkdir, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { StorageError, type ListedObject, type ObjectRange, type ObjectStat, type ObjectStore, type PutBody, type StoredObject } from './store.js';
+import {
+  StorageError,
+  type ListedObject,
+  type ObjectRange,
+  type ObjectStat,
+  type ObjectStore,
+  type PutBody,
+  type StoredObject,
+} from './store.js';
 
 /** send's validator (size and mtime), so URLs cached before the store existed still revalidate. */
 const etagOf = (s: Stats) => `W/"${s.size.toString(16)}-${s.mtime.getTime().toString(16)}"`;
 const statOf = (s: Stats): ObjectStat => ({ size: s.size, etag: etagOf(s), lastModified: s.mtime });
 
-const missing = (error: unknown) => ['ENOENT', 'ENOTDIR', 'EISDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
+const missing = (error: unknown) =>
+  ['ENOENT', 'ENOTDIR', 'EISDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
 
 export class LocalStore implements ObjectStore {
   readonly kind = 'local';
@@ -108,7 +117,10 @@ export class LocalStore implements ObjectStore {
   async folders(prefix: string): Promise<string[]> {
     try {
       const entries = await readdir(this.fileOf(prefix), { withFileTypes: true });
-      return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+      return entries
+        .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+        .map((e) => e.name)
+        .sort();
     } catch (error) {
       if (missing(error)) return [];
       throw error;

@@ -13,7 +13,15 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { StorageError, type ListedObject, type ObjectRange, type ObjectStat, type ObjectStore, type PutBody, type StoredObject } from './store.js';
+import {
+  StorageError,
+  type ListedObject,
+  type ObjectRange,
+  type ObjectStat,
+  type ObjectStore,
+  type PutBody,
+  type StoredObject,
+} from './store.js';
 
 export interface S3Settings {
   /** s3://<bucket>/<prefix> */
@@ -34,7 +42,10 @@ export function parseStorageUrl(url: string): { bucket: string; prefix: string }
 }
 
 const statusOf = (error: unknown) => (error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined);
-const isMissing = (error: unknown) => statusOf(error) === 404 || (error as { name?: string }).name === 'NoSuchKey' || (error as { name?: string }).name === 'NotFound';
+const isMissing = (error: unknown) =>
+  statusOf(error) === 404 ||
+  (error as { name?: string }).name === 'NoSuchKey' ||
+  (error as { name?: string }).name === 'NotFound';
 
 export class S3Store implements ObjectStore {
   readonly kind = 's3';
@@ -52,7 +63,9 @@ export class S3Store implements ObjectStore {
       region: settings.region,
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
       forcePathStyle: settings.forcePathStyle,
-      ...(settings.accessKeyId ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey ?? '' } } : {}),
+      ...(settings.accessKeyId
+        ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey ?? '' } }
+        : {}),
       // Requests that fail are answered by the service; a few quick retries only.
       maxAttempts: 3,
       // Checksums only where S3 requires them: the default (aws-chunked uploads with trailing checksums) is not
@@ -72,15 +85,24 @@ export class S3Store implements ObjectStore {
       await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
       // Reading under the prefix, as the service will (HeadBucket alone passes on some stores with bad credentials):
       // a missing object is the expected answer.
-      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: `${this.prefix}.gameplatform-check` })).catch((error: unknown) => {
-        if (statusOf(error) !== 404) throw error;
-      });
+      await this.client
+        .send(new HeadObjectCommand({ Bucket: this.bucket, Key: `${this.prefix}.gameplatform-check` }))
+        .catch((error: unknown) => {
+          if (statusOf(error) !== 404) throw error;
+        });
     } catch (error) {
       const status = statusOf(error);
       const name = (error as { name?: string }).name ?? '';
-      if (status === 404 || name === 'NoSuchBucket') throw new StorageError(`${where}: the bucket ${this.bucket} does not exist; create it first`);
-      if (status === 403 || status === 401 || /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|Credentials/i.test(name)) {
-        throw new StorageError(`${where}: the object store refused the credentials (${name && name !== 'Unknown' ? name : `HTTP ${status}`}); check s3_access_key_id and s3_secret_access_key`);
+      if (status === 404 || name === 'NoSuchBucket')
+        throw new StorageError(`${where}: the bucket ${this.bucket} does not exist; create it first`);
+      if (
+        status === 403 ||
+        status === 401 ||
+        /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|Credentials/i.test(name)
+      ) {
+        throw new StorageError(
+          `${where}: the object store refused the credentials (${name && name !== 'Unknown' ? name : `HTTP ${status}`}); check s3_access_key_id and s3_secret_access_key`,
+        );
       }
       throw new StorageError(`${where}: the object store cannot be reached: ${(error as Error).message}`);
     }
@@ -90,7 +112,14 @@ export class S3Store implements ObjectStore {
     const input = Buffer.isBuffer(body)
       ? { Body: body, ContentLength: body.length }
       : { Body: createReadStream(body.file), ContentLength: (await stat(body.file)).size };
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key), ...input, ContentType: options.contentType ?? 'application/octet-stream' }));
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: this.keyOf(key),
+        ...input,
+        ContentType: options.contentType ?? 'application/octet-stream',
+      }),
+    );
   }
 
   async head(key: string): Promise<ObjectStat | null> {
@@ -106,10 +135,19 @@ export class S3Store implements ObjectStore {
   async get(key: string, range?: ObjectRange): Promise<StoredObject | null> {
     try {
       const out = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.keyOf(key),
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
       );
       const total = out.ContentRange ? Number(out.ContentRange.split('/')[1]) : (out.ContentLength ?? 0);
-      return { size: total, etag: out.ETag ?? '""', lastModified: out.LastModified ?? new Date(0), body: out.Body as Readable };
+      return {
+        size: total,
+        etag: out.ETag ?? '""',
+        lastModified: out.LastModified ?? new Date(0),
+        body: out.Body as Readable,
+      };
     } catch (error) {
       if (isMissing(error)) return null;
       throw error;
@@ -124,7 +162,12 @@ export class S3Store implements ObjectStore {
     let batch: string[] = [];
     const flush = async () => {
       if (!batch.length) return;
-      await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+      await this.client.send(
+        new DeleteObjectsCommand({
+          Bucket: this.bucket,
+          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
       batch = [];
     };
     for await (const object of this.list(prefix)) {
@@ -137,7 +180,9 @@ export class S3Store implements ObjectStore {
   async *list(prefix: string): AsyncIterable<ListedObject> {
     let token: string | undefined;
     do {
-      const out = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.keyOf(prefix), ContinuationToken: token }));
+      const out = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.keyOf(prefix), ContinuationToken: token }),
+      );
       for (const object of out.Contents ?? []) {
         if (!object.Key) continue;
         yield { key: object.Key.slice(this.prefix.length), size: object.Size ?? 0, etag: object.ETag ?? '""' };
@@ -151,8 +196,11 @@ export class S3Store implements ObjectStore {
     let token: string | undefined;
     const full = this.keyOf(prefix);
     do {
-      const out = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: full, Delimiter: '/', ContinuationToken: token }));
-      for (const common of out.CommonPrefixes ?? []) if (common.Prefix) names.push(common.Prefix.slice(full.length).replace(/\/$/, ''));
+      const out = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: full, Delimiter: '/', ContinuationToken: token }),
+      );
+      for (const common of out.CommonPrefixes ?? [])
+        if (common.Prefix) names.push(common.Prefix.slice(full.length).replace(/\/$/, ''));
       token = out.IsTruncated ? out.NextContinuationToken : undefined;
     } while (token);
     return names.sort();

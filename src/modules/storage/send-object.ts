@@ -58,10 +58,20 @@ function rangeStillApplies(request: FastifyRequest, stat: ObjectStat): boolean {
  * Answers with the object at `key` whose stat the caller has (from head). The caller sets Content-Type, Cache-Control
  * and Content-Encoding. Returns null when the object vanished between head and get (the caller answers 404).
  */
-export async function sendObject(request: FastifyRequest, reply: FastifyReply, store: ObjectStore, key: string, stat: ObjectStat): Promise<FastifyReply | null> {
-  reply.header('ETag', stat.etag).header('Last-Modified', stat.lastModified.toUTCString()).header('Accept-Ranges', 'bytes');
+export async function sendObject(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  store: ObjectStore,
+  key: string,
+  stat: ObjectStat,
+): Promise<FastifyReply | null> {
+  reply
+    .header('ETag', stat.etag)
+    .header('Last-Modified', stat.lastModified.toUTCString())
+    .header('Accept-Ranges', 'bytes');
   if (isFresh(request, stat)) return reply.code(304).send();
-  let range = request.headers.range && rangeStillApplies(request, stat) ? parseRange(request.headers.range, stat.size) : null;
+  let range =
+    request.headers.range && rangeStillApplies(request, stat) ? parseRange(request.headers.range, stat.size) : null;
   if (range === 'unsatisfiable') {
     return reply.code(416).header('Content-Range', `bytes */${stat.size}`).header('Cache-Control', 'no-store').send();
   }

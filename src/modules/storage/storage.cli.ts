@@ -28,14 +28,26 @@ async function md5Of(file: string): Promise<string> {
  * and the same content (S3's ETag of a one-part upload is the MD5 of the bytes) is skipped, so a second run, or a run
  * after an interruption, copies only what is missing or different.
  */
-export async function copyStore(source: LocalStore, target: ObjectStore, root: string, progress: (line: string, done: boolean) => void): Promise<CopyResult> {
+export async function copyStore(
+  source: LocalStore,
+  target: ObjectStore,
+  root: string,
+  progress: (line: string, done: boolean) => void,
+): Promise<CopyResult> {
   const result: CopyResult = { copied: 0, skipped: 0, bytes: 0 };
-  const report = (done: boolean) => progress(`copied ${result.copied}, already there ${result.skipped} (${(result.bytes / 1024 / 1024).toFixed(1)} MB copied)`, done);
+  const report = (done: boolean) =>
+    progress(
+      `copied ${result.copied}, already there ${result.skipped} (${(result.bytes / 1024 / 1024).toFixed(1)} MB copied)`,
+      done,
+    );
   for (const folder of STORED_FOLDERS) {
     for await (const object of source.list(folder)) {
       const file = path.join(root, object.key);
       const there = await target.head(object.key);
-      const same = there && there.size === object.size && (there.etag === object.etag || there.etag.replace(/"/g, '') === (await md5Of(file)));
+      const same =
+        there &&
+        there.size === object.size &&
+        (there.etag === object.etag || there.etag.replace(/"/g, '') === (await md5Of(file)));
       if (same) result.skipped++;
       else {
         await target.put(object.key, { file });
@@ -54,10 +66,13 @@ export function registerStorageCommands(program: Command, load: () => Config = (
   storage
     .command('copy')
     .option('--from <dir>', 'the data_dir whose files to copy (default: data_dir)')
-    .description('copy the avatars and game files under data_dir into the object store of storage_url (skips what is already there)')
+    .description(
+      'copy the avatars and game files under data_dir into the object store of storage_url (skips what is already there)',
+    )
     .action(async (options: { from?: string }) => {
       const config = load();
-      if (!config.storage_url) throw new StorageError('storage_url (GP_STORAGE_URL) is not set: there is no object store to copy into');
+      if (!config.storage_url)
+        throw new StorageError('storage_url (GP_STORAGE_URL) is not set: there is no object store to copy into');
       const root = path.resolve(options.from ?? config.data_dir);
       const target = await openStore(config);
       try {
