@@ -19,9 +19,9 @@ import type { AppContext } from '../src/context.js';
 import { openDatabase, type DatabaseHandle, type DialectName } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { asPlayer } from '../test/helpers/factories.js';
-import { createMailer } from '../src/modules/mail/mailer.js';
-import { createMetrics } from '../src/modules/metrics/metrics.js';
-import { openStore } from '../src/modules/storage/storage.js';
+import { createMailer } from '../src/services/mail/mailer.js';
+import { createMetrics } from '../src/services/metrics/metrics.js';
+import { openStore } from '../src/services/storage/storage.js';
 import { getLeaderboard, getStanding } from '../src/modules/scores/leaderboard.service.js';
 import type { Database } from '../src/db/schema.js';
 import {

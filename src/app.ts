@@ -30,9 +30,9 @@ import { loadPortalAssets, notFoundPage, portalRoutes, registerPageSecurity } fr
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { startCredentialCache } from './modules/accounts/credential-cache.js';
 import { devRoutes } from './modules/dev/dev.routes.js';
-import { createMailer } from './modules/mail/mailer.js';
-import { createMetrics } from './modules/metrics/metrics.js';
-import { metricsRoutes, registerHttpMetrics } from './modules/metrics/metrics.routes.js';
+import { createMailer } from './services/mail/mailer.js';
+import { createMetrics } from './services/metrics/metrics.js';
+import { metricsRoutes, registerHttpMetrics } from './modules/status/metrics.routes.js';
 import { gameFilesRoutes } from './modules/games/game-files.routes.js';
 import { gameRequestRewriter } from './modules/games/game-origin.js';
 import { gamesRoutes } from './modules/games/games.routes.js';
@@ -45,8 +45,8 @@ import { leaderboardRoutes } from './modules/scores/leaderboard.routes.js';
 import { scoresRoutes } from './modules/scores/scores.routes.js';
 import { healthRoutes } from './modules/status/health.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
-import { openStore } from './modules/storage/storage.js';
-import type { ObjectStore } from './modules/storage/store.js';
+import { openStore } from './services/storage/storage.js';
+import type { ObjectStore } from './services/storage/store.js';
 
 export type App = FastifyInstance & { ctx: AppContext };
 

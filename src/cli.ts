@@ -18,13 +18,13 @@ import { tuneHeapForServing } from './lib/heap.js';
 import { serviceVersion } from './lib/version.js';
 import { registerPlayerCommands } from './modules/accounts/accounts.cli.js';
 import { registerGameCommands } from './modules/games/games.cli.js';
-import { createMailer } from './modules/mail/mailer.js';
-import { createMetrics } from './modules/metrics/metrics.js';
-import { registerMailCommands } from './modules/mail/mail.cli.js';
+import { createMailer } from './services/mail/mailer.js';
+import { createMetrics } from './services/metrics/metrics.js';
+import { registerMailCommands } from './services/mail/mail.cli.js';
 import { registerPlayCommands } from './modules/play/play.cli.js';
-import { openStore } from './modules/storage/storage.js';
-import { registerStorageCommands } from './modules/storage/storage.cli.js';
-import { StorageError } from './modules/storage/store.js';
+import { openStore } from './services/storage/storage.js';
+import { registerStorageCommands } from './services/storage/storage.cli.js';
+import { StorageError } from './services/storage/store.js';
 
 export { CliRefusal };
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Type, type Static, type TSchema, Kind } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import proxyAddr from '@fastify/proxy-addr';
-import { defaultGamesUrl, parseGamesUrl, sharesPortalHost } from './modules/games/games-url.js';
+import { defaultGamesUrl, parseGamesUrl, sharesPortalHost } from './lib/games-url.js';
 
 const RateLimit = (max: number, windowSeconds: number, what: string) =>
   Type.Object(

@@ -4,9 +4,9 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db, DialectName } from './db/connect.js';
 import type { CredentialCache } from './modules/accounts/credential-cache.js';
-import type { Mailer } from './modules/mail/mailer.js';
-import type { Metrics } from './modules/metrics/metrics.js';
-import type { ObjectStore } from './modules/storage/store.js';
+import type { Mailer } from './services/mail/mailer.js';
+import type { Metrics } from './services/metrics/metrics.js';
+import type { ObjectStore } from './services/storage/store.js';
 
 export interface AppContext {
   config: Config;

@@ -1,7 +1,7 @@
 // SMTP down or refusing: the mail waits in the outbox and is tried again on the injected clock's schedule (30 s, 1 min,
 // 2 min, …), arrives exactly once when the server takes it, and is never lost; a refusal for good keeps it for the operator.
 import { afterAll, expect, it, vi } from 'vitest';
-import { retryDelayMs } from '../../src/modules/mail/mailer.js';
+import { retryDelayMs } from '../../src/services/mail/mailer.js';
 import { eachDialect, type Harness } from '../helpers/harness.js';
 import { freePort } from '../helpers/ports.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';

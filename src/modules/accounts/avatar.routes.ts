@@ -8,7 +8,7 @@ import { Ok, ok } from '../../http/envelope.js';
 import { AppError, notFound, validationFailed } from '../../http/errors.js';
 import { AvatarSchema } from './accounts.schemas.js';
 import { initialsSvg, validInitials } from './avatar-url.js';
-import { sendObject } from '../storage/send-object.js';
+import { sendObject } from '../../services/storage/send-object.js';
 import {
   AVATAR_FILE,
   AVATAR_MAX_BYTES,

@@ -1,6 +1,6 @@
 // The mail the accounts capability sends: email verification, password reset, change of email and deletion notices, as text and simple HTML.
 import type { Config } from '../../config.js';
-import type { MailMessage } from '../mail/mailer.js';
+import type { MailMessage } from '../../services/mail/mailer.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -5,8 +5,8 @@ import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sendObject } from '../storage/send-object.js';
-import type { ObjectStat, ObjectStore } from '../storage/store.js';
+import { sendObject } from '../../services/storage/send-object.js';
+import type { ObjectStat, ObjectStore } from '../../services/storage/store.js';
 import { contentTypeOf, encodedName, ENCODING_SUFFIX, type Encoding } from './file-types.js';
 
 export interface Variant {

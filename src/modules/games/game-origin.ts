@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import type { Config } from '../../config.js';
 import { encodeFilePath, SET_MARKER, slugPrefix } from './files.js';
-import { gameBase, gamesCspSource, isLoopbackName, parseGamesUrl, type GamesUrl } from './games-url.js';
+import { gameBase, gamesCspSource, isLoopbackName, parseGamesUrl, type GamesUrl } from '../../lib/games-url.js';
 import { SLUG_PATTERN } from './manifest.js';
 
 const parsed = new WeakMap<Config, GamesUrl>();

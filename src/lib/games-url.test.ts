@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gamesUrlWarning } from './game-origin.js';
+import { gamesUrlWarning } from '../modules/games/game-origin.js';
 import { gameBase, gamesCspSource, parseGamesUrl } from './games-url.js';
 
 describe('games_url', () => {

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../http/errors.js';
 import { sha256 } from '../../lib/secrets.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from '../../services/metrics/metrics.js';
 
 /**
  * Counts every answer by route pattern (never the raw URL: its ids would make a series each), method and status.
