@@ -28,13 +28,15 @@ import { registerSecurity } from './http/security.js';
 import { validatorCompiler } from './http/validation.js';
 import { loadPortalAssets, notFoundPage, portalRoutes, registerPageSecurity } from './modules/portal/portal.routes.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
-import { startCredentialCache } from './modules/accounts/credential-cache.js';
+import { type CredentialCache, startCredentialCache } from './modules/accounts/credential-cache.js';
+import { playerTokenResolver } from './modules/accounts/credentials.js';
+import { developerKeyCredential } from './modules/games/keys.service.js';
 import { devRoutes } from './modules/dev/dev.routes.js';
 import { createMailer } from './services/mail/mailer.js';
 import { createMetrics } from './services/metrics/metrics.js';
 import { metricsRoutes, registerHttpMetrics } from './modules/status/metrics.routes.js';
 import { gameFilesRoutes } from './modules/games/game-files.routes.js';
-import { gameRequestRewriter } from './modules/games/game-origin.js';
+import { gameRequestRewriter, isGameRequest } from './modules/games/game-origin.js';
 import { gamesRoutes } from './modules/games/games.routes.js';
 import { libraryRoutes } from './modules/games/library.routes.js';
 import { identityRoutes } from './modules/identity/identity.routes.js';
@@ -53,6 +55,8 @@ export type App = FastifyInstance & { ctx: AppContext };
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    /** PostgreSQL with credential_cache on: player tokens kept in memory, fresh by LISTEN/NOTIFY (else undefined) */
+    credentialCache: CredentialCache | undefined;
   }
 }
 
@@ -159,7 +163,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const storage = options.storage ?? (await openStore(config));
   // A missing bucket or refused credentials stop the start here, not as a 500 on the first upload.
   await storage.check();
-  const credentials = await startCredentialCache(config, database, app.log);
+  const credentialCache = await startCredentialCache(config, database, app.log);
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -169,7 +173,6 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     mailer,
     metrics,
     storage,
-    credentials,
   };
   metrics.setSources({
     activeSessions: () => countActiveSessions(ctx),
@@ -178,7 +181,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => storage.close());
-  app.addHook('onClose', async () => credentials?.close());
+  app.addHook('onClose', async () => credentialCache?.close());
+  app.decorate('credentialCache', credentialCache);
   registerHttpMetrics(app, metrics);
   // Mail still being delivered finishes before the database closes (the caller destroys it after app.close()).
   app.addHook('onClose', async () => mailer.close());
@@ -191,10 +195,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const portal = loadPortalAssets();
   registerNotFound(app, { htmlPage: notFoundPage(portal) });
   registerRouteDocs(app);
-  await registerSecurity(app, config);
+  await registerSecurity(app, config, isGameRequest);
   await app.register(cookie, { secret: config.secret });
   const rateLimits = await registerRateLimits(app, ctx);
-  registerAuth(app, ctx, { onFailure: rateLimits.countFailedAuthentication });
+  const resolver = {
+    playerToken: playerTokenResolver(ctx, credentialCache),
+    developerKey: (secret: string) => developerKeyCredential(ctx, secret),
+  };
+  registerAuth(app, ctx, resolver, { onFailure: rateLimits.countFailedAuthentication });
   rateLimits.afterAuthentication();
   await registerOpenApi(app, config);
 

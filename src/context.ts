@@ -3,7 +3,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db, DialectName } from './db/connect.js';
-import type { CredentialCache } from './modules/accounts/credential-cache.js';
 import type { Mailer } from './services/mail/mailer.js';
 import type { Metrics } from './services/metrics/metrics.js';
 import type { ObjectStore } from './services/storage/store.js';
@@ -19,6 +18,4 @@ export interface AppContext {
   metrics: Metrics;
   /** avatars and game files (storage_url) */
   storage: ObjectStore;
-  /** PostgreSQL with credential_cache on: player tokens kept in memory, kept fresh by LISTEN/NOTIFY */
-  credentials?: CredentialCache;
 }

@@ -1,7 +1,6 @@
 // The last steps of the OpenAPI document, as rules over every operation (so a new route needs nothing by hand):
 // operation ids, named component schemas, optional query parameters, typed error envelopes, response headers, tags.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { EntitlementSchema } from '../modules/play/entitlement.js';
 import { ERROR_CATALOG, type ErrorCode } from './errors.js';
 
 type Json = Record<string, unknown>;
@@ -57,7 +56,8 @@ const ERROR_EXTRAS: Partial<
       required_scope: Type.String({ description: 'the scope the developer key lacks', examples: ['scores:write'] }),
     },
   },
-  limit_reached: { required: { entitlement: EntitlementSchema } },
+  // The Entitlement component comes from the play routes' schemas (hoisted by its title).
+  limit_reached: { required: { entitlement: Type.Unsafe({ $ref: '#/components/schemas/Entitlement' }) } },
   session_ended: {
     required: {
       reason: Type.String({

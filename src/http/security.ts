@@ -3,19 +3,21 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '../config.js';
-import { isGameRequest } from '../modules/games/game-origin.js';
 import { AppError } from './errors.js';
 
 /**
  * Reads any page may make: a game's files on its own origin (its module scripts, fetches and workers send their Origin)
  * and the SDK script. They are public and read-only; nothing on a game's origin acts on a credential.
  */
-function isPublicRead(request: FastifyRequest): boolean {
+function isPublicRead(request: FastifyRequest, isGameRequest: GameRequestTest): boolean {
   return (
     (request.method === 'GET' || request.method === 'HEAD') &&
     (isGameRequest(request.raw) || request.url.startsWith('/sdk/'))
   );
 }
+
+/** Whether a request is for a game's files on the game's own origin (the games capability knows; app.ts hands it). */
+export type GameRequestTest = (raw: IncomingMessage) => boolean;
 
 /** helmet's settings for every response (DESIGN §4). */
 function helmetOptions(config: Config): HelmetOptions {
@@ -52,7 +54,11 @@ export function helmetHeaders(options: HelmetOptions): [name: string, value: str
   return headers;
 }
 
-export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
+export async function registerSecurity(
+  app: FastifyInstance,
+  config: Config,
+  isGameRequest: GameRequestTest,
+): Promise<void> {
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -74,7 +80,7 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
       return done(new AppError('https_required', 'The API is served over HTTPS only'));
     }
     const origin = request.headers.origin;
-    if (origin !== undefined && !sameOrigin(origin, config.public_origin) && !isPublicRead(request)) {
+    if (origin !== undefined && !sameOrigin(origin, config.public_origin) && !isPublicRead(request, isGameRequest)) {
       return done(new AppError('cross_origin_forbidden', 'Cross-origin requests are not allowed'));
     }
     done();

@@ -193,7 +193,7 @@ describe.skipIf(!onPostgres)('credential cache, notifications lost on the way [p
   }
 
   it('without an echo of its probe it never serves from memory: every token is read from the database, and it says why', async () => {
-    expect(proxied.app.ctx.credentials).toBeDefined();
+    expect(proxied.app.credentialCache).toBeDefined();
     expect(proxy.lost).toBeGreaterThan(0);
     const why = log
       .find('warn', 'notification listener: cannot listen')
@@ -241,7 +241,7 @@ describe.skipIf(!onPostgres)('notification listener [postgres]', () => {
   afterAll(async () => h?.close());
 
   it('is off with credential_cache false', () => {
-    expect(h.ctx.credentials).toBeUndefined();
+    expect(h.app.credentialCache).toBeUndefined();
   });
 
   it('has received every notification committed before caughtUp() was called when it resolves', async () => {
@@ -336,7 +336,7 @@ describe('credential cache [sqlite]', () => {
   it('is not used on SQLite', async () => {
     const h = await createHarness('sqlite');
     try {
-      expect(h.ctx.credentials).toBeUndefined();
+      expect(h.app.credentialCache).toBeUndefined();
     } finally {
       await h.close();
     }

@@ -1,4 +1,5 @@
 // Membership and roles of DESIGN §5: who is Unlimited, who plays without a limit, and the Membership object of GET /me.
+import type { MembershipFields } from '../../http/auth.js';
 import { formatTimestamp } from '../../time.js';
 
 export const ROLES = ['player', 'staff', 'admin'] as const;
@@ -6,13 +7,8 @@ export type Role = (typeof ROLES)[number];
 export const PLANS = ['free', 'unlimited'] as const;
 export const MEMBERSHIP_STATUSES = ['none', 'active', 'canceled', 'expired'] as const;
 
-export interface MembershipFields {
-  role: string;
-  membership_plan: string;
-  membership_status: string;
-  membership_renews_at: number | null;
-  membership_ends_at: number | null;
-}
+// The columns a credential carries; declared with the credential kinds (http/auth.ts).
+export type { MembershipFields } from '../../http/auth.js';
 
 /** Unlimited = plan unlimited and status active (until ends_at, when set), or canceled with ends_at still ahead. */
 export function isUnlimitedMember(p: MembershipFields, now: number): boolean {

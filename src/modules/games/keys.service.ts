@@ -1,11 +1,24 @@
 // Developer keys (DESIGN §4): `agk_` + 32 random bytes, bound to one game, with scopes; only a SHA-256 is stored.
 import type { AppContext } from '../../context.js';
-import { SCOPES, type Scope } from '../../http/auth.js';
+import { type KeyCredential, SCOPES, type Scope } from '../../http/auth.js';
 import { notFound, validationFailed } from '../../http/errors.js';
 import { newSecret, secretPrefix, sha256 } from '../../lib/secrets.js';
 import { formatTimestamp } from '../../time.js';
 import { findGameId } from './games.repository.js';
-import { findKey, findKeys, insertKey, revokeKey } from './keys.repository.js';
+import { findActiveKey, findKey, findKeys, insertKey, revokeKey, touchKey } from './keys.repository.js';
+
+/** A key's last_used_at is written at most once a minute, so a busy backend's calls do not all write. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** The developer key behind a secret, or null; writes its last use when due. */
+export async function developerKeyCredential(ctx: AppContext, secret: string): Promise<KeyCredential | null> {
+  const row = await findActiveKey(ctx.db, sha256(secret));
+  if (!row) return null;
+  const now = ctx.clock.now();
+  if (row.last_used_at === null || now - row.last_used_at > TOUCH_INTERVAL_MS) await touchKey(ctx.db, row.key_id, now);
+  const scopes = new Set(row.scopes.split(' ').filter(Boolean) as Scope[]);
+  return { kind: 'key', keyId: row.key_id, gameId: row.game_id, scopes };
+}
 
 /** Parses `a,b` (commas or spaces) into known scopes, without repeats. */
 export function parseScopes(text: string): Scope[] {
