@@ -33,8 +33,9 @@ import { openDatabase, type DialectName, type Executor } from '../src/db/connect
 import { newSecret, secretPrefix, sha256 } from '../src/lib/secrets.js';
 import { dayWindow } from '../src/time.js';
 import { playtimeSeconds } from '../src/modules/games/playtime.repository.js';
-import { fillBestsFromScores, insertBoard } from '../src/modules/scores/leaderboard.repository.js';
-import { rebuildTree } from '../src/modules/scores/ranking.js';
+import { fillBestsFromScores } from '../src/modules/scores/bests.repository.js';
+import { insertBoard } from '../src/modules/scores/boards.repository.js';
+import { rebuildTree } from '../src/modules/scores/count-tree.js';
 import { freePort } from '../test/helpers/ports.js';
 
 const env = process.env;

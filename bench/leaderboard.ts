@@ -24,14 +24,9 @@ import { createMetrics } from '../src/services/metrics/metrics.js';
 import { openStore } from '../src/services/storage/storage.js';
 import { getLeaderboard, getStanding } from '../src/modules/scores/leaderboard.service.js';
 import type { Database } from '../src/db/schema.js';
-import {
-  findBest,
-  keyOfBest,
-  pageAtOffset,
-  pageBefore,
-  pageFrom,
-} from '../src/modules/scores/leaderboard.repository.js';
-import { rankOf, rebuildTree } from '../src/modules/scores/ranking.js';
+import { findBest, keyOfBest } from '../src/modules/scores/bests.repository.js';
+import { pageAtOffset, pageBefore, pageFrom } from '../src/modules/scores/pages.repository.js';
+import { rankOf, rebuildTree } from '../src/modules/scores/count-tree.js';
 import { submitScore } from '../src/modules/scores/scores.service.js';
 
 const { values: args } = parseArgs({

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { gamesUrlWarning } from '../modules/games/game-origin.js';
 import { gameBase, gamesCspSource, parseGamesUrl } from './games-url.js';
 
 describe('games_url', () => {
@@ -15,17 +14,5 @@ describe('games_url', () => {
     expect(games).toMatchObject({ layout: 'path', hostname: 'cdn.example.net', port: ':8081', prefix: '/g' });
     expect(gameBase(games, 'orbit')).toBe('http://cdn.example.net:8081/g/orbit');
     expect(gamesCspSource(games)).toBe('http://cdn.example.net:8081');
-  });
-
-  it('warns when games are on *.localhost but the portal is not', () => {
-    expect(
-      gamesUrlWarning({ games_url: 'http://{slug}.games.localhost:8080', public_url: 'http://192.168.1.20:8080' }),
-    ).toMatch(/only browsers on this machine/);
-    expect(
-      gamesUrlWarning({ games_url: 'http://{slug}.games.localhost:8080', public_url: 'http://localhost:8080' }),
-    ).toBeNull();
-    expect(
-      gamesUrlWarning({ games_url: 'https://{slug}.games.example.com', public_url: 'https://play.example.com' }),
-    ).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 // A purged account leaves every leaderboard: its keys come off the count trees (split ones too), ranks stay exact.
 import { expect, it } from 'vitest';
 import { purgeDeletedPlayers } from '../../src/modules/accounts/self-service.service.js';
-import { childrenRange, compareKeys, nodeBounds, type NodeRow } from '../../src/modules/scores/rank-tree.js';
+import { childrenRange, compareKeys, nodeBounds, type NodeRow } from '../../src/modules/scores/count-tree.model.js';
 import { submitScore } from '../../src/modules/scores/scores.service.js';
 import { asPlayer, createGame, createPlayer } from '../helpers/factories.js';
 import { eachDialect, type Harness } from '../helpers/harness.js';

@@ -3,7 +3,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppContext } from '../../src/context.js';
-import { childrenRange, compareKeys, nodeBounds, type NodeRow } from '../../src/modules/scores/rank-tree.js';
+import { childrenRange, compareKeys, nodeBounds, type NodeRow } from '../../src/modules/scores/count-tree.model.js';
 import { submitScore } from '../../src/modules/scores/scores.service.js';
 import { asPlayer, createGame, createPlayer, createToken } from '../helpers/factories.js';
 import { enabledDialects } from '../helpers/dialects.js';

@@ -1,16 +1,10 @@
 // The compiled count-tree and bests statements that take their rows as one JSON parameter (issue 14): one row and
 // many rows, both ends of the safe integers (the JSON must carry them exactly), and the merged entry/best update.
 import { expect, it } from 'vitest';
-import {
-  addToNodes,
-  countEntryAndSetBest,
-  insertBoard,
-  insertBests,
-  lockBests,
-  findGameBoard,
-  nodesInRanges,
-} from '../../src/modules/scores/leaderboard.repository.js';
-import { rankWithTotal } from '../../src/modules/scores/ranking.js';
+import { countEntryAndSetBest, insertBests, lockBests } from '../../src/modules/scores/bests.repository.js';
+import { insertBoard, findGameBoard } from '../../src/modules/scores/boards.repository.js';
+import { addToNodes, nodesInRanges } from '../../src/modules/scores/count-tree.repository.js';
+import { rankWithTotal } from '../../src/modules/scores/count-tree.js';
 import { submitScore } from '../../src/modules/scores/scores.service.js';
 import { asPlayer, createGame, createPlayer } from '../helpers/factories.js';
 import { eachDialect } from '../helpers/harness.js';

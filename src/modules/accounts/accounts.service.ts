@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../http/errors.js';
 import { getEntitlement } from '../play/entitlement.js';
 import type { BestScore, PatchMeInput } from './accounts.schemas.js';
 import { isUnlimitedMember } from './membership.js';
-import { membershipOf, ownPlayerView, publicPlayerView } from './player.view.js';
+import { membershipOf, ownPlayerView, publicPlayerView } from './player-views.js';
 import { bestScoresForProfile } from '../scores/leaderboard.service.js';
 import { findPlayerById, findPlayerByUsername, updatePlayer, usernameTaken } from './players.repository.js';
 

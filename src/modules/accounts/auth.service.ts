@@ -17,7 +17,7 @@ import {
 } from './mail-tokens.repository.js';
 import { passwordResetMail, verificationMail } from './mails.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
-import { ownPlayerView } from './player.view.js';
+import { ownPlayerView } from './player-views.js';
 import {
   emailExists,
   findPlayerByEmail,

@@ -96,17 +96,6 @@ export async function playersDueForPurge(db: Executor, now: number, limit: numbe
   return rows.map((r) => r.id);
 }
 
-/** The boards the player has a best on (leaderboard_bests_player_idx). */
-export async function boardsOfPlayer(db: Executor, playerId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('leaderboard_bests')
-    .select('leaderboard_id')
-    .where('player_id', '=', playerId)
-    .orderBy('leaderboard_id')
-    .execute();
-  return rows.map((r) => r.leaderboard_id);
-}
-
 /**
  * Deletes the player row if it is still due (a login that cancelled the deletion wins); everything keyed by the player
  * goes with it (ON DELETE CASCADE: tokens, mail tokens, sessions, usage, favourites, saves, scores, bests).

@@ -8,17 +8,15 @@ import { AppError, validationFailed } from '../../http/errors.js';
 import { sha256 } from '../../lib/secrets.js';
 import { formatIso, formatTimestamp } from '../../time.js';
 import { getEntitlement } from '../play/entitlement.js';
-import { keyOfBest, lockBests } from '../scores/leaderboard.repository.js';
-import { removeKeys } from '../scores/ranking.js';
+import { removePlayerFromBoards } from '../scores/scores.service.js';
 import { createMailToken, emailTaken, invalidMailToken, VERIFY_EMAIL_TTL_MS } from './auth.service.js';
 import { avatarKey } from './avatar.service.js';
 import { consumeEmailChangeToken, retireMailTokens } from './mail-tokens.repository.js';
 import { deletionScheduledMail, emailChangeMail, emailChangeNoticeMail, verificationMail } from './mails.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { membershipOf, ownPlayerView } from './player.view.js';
+import { membershipOf, ownPlayerView } from './player-views.js';
 import { emailExists, findPlayerById, lockPlayer, updatePlayer } from './players.repository.js';
 import {
-  boardsOfPlayer,
   deleteDuePlayer,
   deleteOutboxMailTo,
   deleteScoreRequestsOf,
@@ -157,14 +155,7 @@ async function purgeOne(ctx: AppContext, playerId: number): Promise<boolean> {
       Number(player.deletion_due_at) > now
     )
       return undefined;
-    const boards = await boardsOfPlayer(trx, playerId);
-    if (boards.length) {
-      const bests = await lockBests(trx, boards, playerId);
-      await removeKeys(
-        trx,
-        bests.map((b) => ({ boardId: b.leaderboard_id, key: keyOfBest(b) })),
-      );
-    }
+    await removePlayerFromBoards(trx, playerId);
     await deleteScoreRequestsOf(trx, playerId);
     await deleteOutboxMailTo(trx, player.email);
     return deleteDuePlayer(trx, playerId, now);

@@ -2,7 +2,7 @@
 // and a key's game for its statistics.
 import type { Executor } from '../../db/connect.js';
 import type { MembershipFields } from '../accounts/membership.js';
-import type { PublicPlayerFields } from '../accounts/player.view.js';
+import type { PublicPlayerFields } from '../accounts/player-views.js';
 import { playtimeSeconds } from '../games/playtime.repository.js';
 
 /** What a developer key may learn of a player: the public view's columns and the membership (for `unlimited`). */

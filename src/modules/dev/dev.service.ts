@@ -5,7 +5,7 @@ import type { KeyCredential } from '../../http/auth.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { bestScores } from '../accounts/accounts.service.js';
 import { isUnlimitedMember } from '../accounts/membership.js';
-import { publicPlayerView } from '../accounts/player.view.js';
+import { publicPlayerView } from '../accounts/player-views.js';
 import { getEntitlement, type Entitlement } from '../play/entitlement.js';
 import type { DevProfile } from './dev.schemas.js';
 import { findGameBySlug, findPlayerOfGame, type PlayerOfGameRow, type StatsGameRow } from './dev.repository.js';

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import type { KeyCredential } from '../../http/auth.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { formatTimestamp } from '../../time.js';
-import { publicPlayerView } from '../accounts/player.view.js';
+import { publicPlayerView } from '../accounts/player-views.js';
 import { findPlayerOfGame } from '../dev/dev.repository.js';
 import { requireListedGame } from '../states/states.access.js';
 import { IDENTITY_ALG, identityKey } from './identity.keys.js';

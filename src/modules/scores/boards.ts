@@ -1,17 +1,17 @@
 // Finding and creating the leaderboard rows a request reads or writes: one per game, board, period and order.
 import type { AppContext } from '../../context.js';
 import type { Period } from '../../time.js';
+import { fillBestsFromScores } from './bests.repository.js';
 import {
   boardExistsInAnyOrder,
-  fillBestsFromScores,
   findBoardId,
   insertBoard,
   type BoardRef,
   type GameWithBoards,
-} from './leaderboard.repository.js';
+} from './boards.repository.js';
 import { windowOfKey } from './periods.js';
-import { rebuildTree } from './ranking.js';
-import type { ScoringGame } from './scores.repository.js';
+import { rebuildTree } from './count-tree.js';
+import type { ScoringGame } from './scoring-game.js';
 
 const refOf = (game: ScoringGame, board: string, period: Period, periodKey: string): BoardRef => ({
   gameId: game.id,

@@ -2,29 +2,20 @@
 import type { AppContext } from '../../context.js';
 import { isPostgres } from '../../db/connect.js';
 import type { Credential } from '../../http/auth.js';
-import { AppError, notFound, validationFailed } from '../../http/errors.js';
+import { AppError, validationFailed } from '../../http/errors.js';
 import { formatTimestamp, type Period } from '../../time.js';
 import { boardToRead } from './boards.js';
-import {
-  countPlayers,
-  findBest,
-  findGameBoard,
-  findGameBoardPage,
-  keyOfBest,
-  listBoardNames,
-  pageAtOffset,
-  pageBefore,
-  pageFrom,
-  type BestRow,
-  type GameBoardRow,
-  type PageRow,
-} from './leaderboard.repository.js';
+import { findBest, keyOfBest, type BestRow } from './bests.repository.js';
+import { findGameBoard, findGameBoardPage, listBoardNames, type GameBoardRow } from './boards.repository.js';
+import { countPlayers } from './count-tree.repository.js';
+import { pageAtOffset, pageBefore, pageFrom, type PageRow } from './pages.repository.js';
 import { periodKeyFor } from './periods.js';
-import { publicPlayer } from './player-view.js';
-import { normalise, type RankKey } from './rank-tree.js';
-import { keyAtIndex, rankOf, rankWithTotal } from './ranking.js';
+import { publicPlayer } from './row-player.js';
+import { normalise, type RankKey } from './count-tree.model.js';
+import { keyAtIndex, rankOf, rankWithTotal } from './count-tree.js';
 import type { LeaderboardQuery, LeaderboardRow, ProfileBestScore, StandingQuery } from './scores.schemas.js';
-import { allTimeBests, findListedGame, recentScores, type ScoringGame } from './scores.repository.js';
+import { allTimeBests, findListedGame, recentScores } from './scores.repository.js';
+import { openScoringGame, type ScoringGame } from './scoring-game.js';
 import { BOARDS_MAX } from './scores.schemas.js';
 import { parseMeta } from './scores.service.js';
 
@@ -65,10 +56,9 @@ async function openBoard(
     found = read?.game;
     rows = read?.page;
   } else found = await findGameBoard(ctx.db, slug, board, period, key, playerId);
-  if (!found) throw notFound('No such game');
-  if (!found.leaderboard_enabled) throw new AppError('leaderboard_disabled', 'This game has no leaderboard');
+  const open = openScoringGame(found);
   if (periodKey === null) throw validationFailed({ at: 'must be a real date YYYY-MM-DD' });
-  const { board_id, best_score, best_norm, best_reached_at, best_score_id, best_entries, ...game } = found;
+  const { board_id, best_score, best_norm, best_reached_at, best_score_id, best_entries, ...game } = open;
   if (board_id !== null) {
     const best =
       best_norm === null
@@ -214,9 +204,7 @@ export async function getStanding(ctx: AppContext, slug: string, playerId: numbe
 
 /** GET /games/{slug}/leaderboard/boards: `main`, then the game's other boards with a score, by name (two statements). */
 export async function listBoards(ctx: AppContext, slug: string): Promise<{ boards: string[] }> {
-  const game = await findListedGame(ctx.db, slug);
-  if (!game) throw notFound('No such game');
-  if (!game.leaderboard_enabled) throw new AppError('leaderboard_disabled', 'This game has no leaderboard');
+  const game = openScoringGame(await findListedGame(ctx.db, slug));
   const names = await listBoardNames(ctx.db, game.id, BOARDS_MAX);
   return { boards: ['main', ...names.filter((b) => b !== 'main').sort()].slice(0, BOARDS_MAX) };
 }

@@ -4,16 +4,8 @@ import { isPostgres, type Executor } from '../../db/connect.js';
 import { prepared } from '../../db/prepared.js';
 import type { ScoresTable } from '../../db/schema.js';
 import { LISTED_STATUSES } from '../games/manifest.js';
-import { boardsJson, lockBests, lockBestsSql, type BestRow } from './leaderboard.repository.js';
-
-export interface ScoringGame {
-  id: number;
-  slug: string;
-  name: string;
-  leaderboard_enabled: number;
-  leaderboard_order: string;
-  leaderboard_unit: string;
-}
+import type { ScoringGame } from './scoring-game.js';
+import { boardsJson, lockBests, lockBestsSql, type BestRow } from './bests.repository.js';
 
 /** A game clients can see (published or beta). Unique index on slug. */
 export function findListedGame(db: Executor, slug: string): Promise<ScoringGame | undefined> {

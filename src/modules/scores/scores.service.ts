@@ -7,10 +7,11 @@ import { sha256 } from '../../lib/secrets.js';
 import { formatTimestamp } from '../../time.js';
 import { boardsToWrite } from './boards.js';
 import { IDEMPOTENCY_TTL_MS, callerOf, requestFingerprint } from './idempotency.js';
-import { findGameWithBoards, insertBests, keyOfBest, lockBests, type BestRow } from './leaderboard.repository.js';
+import { boardsOfPlayer, insertBests, keyOfBest, lockBests, type BestRow } from './bests.repository.js';
+import { findGameWithBoards } from './boards.repository.js';
 import { periodKeysAt } from './periods.js';
-import { clampReachedAt, normalise, type RankKey } from './rank-tree.js';
-import { TreeChanged, applyKeyChanges, setBestsAndRank, type KeyChange } from './ranking.js';
+import { clampReachedAt, normalise, type RankKey } from './count-tree.model.js';
+import { TreeChanged, applyKeyChanges, removeKeys, setBestsAndRank, type KeyChange } from './count-tree.js';
 import { META_MAX_CHARS, type SubmitBody, type SubmitResult } from './scores.schemas.js';
 import {
   claimRequestKey,
@@ -23,15 +24,12 @@ import {
   isActivePlayer,
   recentScoresForGame,
   saveRequestResponse,
-  type ScoringGame,
 } from './scores.repository.js';
+import { openScoringGame, type ScoringGame } from './scoring-game.js';
 
 /** A game whose score and leaderboard routes are open: listed (404 not_found) with its leaderboard on (404 leaderboard_disabled). */
 export async function scoringGame(ctx: AppContext, slug: string): Promise<ScoringGame> {
-  const game = await findListedGame(ctx.db, slug);
-  if (!game) throw notFound('No such game');
-  if (!game.leaderboard_enabled) throw new AppError('leaderboard_disabled', 'This game has no leaderboard');
-  return game;
+  return openScoringGame(await findListedGame(ctx.db, slug));
 }
 
 /** The player a submission is for: the caller, or the player a developer key of this game names (DESIGN §4, §8). */
@@ -173,11 +171,7 @@ async function checkSubmission(
   const board = body.board ?? 'main';
   const periods = periodKeysAt(now, ctx.config.reset_timezone);
   const found = await findGameWithBoards(ctx.db, slug, board, periods);
-  if (!found) throw notFound('No such game');
-  const { game } = found;
-  if (credential.kind === 'key' && credential.gameId !== game.id)
-    throw new AppError('forbidden', 'This developer key belongs to another game');
-  if (!game.leaderboard_enabled) throw new AppError('leaderboard_disabled', 'This game has no leaderboard');
+  const game = openScoringGame(found?.game, credential);
   const playerId = await playerFor(ctx, game, credential, body.player_id);
   const meta = metaText(body.meta);
   let playSessionId: number | null = null;
@@ -186,7 +180,7 @@ async function checkSubmission(
     if (playSessionId === null)
       throw new AppError('invalid_play_session', 'play_session is not a session of this player for this game');
   }
-  const boardIds = (await boardsToWrite(ctx, found, board, periods)).map((b) => b.id);
+  const boardIds = (await boardsToWrite(ctx, found!, board, periods)).map((b) => b.id);
   return { game, boardIds, playerId, board, meta, playSessionId };
 }
 
@@ -290,4 +284,18 @@ export async function myScoresForGame(ctx: AppContext, slug: string, playerId: n
       created_at: formatTimestamp(Number(r.created_at)),
     })),
   };
+}
+
+/**
+ * Takes every key of the player out of the boards' count trees, inside the caller's transaction (an account purge:
+ * the bests rows then go with the player row, by cascade). Ranks of everyone else stay exact.
+ */
+export async function removePlayerFromBoards(trx: Executor, playerId: number): Promise<void> {
+  const boards = await boardsOfPlayer(trx, playerId);
+  if (!boards.length) return;
+  const bests = await lockBests(trx, boards, playerId);
+  await removeKeys(
+    trx,
+    bests.map((b) => ({ boardId: b.leaderboard_id, key: keyOfBest(b) })),
+  );
 }

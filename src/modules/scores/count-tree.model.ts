@@ -283,3 +283,6 @@ export function buildBelow(node: NodeId, keys: Array<{ norm: number; reachedAt: 
 export function buildTree(keys: Array<{ norm: number; reachedAt: number }>): NodeRow[] {
   return [{ ...ROOT, cnt: keys.length, expanded: true }, ...buildBelow(ROOT, keys)];
 }
+
+/** A key as the (norm, reached_at, score_id) row value the rank index orders by. */
+export const keyTuple = (k: RankKey) => [k.norm, k.reachedAt, k.scoreId] as const;

@@ -12,7 +12,7 @@ import {
   scoreParts,
   type NodeRow,
   type RankKey,
-} from './rank-tree.js';
+} from './count-tree.model.js';
 
 const MAX = Number.MAX_SAFE_INTEGER;
 const samples = [

@@ -1,18 +1,16 @@
 // Ranks from the count tree, and keeping the tree exact as bests change (in the submitting transaction).
 import type { Executor } from '../../db/connect.js';
+import { countEntrySetBestAndRank, keyAtOffsetFrom, keysBetween } from './bests.repository.js';
 import {
   addToNodes,
-  countEntrySetBestAndRank,
   deleteTree,
   insertNodes,
-  keyAtOffsetFrom,
-  keysBetween,
   markExpanded,
   nodesInRanges,
   rankAndTotal,
   type BoardNodeRow,
   type PathLevel,
-} from './leaderboard.repository.js';
+} from './count-tree.repository.js';
 import {
   ROOT,
   SPLIT_AT,
@@ -28,7 +26,7 @@ import {
   pathOf,
   type NodeId,
   type RankKey,
-} from './rank-tree.js';
+} from './count-tree.model.js';
 
 /** The path of a key as rankAndTotal reads it. */
 function pathLevels(key: RankKey): PathLevel[] {
