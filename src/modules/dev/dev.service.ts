@@ -11,6 +11,11 @@ import type { DevProfile } from './dev.schemas.js';
 import { findGameBySlug, findPlayerOfGame, type PlayerOfGameRow, type StatsGameRow } from './dev.repository.js';
 import { isListed } from '../games/manifest.js';
 
+/** The player, if active and a player of the game (has started a play session of it); else undefined. */
+export function playerOfGame(ctx: AppContext, playerId: number, gameId: number): Promise<PlayerOfGameRow | undefined> {
+  return findPlayerOfGame(ctx.db, playerId, gameId);
+}
+
 /** The player, if active and a player of the key's game (has started a play session of it); anyone else is 404 alike. */
 async function requirePlayerOfKeyGame(ctx: AppContext, key: KeyCredential, playerId: number): Promise<PlayerOfGameRow> {
   const player = await findPlayerOfGame(ctx.db, playerId, key.gameId);

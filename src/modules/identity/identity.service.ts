@@ -6,7 +6,7 @@ import type { KeyCredential } from '../../http/auth.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { formatTimestamp } from '../../time.js';
 import { publicPlayerView } from '../accounts/player-views.js';
-import { findPlayerOfGame } from '../dev/dev.repository.js';
+import { playerOfGame } from '../dev/dev.service.js';
 import { requireListedGame } from '../states/states.access.js';
 import { IDENTITY_ALG, identityKey } from './identity.keys.js';
 import { findGameSlug } from './identity.repository.js';
@@ -85,7 +85,7 @@ export async function verifyIdentityToken(
     throw refuse('other_game', 'The identity token is for another game');
   const playerId = Number(payload.sub);
   if (!Number.isSafeInteger(playerId) || playerId < 1) throw refuse('malformed', 'The identity token names no player');
-  const player = await findPlayerOfGame(ctx.db, playerId, key.gameId);
+  const player = await playerOfGame(ctx, playerId, key.gameId);
   if (!player) throw refuse('player_unavailable', 'The player is no longer an active player of this game');
   return {
     player_id: playerId,
