@@ -3,7 +3,8 @@
 // gets there first is counted and moved to the account; one that gets there after is refused (the guest is gone),
 // never counted twice and never answered 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../../src/db/schema.js';
 import { sha256 } from '../../src/lib/secrets.js';
 import { createGame, createPlayerWithPassword } from '../helpers/factories.js';
 import { enabledDialects } from '../helpers/dialects.js';
@@ -34,9 +35,7 @@ describe.runIf(onPostgres)('accounts: a merge and the guest requests in flight [
   const untilWaiting = (n: number) => expect.poll(waiting, { timeout: 15_000, interval: 20 }).toBe(n);
 
   /** Holds a lock taken by `take` until release() is called; resolves once it is taken. */
-  async function hold(
-    take: (trx: Parameters<Parameters<Harness['ctx']['db']['transaction']>[0]>[0]) => Promise<unknown>,
-  ) {
+  async function hold(take: (trx: Transaction<Database>) => Promise<unknown>) {
     let release!: () => void;
     const released = new Promise<void>((resolve) => {
       release = resolve;
@@ -46,7 +45,7 @@ describe.runIf(onPostgres)('accounts: a merge and the guest requests in flight [
       taken = resolve;
     });
     const done = h.ctx.db.transaction().execute(async (trx) => {
-      await take(trx as never);
+      await take(trx);
       taken();
       await released;
     });
@@ -67,13 +66,8 @@ describe.runIf(onPostgres)('accounts: a merge and the guest requests in flight [
     h.clock.advance(25);
     const login = () =>
       h.http.post('/v1/auth/login', { ...as(guest), body: { login: account.username, password: PASSWORD } });
-    const lockSession = (trx: never) =>
-      (trx as Harness['ctx']['db'])
-        .selectFrom('play_sessions')
-        .select('id')
-        .where('token_hash', '=', sha256(session))
-        .forUpdate()
-        .execute();
+    const lockSession = (trx: Transaction<Database>) =>
+      trx.selectFrom('play_sessions').select('id').where('token_hash', '=', sha256(session)).forUpdate().execute();
     return { account, guest, game, session, login, lockSession };
   }
 
@@ -117,8 +111,8 @@ describe.runIf(onPostgres)('accounts: a merge and the guest requests in flight [
     const first = await setup();
     const submit = (guestToken: string, slug: string) =>
       h.http.post(`/v1/games/${slug}/scores`, { token: guestToken, body: { score: 33 } });
-    const lockGuest = (id: number) => (trx: never) =>
-      (trx as Harness['ctx']['db']).selectFrom('players').select('id').where('id', '=', id).forUpdate().execute();
+    const lockGuest = (id: number) => (trx: Transaction<Database>) =>
+      trx.selectFrom('players').select('id').where('id', '=', id).forUpdate().execute();
 
     // The score first: stored, then moved with the guest.
     let release = await hold(lockGuest(first.guest.id));
