@@ -50,11 +50,7 @@ function freePlayerNote(game: Game, who: Me | null): HTMLElement | null {
         null,
         h('strong', null, 'Unlimited only. '),
         !who
-          ? [
-              'This game is for Unlimited members: ',
-              login,
-              ' if you are one. Every other game is free to play each day.',
-            ]
+          ? ['This game is for Unlimited members: ', login, ' if you are one.']
           : who.player.guest
             ? 'This game is for Unlimited members. As a guest you can play every other game for your free time each day.'
             : 'This game is for Unlimited members. Your account has the free plan: you can play every other game for your free time each day.',
