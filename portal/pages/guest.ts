@@ -134,7 +134,7 @@ export function mergeSummary(claimed: ClaimedGuest): string | null {
   if (claimed.seconds_added_today) parts.push(`${formatDuration(claimed.seconds_added_today)} of play time today`);
   if (claimed.favorites_added) parts.push(count(claimed.favorites_added, 'favourite', 'favourites'));
   const kept = claimed.saves_not_moved
-    ? ` ${count(claimed.saves_not_moved, 'guest save was', 'guest saves were')} left out: your account already used ${claimed.saves_not_moved === 1 ? 'that slot' : 'those slots'}, and its saves are kept.`
+    ? ` ${count(claimed.saves_not_moved, 'guest save was', 'guest saves were')} left out: your account already used ${claimed.saves_not_moved === 1 ? 'that slot, and its save is kept' : 'those slots, and their saves are kept'}.`
     : '';
   if (!parts.length && !kept) return null;
   return `${parts.length ? `Your guest progress is now in your account: ${parts.join(', ')}.` : ''}${kept}`.trim();
