@@ -12280,8 +12280,11 @@ export interface operations {
                                     country: string | null;
                                     /** @description URL of the avatar, or of the generated initials avatar */
                                     avatar_url: string;
-                                    /** @description true for a guest player: its display name is generated ("Guest 7F3K") and it has no public profile */
-                                    guest: boolean;
+                                    /**
+                                     * @description present (true) only for a guest player: its display name is generated ("Guest 7F3K") and it has no public profile to link to
+                                     * @enum {boolean}
+                                     */
+                                    guest?: true;
                                 };
                             }[];
                             /** @description the calling player's place on the board */

@@ -16,6 +16,7 @@ export function publicPlayer(config: Config, player: PlayerFields) {
     display_name: player.display_name,
     country: player.country,
     avatar_url: avatarUrl(config, player),
-    guest: player.guest === 1,
+    // present for a guest only: every other row keeps the spec's four fields
+    ...(player.guest === 1 ? { guest: true as const } : {}),
   };
 }
