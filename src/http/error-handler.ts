@@ -114,7 +114,10 @@ export function errorHandler(this: FastifyInstance, error: FastifyError, request
 
   // The player the request acts for was removed while it ran (a purge, or a guest merged into an account): sign in again.
   if (foreignKeyViolation(error)) {
-    request.log.info({ err: error }, 'the player of the request was removed while it ran');
+    request.log.warn(
+      { err: error },
+      'a row the request refers to was removed while it ran (its player, purged or merged)',
+    );
     return send(
       reply,
       401,
