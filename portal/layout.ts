@@ -1,7 +1,8 @@
 // The header's account area (logged in or not) and small pieces several pages share.
 import { api } from './lib/api.js';
 import { byId, h, mount } from './lib/dom.js';
-import { me, onMeRefreshed, type Me } from './lib/session.js';
+import { isGuest, knownPlayer, me, onMeRefreshed, type Me } from './lib/session.js';
+import { guestNav, guestOffer, hideGuestBar, notSoldHere, showGuestBar } from './pages/guest.js';
 
 let following = false;
 
@@ -28,6 +29,12 @@ function showAccount(who: Me | null): void {
     );
     return;
   }
+  if (isGuest(who)) {
+    mount(nav, ...guestNav(who, avatar(who.player.avatar_url, 28)));
+    if (document.body.dataset.page === 'play') showGuestBar(who);
+    return;
+  }
+  hideGuestBar();
   const logout = h('button', { type: 'button', class: 'link-button' }, 'Log out');
   logout.addEventListener('click', () => void logOut());
   mount(
@@ -70,10 +77,14 @@ export function upgradeLink(primary = true): HTMLElement | null {
     : null;
 }
 
-/** What an Unlimited membership gives, for the limit and premium screens and game pages, with "Get Unlimited" when set. */
+/**
+ * What an Unlimited membership gives, for the limit and premium screens and game pages, with "Get Unlimited" when set;
+ * without upgrade_url, that it is not sold here and what a free player can do instead. A guest is also offered an account.
+ */
 export function unlimitedPitch(headingLevel: 'h2' | 'h3' = 'h2'): HTMLElement {
   const link = upgradeLink();
-  return h(
+  const who = knownPlayer();
+  const pitch = h(
     'div',
     { class: 'pitch' },
     h(headingLevel, null, 'What Unlimited gives you'),
@@ -84,8 +95,9 @@ export function unlimitedPitch(headingLevel: 'h2' | 'h3' = 'h2'): HTMLElement {
       h('li', null, 'Every game, including the ones marked Unlimited only.'),
       h('li', null, 'Your saves, scores and leaderboard places stay exactly as they are.'),
     ),
-    link ? h('p', { class: 'actions' }, link) : null,
+    link ? h('p', { class: 'actions' }, link) : notSoldHere(who),
   );
+  return isGuest(who) ? h('div', { class: 'pitches' }, pitch, guestOffer()) : pitch;
 }
 
 /** A panel that says what went wrong, with where to go next (`next`: links or buttons, one paragraph). */

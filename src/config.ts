@@ -61,6 +61,25 @@ export const SettingsSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    guests: Type.Object(
+      {
+        per_ip_per_day: Type.Integer({
+          minimum: 0,
+          maximum: 1_000_000,
+          default: 20,
+          description:
+            "new guest players (POST /v1/auth/guest) one address may make per day in reset_timezone (behind trust_proxy, the client's address; IPv6 by its /64); past it, 429 guest_limit_reached and the portal asks to log in. 0: no guests at all",
+        }),
+        idle_days: Type.Integer({
+          minimum: 1,
+          maximum: 3650,
+          default: 30,
+          description:
+            'a guest whose tokens have not been used for this many days is purged with everything attached (saves, scores, playtime) by the hourly sweep',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     public_url: Type.String({
       default: 'http://localhost:8080',
       description: 'origin used in URLs, mail links and the Origin check',

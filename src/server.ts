@@ -38,7 +38,7 @@ export async function startServer(config: Config): Promise<App> {
   // Every process sweeps idle play sessions (the sweep is safe to run concurrently); the timer stops before the database closes.
   const sweeper = startIdleSweep(app.ctx);
   app.addHook('onClose', async () => sweeper.stop());
-  // Accounts whose deletion grace period is over are purged hourly (DELETE /v1/me).
+  // Accounts whose deletion grace period is over are purged hourly (DELETE /v1/me), and guests idle for guests.idle_days.
   const purger = startDeletionPurge(app.ctx);
   app.addHook('onClose', async () => purger.stop());
   // Mail the SMTP server did not take yet is tried again from the outbox (app.close() stops the timer through the mailer).

@@ -1,4 +1,4 @@
-// Who is logged in: GET /v1/me once per page, shared by the header and the page.
+// Who is logged in: GET /v1/me once per page, shared by the header and the page; and the guest a visitor plays as.
 import { ApiError, api } from './api.js';
 
 export interface PublicPlayer {
@@ -12,10 +12,13 @@ export interface PublicPlayer {
 }
 
 export interface OwnPlayer extends PublicPlayer {
-  email: string;
+  /** null for a guest */
+  email: string | null;
   email_verified: boolean;
   role: string;
   newsletter: boolean;
+  /** a guest player: made by Play for a visitor, with no email or password; registering or logging in claims it */
+  guest: boolean;
 }
 
 export interface Membership {
@@ -33,7 +36,16 @@ export interface Me {
 }
 
 let current: Promise<Me | null> | null = null;
+/** the player `current` resolved to, once it has (null before, and for nobody) */
+let known: Me | null = null;
 const refreshed: Array<(who: Me | null) => void> = [];
+
+/** The player this page knows of so far, without asking (the pitches read it to speak to a guest or a free player). */
+export function knownPlayer(): Me | null {
+  return known;
+}
+
+export const isGuest = (who: Me | null): boolean => who?.player.guest === true;
 
 /** Runs `listener` with the player each time `me(true)` asks again (the header follows a profile change). */
 export function onMeRefreshed(listener: (who: Me | null) => void): void {
@@ -45,7 +57,7 @@ export function me(refresh = false): Promise<Me | null> {
   if (!refresh && !current && document.body.dataset.session === 'none') current = Promise.resolve(null);
   if (!current || refresh) {
     current = api<Me>('GET', '/v1/me').then(
-      (r) => r.data,
+      (r) => (known = r.data),
       (error: unknown) => {
         if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return null;
         throw error;
@@ -61,6 +73,34 @@ export function me(refresh = false): Promise<Me | null> {
       );
   }
   return current;
+}
+
+/** Tells the header (and whoever follows) that the page now plays as `who`. */
+function becomes(who: Me): Me {
+  known = who;
+  current = Promise.resolve(who);
+  for (const listener of refreshed) listener(who);
+  return who;
+}
+
+/** A free player's membership: what a new guest has. */
+const FREE: Membership = { unlimited: false, plan: 'free', status: 'none', renews_at: null, ends_at: null };
+
+/**
+ * The player to play as: the logged-in player or guest, else a new guest made for this visitor (POST /v1/auth/guest,
+ * which sets the session cookie). null when the service makes no more guests for this address today (429
+ * guest_limit_reached, or guests are off): the visitor then logs in or registers to play.
+ */
+export async function ensurePlayer(): Promise<Me | null> {
+  const who = await me();
+  if (who) return who;
+  try {
+    const { data } = await api<Omit<Me, 'membership'>>('POST', '/v1/auth/guest');
+    return becomes({ player: data.player, entitlement: data.entitlement, membership: FREE });
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'guest_limit_reached') return null;
+    throw error;
+  }
 }
 
 /** The logged-in player; sends anyone else to the login page, coming back here afterwards. */

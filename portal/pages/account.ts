@@ -4,7 +4,8 @@ import { ApiError, api } from '../lib/api.js';
 import { countryOptions } from '../lib/countries.js';
 import { h, mount, setTitle, uid } from '../lib/dom.js';
 import { createForm, field } from '../lib/forms.js';
-import { me, requireLogin, type Me, type OwnPlayer } from '../lib/session.js';
+import { isGuest, me, requireLogin, type Me, type OwnPlayer } from '../lib/session.js';
+import { guestOffer } from './guest.js';
 import { formatDuration } from '../shell/schedule.js';
 import { yourGamesSection } from './shelves.js';
 import {
@@ -21,6 +22,8 @@ const AVATAR_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
 export async function accountPage(main: HTMLElement): Promise<void> {
   const who = await requireLogin();
   setTitle('Account settings');
+  if (isGuest(who))
+    return mount(main, h('h1', null, 'Account settings'), guestSection(who), yourGamesSection(), exportSection());
   mount(
     main,
     h('h1', null, 'Account settings'),
@@ -35,6 +38,19 @@ export async function accountPage(main: HTMLElement): Promise<void> {
     yourGamesSection(),
     exportSection(),
     deleteSection(main),
+  );
+}
+
+/** A guest has no profile, email or password yet: what it is, and the two ways to an account that keeps its progress. */
+function guestSection(who: Me): HTMLElement {
+  return section(
+    'You are playing as a guest',
+    h(
+      'p',
+      null,
+      `${who.player.display_name} is a guest player made for this browser: no email, no password, no public profile. It keeps your time, saves and scores in this browser until you create an account, and is removed after some weeks without play.`,
+    ),
+    guestOffer(),
   );
 }
 

@@ -3,7 +3,8 @@ import { errorPanel, formatTimestamp, logOut, renderAccountNav } from '../layout
 import { ApiError, api } from '../lib/api.js';
 import { focusHeading, h, mount } from '../lib/dom.js';
 import { createForm } from '../lib/forms.js';
-import { me, nextPath } from '../lib/session.js';
+import { isGuest, me, nextPath } from '../lib/session.js';
+import { type ClaimedGuest, loginNote, mergeSummary, registerNote } from './guest.js';
 
 function panel(title: string, ...children: Array<Node | string | null>): HTMLElement {
   return h('section', { class: 'panel' }, h('h1', null, title), ...children);
@@ -24,7 +25,9 @@ function deviceName(): string {
 }
 
 export async function registerPage(main: HTMLElement): Promise<void> {
-  if (await me()) return location.assign(nextPath('/'));
+  // A guest registers to keep its progress (the account is the guest); anyone else logged in has nothing to do here.
+  const who = await me();
+  if (who && !isGuest(who)) return location.assign(nextPath('/'));
   const form = createForm({
     label: 'Create an account',
     submitLabel: 'Create account',
@@ -84,6 +87,7 @@ export async function registerPage(main: HTMLElement): Promise<void> {
     main,
     panel(
       'Create an account',
+      who ? registerNote(who) : null,
       form.form,
       h('p', null, 'Already have one? ', h('a', { href: `/login${location.search}` }, 'Log in')),
     ),
@@ -91,7 +95,9 @@ export async function registerPage(main: HTMLElement): Promise<void> {
 }
 
 export async function loginPage(main: HTMLElement): Promise<void> {
-  if (await me()) return location.assign(nextPath('/'));
+  // A guest logs in to move its progress into an account; anyone else logged in has nothing to do here.
+  const who = await me();
+  if (who && !isGuest(who)) return location.assign(nextPath('/'));
   const form = createForm({
     label: 'Log in',
     submitLabel: 'Log in',
@@ -102,14 +108,18 @@ export async function loginPage(main: HTMLElement): Promise<void> {
     async onSubmit(values, handle) {
       let revoked: RevokedToken | undefined;
       let restored = false;
+      let merged: string | null = null;
       try {
-        const { data } = await api<{ revoked_token?: RevokedToken; deletion_canceled?: boolean }>(
-          'POST',
-          '/v1/auth/login',
-          { body: { login: values.login, password: values.password, device_name: deviceName() } },
-        );
+        const { data } = await api<{
+          revoked_token?: RevokedToken;
+          deletion_canceled?: boolean;
+          claimed_guest?: ClaimedGuest;
+        }>('POST', '/v1/auth/login', {
+          body: { login: values.login, password: values.password, device_name: deviceName() },
+        });
         revoked = data.revoked_token;
         restored = data.deletion_canceled === true;
+        merged = data.claimed_guest ? mergeSummary(data.claimed_guest) : null;
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) {
           handle.fields.get('password')!.control.value = '';
@@ -134,6 +144,7 @@ export async function loginPage(main: HTMLElement): Promise<void> {
         return focusHeading(main);
       }
       if (revoked) return signedOutElsewhere(main, revoked);
+      if (merged) return guestMerged(main, merged);
       location.assign(nextPath('/'));
     },
   });
@@ -141,11 +152,26 @@ export async function loginPage(main: HTMLElement): Promise<void> {
     main,
     panel(
       'Log in',
+      who ? loginNote(who) : null,
       form.form,
       h('p', null, h('a', { href: '/forgot-password' }, 'Forgot your password?')),
       h('p', null, 'New here? ', h('a', { href: `/register${location.search}` }, 'Create an account')),
     ),
   );
+}
+
+/** A login that merged the guest this browser played as: what moved, before going on. */
+async function guestMerged(main: HTMLElement, summary: string): Promise<void> {
+  mount(
+    main,
+    panel(
+      'You are logged in',
+      h('p', { role: 'status' }, summary),
+      h('p', null, h('a', { class: 'button primary', href: nextPath('/') }, 'Continue')),
+    ),
+  );
+  focusHeading(main);
+  await me(true).catch(() => null);
 }
 
 interface RevokedToken {

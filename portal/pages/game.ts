@@ -34,21 +34,31 @@ function timePlayed(stats: Game['stats']): string {
   return stats.plays > 0 ? 'Under 3 min' : 'Not yet played';
 }
 
-/** Free player only: why Play is not the main button here (a premium game, or today's free time used up), or null. */
+/**
+ * A free player, guest or visitor only: why Play is not the main button here (a premium game: "Unlimited only" before
+ * any click; or today's free time used up), or null.
+ */
 function freePlayerNote(game: Game, who: Me | null): HTMLElement | null {
-  if (!who || who.entitlement.unlimited) return null;
+  if (who?.entitlement.unlimited) return null;
   if (game.requires_premium) {
+    const login = h('a', { href: `/login?next=${encodeURIComponent(location.pathname)}` }, 'Log in');
     return h(
       'div',
       { class: 'notice upsell', 'data-upsell': 'premium' },
       h(
         'p',
         null,
-        'This game is for Unlimited members. Your account has the free plan: you can play every other game for your free time each day.',
+        h('strong', null, 'Unlimited only. '),
+        !who
+          ? ['This game is for Unlimited members: ', login, ' if you are one.']
+          : who.player.guest
+            ? 'This game is for Unlimited members. As a guest you can play every other game for your free time each day.'
+            : 'This game is for Unlimited members. Your account has the free plan: you can play every other game for your free time each day.',
       ),
       unlimitedPitch('h3'),
     );
   }
+  if (!who) return null;
   const { entitlement } = who;
   if (entitlement.limit_reached || (entitlement.remaining_seconds !== null && entitlement.remaining_seconds <= 0)) {
     return h(
@@ -80,7 +90,7 @@ export async function gamePage(main: HTMLElement, data: DOMStringMap): Promise<v
 
   // A free player who cannot play now (premium game, or no time left today) gets the pitch, not a primary Play button.
   const upsell = freePlayerNote(game, who);
-  const premiumForFree = Boolean(who && game.requires_premium && !who.entitlement.unlimited);
+  const premiumForFree = game.requires_premium && !who?.entitlement.unlimited;
   const play = premiumForFree
     ? null
     : h(
@@ -88,16 +98,6 @@ export async function gamePage(main: HTMLElement, data: DOMStringMap): Promise<v
         { class: upsell ? 'button large' : 'button primary large', href: `/play/${encodeURIComponent(game.slug)}` },
         'Play',
       );
-  const premiumNote =
-    game.requires_premium && !who
-      ? h(
-          'p',
-          { class: 'notice' },
-          'This game is for Unlimited members. ',
-          h('a', { href: `/login?next=${encodeURIComponent(location.pathname)}` }, 'Log in'),
-          '',
-        )
-      : upsell;
 
   const details: Array<[string, string]> = [
     ['Category', categoryLabel(game.category)],
@@ -139,7 +139,7 @@ export async function gamePage(main: HTMLElement, data: DOMStringMap): Promise<v
           { class: 'actions share-row' },
           shareButton(game.name, `${location.origin}/games/${encodeURIComponent(game.slug)}`),
         ),
-        premiumNote,
+        upsell,
         game.description ? h('p', { class: 'description' }, game.description) : null,
         game.tags.length
           ? h(
@@ -207,6 +207,13 @@ function favouriteButton(game: Game, loggedIn: boolean): HTMLElement {
 interface BoardPage {
   leaderboard: GamePlatform.LeaderboardRow[];
   me?: { rank: number | null; best: number | null };
+}
+
+/** A leaderboard row's player: a link to the profile, or for a guest (which has none) its generated name alone. */
+function playerName(player: GamePlatform.LeaderboardRow['player'] & { guest?: boolean }): HTMLElement {
+  const content = [avatar(player.avatar_url, 24), player.display_name];
+  if (player.guest) return h('span', { class: 'player-link guest-player' }, ...content);
+  return h('a', { href: `/u/${encodeURIComponent(player.username)}`, class: 'player-link' }, ...content);
 }
 
 function leaderboardSection(game: Game, who: Me | null): HTMLElement {
@@ -362,17 +369,7 @@ function leaderboardSection(game: Game, who: Me | null): HTMLElement {
                 'tr',
                 isMe ? { class: 'me', 'aria-current': 'true' } : null,
                 h('td', null, `#${row.rank}`),
-                h(
-                  'td',
-                  null,
-                  h(
-                    'a',
-                    { href: `/u/${encodeURIComponent(row.player.username)}`, class: 'player-link' },
-                    avatar(row.player.avatar_url, 24),
-                    row.player.display_name,
-                  ),
-                  isMe ? h('span', { class: 'you' }, ' (you)') : null,
-                ),
+                h('td', null, playerName(row.player), isMe ? h('span', { class: 'you' }, ' (you)') : null),
                 h('td', { class: 'num score' }, formatScore(row.score, unit)),
                 h('td', { class: 'num hide-narrow' }, formatNumber(row.entries)),
                 h('td', { class: 'hide-narrow' }, formatTimestamp(row.last_played)),

@@ -13,7 +13,7 @@ import {
 import { errorPanel, unlimitedPitch } from '../layout.js';
 import { ApiError, SDK_HEADER, api, apiUrl } from '../lib/api.js';
 import { focusHeading, h, mount, setTitle } from '../lib/dom.js';
-import { me, type Me } from '../lib/session.js';
+import { ensurePlayer, type Me } from '../lib/session.js';
 import type { Game } from '../lib/types.js';
 import { gameFrame } from './frame.js';
 import { apiCallFor, resultFor, type ApiCall, type ApiOutcome } from './game-api.js';
@@ -38,7 +38,7 @@ interface HeartbeatResult {
 export async function playShell(main: HTMLElement, data: DOMStringMap): Promise<void> {
   const slug = data.slug!;
   const [who, game] = await Promise.all([
-    me(),
+    ensurePlayer(),
     api<Game>('GET', `/v1/games/${encodeURIComponent(slug)}`).then((r) => r.data),
   ]);
   setTitle(`Play ${game.name}`);

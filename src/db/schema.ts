@@ -5,12 +5,14 @@ export type Flag = 0 | 1;
 
 export interface PlayersTable {
   id: Generated<number>;
-  email: string;
+  /** null for a guest (and only for one) */
+  email: string | null;
   username: string;
   /** lower-cased username, unique: usernames are unique case-insensitively */
   username_key: string;
   display_name: string;
-  password_hash: string;
+  /** null for a guest: nothing to log in with but its token */
+  password_hash: string | null;
   email_verified: Generated<Flag>;
   role: Generated<string>;
   status: Generated<string>;
@@ -24,6 +26,8 @@ export interface PlayersTable {
   membership_ends_at: number | null;
   /** while status is 'deleting': when the account is purged (DELETE /me; a login before then cancels it) */
   deletion_due_at: Generated<number | null>;
+  /** 1: a guest player (POST /auth/guest): no email, no password, no public profile; registering turns it into an account */
+  guest: Generated<Flag>;
   created_at: number;
   updated_at: number;
 }
@@ -260,6 +264,13 @@ export interface GamePlaytimeTable {
   seconds: Generated<number>;
 }
 
+/** New guests made from one address (a keyed hash of it) on one day in reset_timezone: the cap guests.per_ip_per_day. */
+export interface GuestQuotasTable {
+  address: string;
+  day: string;
+  created: Generated<number>;
+}
+
 export interface Database {
   players: PlayersTable;
   player_tokens: PlayerTokensTable;
@@ -277,6 +288,7 @@ export interface Database {
   leaderboards: LeaderboardsTable;
   leaderboard_bests: LeaderboardBestsTable;
   leaderboard_nodes: LeaderboardNodesTable;
+  guest_quotas: GuestQuotasTable;
 }
 
 export type PlayerRow = Selectable<PlayersTable>;

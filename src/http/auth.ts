@@ -5,9 +5,11 @@ import { AppError } from './errors.js';
 
 /**
  * none: no credential read. optional: a valid credential is read when sent (PT adds is_favorite, `me`).
+ * lenient: as optional, but a credential that is not valid is ignored rather than refused (register and login read
+ * the guest they claim this way: a stale token must not stop a registration).
  * player: PT (token or portal session). key: DK. player_or_key: PT/DK.
  */
-export type AuthMode = 'none' | 'optional' | 'player' | 'key' | 'player_or_key';
+export type AuthMode = 'none' | 'optional' | 'lenient' | 'player' | 'key' | 'player_or_key';
 
 export const SCOPES = ['states:read', 'states:write', 'scores:write', 'players:read', 'stats:read'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -105,6 +107,11 @@ export async function authenticate(
   scope?: Scope,
 ): Promise<Credential | null> {
   if (mode === 'none') return null;
+  if (mode === 'lenient')
+    return authenticate(resolver, cookieName, request, 'optional').catch((error: unknown) => {
+      if (error instanceof AppError) return null;
+      throw error;
+    });
   const header = request.headers.authorization;
   const strict = mode !== 'optional';
   // A Bearer header wins over a cookie.

@@ -1,6 +1,7 @@
 // Renders every error in the envelope: AppErrors as they are, framework errors mapped to DESIGN §3, anything else as a 500 without internals.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import { foreignKeyViolation } from '../db/unique.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { AppError, type ErrorCode } from './errors.js';
 import { formatMessage } from './validation.js';
@@ -108,6 +109,20 @@ export function errorHandler(this: FastifyInstance, error: FastifyError, request
       status,
       code,
       code === 'state_too_large' ? 'The state is larger than 262,144 bytes' : (MESSAGES[code] ?? error.message),
+    );
+  }
+
+  // The player the request acts for was removed while it ran (a purge, or a guest merged into an account): sign in again.
+  if (foreignKeyViolation(error)) {
+    request.log.warn(
+      { err: error },
+      'a row the request refers to was removed while it ran (its player, purged or merged)',
+    );
+    return send(
+      reply,
+      401,
+      'unauthenticated',
+      'The account no longer exists (deleted, or a guest merged into an account): log in again',
     );
   }
 

@@ -19,6 +19,11 @@ export const ERROR_CATALOG = {
     status: 403,
     description: 'the current password sent to confirm an account change (password, email, deletion) is wrong',
   },
+  account_required: {
+    status: 403,
+    description:
+      'a guest player asked for what needs an account (API tokens, email, password, profile, deletion): register or log in first',
+  },
   forbidden: { status: 403, description: 'valid credential of the wrong kind, or for another game or player' },
   insufficient_scope: {
     status: 403,
@@ -89,6 +94,11 @@ export const ERROR_CATALOG = {
     status: 422,
     description:
       'POST /dev/identity-token/verify with a token that cannot be trusted; error.reason says why (malformed, bad_signature, expired, other_game, player_unavailable)',
+  },
+  guest_limit_reached: {
+    status: 429,
+    description:
+      'POST /auth/guest from an address that made guests.per_ip_per_day guests today; log in or register to play. Retry-After gives the seconds to the reset',
   },
   rate_limited: { status: 429, description: 'too many requests; Retry-After gives the seconds to wait' },
   headers_too_large: { status: 431, description: "request headers over the server's limit (16 KB)" },

@@ -8,7 +8,7 @@ type Operation = {
   operationId?: string;
   tags?: string[];
   parameters?: Array<{ in: string; name: string; required?: boolean; schema?: Json }>;
-  requestBody?: { content?: Record<string, { schema?: Json }> };
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: Json }> };
   responses: Record<string, { description?: string; headers?: Json; content?: Record<string, { schema?: Json }> }>;
 };
 
@@ -48,6 +48,14 @@ const ERROR_EXTRAS: Partial<
       retry_after: Type.Integer({
         minimum: 0,
         description: 'seconds to wait before trying again (also the Retry-After header)',
+      }),
+    },
+  },
+  guest_limit_reached: {
+    required: {
+      retry_after: Type.Integer({
+        minimum: 0,
+        description: 'seconds until the reset, when the address may start guests again (also the Retry-After header)',
       }),
     },
   },
@@ -187,6 +195,8 @@ function hoistNamedSchemas(root: Json, components: Record<string, Json>): void {
 export interface RouteFacts {
   /** the route sets or clears the session cookie */
   setsCookie: boolean;
+  /** the route takes its body schema's object, or no body at all */
+  optionalBody?: boolean;
 }
 
 /** Applies the rules to the document fastify-swagger built; `facts` is keyed by `METHOD /path/{param}`. */
@@ -210,7 +220,9 @@ export function finishDocument(doc: Json, facts: Map<string, RouteFacts>): Json 
       const idempotent = (op.parameters ?? []).some(
         (p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key',
       );
-      const setsCookie = facts.get(`${method.toUpperCase()} ${path}`)?.setsCookie ?? false;
+      const routeFacts = facts.get(`${method.toUpperCase()} ${path}`);
+      const setsCookie = routeFacts?.setsCookie ?? false;
+      if (routeFacts?.optionalBody && op.requestBody) op.requestBody.required = false;
 
       for (const [status, response] of Object.entries(op.responses)) {
         const headers: Json = { 'X-Request-Id': headerRef('XRequestId') };

@@ -95,7 +95,10 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     },
     transform: ({ schema, url, route }) => {
       for (const method of [route.method].flat()) {
-        facts.set(`${method} ${url.replace(/:(\w+)/g, '{$1}')}`, { setsCookie: route.config?.setsCookie ?? false });
+        facts.set(`${method} ${url.replace(/:(\w+)/g, '{$1}')}`, {
+          setsCookie: route.config?.setsCookie ?? false,
+          optionalBody: route.config?.optionalBody ?? false,
+        });
       }
       return { schema: isDocumentedPath(url) ? schema : { ...schema, hide: true }, url };
     },

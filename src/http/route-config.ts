@@ -18,5 +18,7 @@ declare module 'fastify' {
     healthProbe?: 'liveness' | 'readiness';
     /** the route may set or clear the session cookie (documented as a Set-Cookie response header) */
     setsCookie?: boolean;
+    /** the body may be left out (the route reads it as {}); documented as an optional request body */
+    optionalBody?: boolean;
   }
 }

@@ -8,6 +8,7 @@ import { ERROR_CATALOG, type ErrorCode } from './errors.js';
 const AUTH_ERRORS: Record<AuthMode, ErrorCode[]> = {
   none: [],
   optional: ['unauthenticated'],
+  lenient: [],
   player: ['unauthenticated', 'forbidden', 'csrf_rejected'],
   // a portal cookie is read (and refused with 403 forbidden, or csrf_rejected without the header) on key routes too
   key: ['unauthenticated', 'forbidden', 'csrf_rejected'],
@@ -17,6 +18,7 @@ const AUTH_ERRORS: Record<AuthMode, ErrorCode[]> = {
 const SECURITY: Record<AuthMode, Array<Record<string, string[]>>> = {
   none: [],
   optional: [{}, { playerToken: [] }, { portalSession: [] }],
+  lenient: [{}, { playerToken: [] }, { portalSession: [] }],
   player: [{ playerToken: [] }, { portalSession: [] }],
   key: [{ developerKey: [] }],
   player_or_key: [{ playerToken: [] }, { portalSession: [] }, { developerKey: [] }],

@@ -30,6 +30,7 @@ eachDialect('accounts: GET /me', (h) => {
         email_verified: false,
         role: 'player',
         newsletter: false,
+        guest: false,
       },
       entitlement: {
         unlimited: false,

@@ -46,6 +46,7 @@ eachDialect('accounts: OpenAPI', (h) => {
         'display_name',
         'email',
         'email_verified',
+        'guest',
         'id',
         'member_since',
         'newsletter',

@@ -31,6 +31,7 @@ eachDialect('accounts: register', (h) => {
       email_verified: false,
       role: 'player',
       newsletter: false,
+      guest: false,
     });
     expect(token).toMatch(/^agp_[0-9A-Za-z]{43}$/);
     expect(token_expires_at).toBe('2027-02-19T10:00:00+00:00');

@@ -85,8 +85,8 @@ export interface Rig {
   /** console errors and CSP violations seen on any page */
   problems: string[];
   newPage(): Promise<Page>;
-  /** A page in a context of its own whose timers, Date and performance.now move only with `elapse`. */
-  clockedPage(): Promise<Page>;
+  /** A page in a context of its own (a phone's viewport…) whose timers, Date and performance.now move only with `elapse`. */
+  clockedPage(options?: BrowserContextOptions): Promise<Page>;
   /** A context of its own (a phone's viewport, touch…) whose pages are watched for problems like the others. */
   watchedContext(options: BrowserContextOptions): Promise<BrowserContext>;
   /**
@@ -174,8 +174,8 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     async newPage() {
       return watch(await context.newPage());
     },
-    async clockedPage() {
-      const own = await newContext();
+    async clockedPage(options) {
+      const own = await newContext(options);
       // The page's clock starts where the server's stands, so dates on the page agree with the API's.
       await own.clock.install({ time: clock.now() });
       await own.clock.pauseAt(clock.now()); // and no time flows on its own

@@ -55,6 +55,8 @@ export function testConfig(dataDir: string, databaseUrl: string, options: Harnes
       'rate_limits.forgot_password.max': 100_000,
       'rate_limits.default.max': 100_000,
       'rate_limits.developer_key.max': 100_000,
+      // and make their guests: the cap of new guests per address stays out of the way too
+      'guests.per_ip_per_day': 100_000,
       // Production needs a games_url of its own (the *.games.localhost default is for development and tests).
       ...(options.env === 'production' ? { games_url: 'https://{slug}.games.example.net' } : {}),
       ...options.settings,

@@ -53,7 +53,8 @@ export async function createPlayer(ctx: AppContext, options: PlayerOptions = {})
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return row;
+  // an account: its email and password hash are set (only a guest's are null)
+  return row as typeof row & { email: string; password_hash: string };
 }
 
 /** A player who can log in with `password` (argon2id, like a registered one). */

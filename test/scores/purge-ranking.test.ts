@@ -1,63 +1,12 @@
 // A purged account leaves every leaderboard: its keys come off the count trees (split ones too), ranks stay exact.
 import { expect, it } from 'vitest';
 import { purgeDeletedPlayers } from '../../src/modules/accounts/self-service.service.js';
-import { childrenRange, compareKeys, nodeBounds, type NodeRow } from '../../src/modules/scores/count-tree.model.js';
 import { submitScore } from '../../src/modules/scores/scores.service.js';
 import { asPlayer, createGame, createPlayer } from '../helpers/factories.js';
-import { eachDialect, type Harness } from '../helpers/harness.js';
+import { checkTree } from '../helpers/count-tree.js';
+import { eachDialect } from '../helpers/harness.js';
 
 const SLOW = 180_000;
-
-/** Every expanded node's children add up to it; every other node counts exactly the bests within its bounds. */
-async function checkTree(h: Harness, boardId: number): Promise<number> {
-  const raw = await h.ctx.db
-    .selectFrom('leaderboard_nodes')
-    .selectAll()
-    .where('leaderboard_id', '=', boardId)
-    .execute();
-  const nodes: NodeRow[] = raw.map((r) => ({
-    level: Number(r.level),
-    head: Number(r.head),
-    parent: Number(r.parent),
-    prefix: Number(r.prefix),
-    cnt: Number(r.cnt),
-    expanded: Number(r.expanded) === 1,
-  }));
-  const bests = (
-    await h.ctx.db.selectFrom('leaderboard_bests').selectAll().where('leaderboard_id', '=', boardId).execute()
-  ).map((b) => ({
-    norm: Number(b.norm),
-    reachedAt: Number(b.reached_at),
-    scoreId: Number(b.score_id),
-  }));
-  expect(nodes.find((n) => n.level === 0)!.cnt).toBe(bests.length);
-  let split = 0;
-  for (const node of nodes) {
-    const range = childrenRange(node);
-    const children = nodes.filter(
-      (c) =>
-        range &&
-        c.level === range.level &&
-        c.head === range.head &&
-        c.parent === range.parent &&
-        c.prefix >= range.lo &&
-        c.prefix <= range.hi,
-    );
-    if (node.expanded) {
-      split++;
-      expect(children.reduce((n, c) => n + c.cnt, 0)).toBe(node.cnt);
-    } else {
-      const { lo, hi } = nodeBounds(node);
-      const inside = bests.filter(
-        (k) =>
-          compareKeys(k, { norm: lo[0], reachedAt: lo[1], scoreId: 0 }) >= 0 &&
-          compareKeys(k, { norm: hi[0], reachedAt: hi[1], scoreId: 2 ** 31 }) <= 0,
-      );
-      expect(inside.length).toBe(node.cnt);
-    }
-  }
-  return split;
-}
 
 eachDialect('scores: a purged account leaves the leaderboards', (h) => {
   it(

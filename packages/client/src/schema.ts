@@ -93,7 +93,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account
-         * @description Creates the player and a token; a verification mail is sent and the player can play at once. The email is stored lower-case and unique (409 `email_taken`). Without `username` one is derived from `display_name` (ASCII letters, digits and underscores, with a number added when taken); a given username taken in any letter case is 409 `username_taken`. Lengths count Unicode code points after trimming. Rate limit: rate_limits.register per IP. Called with `X-Requested-With: ServiceSDK`, the response also sets the portal session cookie `gp_session` (`__Host-gp_session` in production; HttpOnly, SameSite=Lax, Path=/, signed, Max-Age = token lifetime) holding the token. Such a token is a web session (a signed-in browser, listed by GET /v1/me/sessions), any other an API token (GET /v1/me/tokens lists both). A player has ten active tokens in all: with ten, the new one revokes the least recently used of its own kind (a never-used one first, the oldest), of the other kind only when there is none, and then `revoked_token` in the answer names it.
+         * @description Creates the player and a token; a verification mail is sent and the player can play at once. The email is stored lower-case and unique (409 `email_taken`). Without `username` one is derived from `display_name` (ASCII letters, digits and underscores, with a number added when taken); a given username taken in any letter case is 409 `username_taken`. Lengths count Unicode code points after trimming. Called with a guest's credential (its portal session with `X-Requested-With: ServiceSDK`, or its token as Bearer), the guest becomes this account: the same player id, with its time played today, saves, scores, favourites and playtime history (the answer says so in `claimed_guest`). Rate limit: rate_limits.register per IP. Called with `X-Requested-With: ServiceSDK`, the response also sets the portal session cookie `gp_session` (`__Host-gp_session` in production; HttpOnly, SameSite=Lax, Path=/, signed, Max-Age = token lifetime) holding the token. Such a token is a web session (a signed-in browser, listed by GET /v1/me/sessions), any other an API token (GET /v1/me/tokens lists both). A player has ten active tokens in all: with ten, the new one revokes the least recently used of its own kind (a never-used one first, the oldest), of the other kind only when there is none, and then `revoked_token` in the answer names it.
          */
         post: operations["register"];
         delete?: never;
@@ -113,7 +113,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with email or username
-         * @description `login` is the email or the username, case-insensitive. An unknown login and a wrong password get the same 401 `invalid_credentials` after comparable time. A suspended account is 403 `forbidden` (told only after a correct password). A player has at most 10 active tokens: logging in with ten revokes one to make room, of the same kind while there is one, a never-used token first (the oldest), else the least recently used, and names it in `revoked_token`. `device_name` names the token (default "login", or for the SDK "Web portal (<browser>)" from the User-Agent). An account waiting for deletion (DELETE /me) is restored by a login with its password within the grace period; the answer then carries `deletion_canceled: true`. Rate limits: rate_limits.login per IP and, separately, per login name. Called with `X-Requested-With: ServiceSDK`, the response also sets the portal session cookie `gp_session` (`__Host-gp_session` in production; HttpOnly, SameSite=Lax, Path=/, signed, Max-Age = token lifetime) holding the token. Such a token is a web session (a signed-in browser, listed by GET /v1/me/sessions), any other an API token (GET /v1/me/tokens lists both). A player has ten active tokens in all: with ten, the new one revokes the least recently used of its own kind (a never-used one first, the oldest), of the other kind only when there is none, and then `revoked_token` in the answer names it.
+         * @description `login` is the email or the username, case-insensitive. An unknown login and a wrong password get the same 401 `invalid_credentials` after comparable time. A suspended account is 403 `forbidden` (told only after a correct password). A player has at most 10 active tokens: logging in with ten revokes one to make room, of the same kind while there is one, a never-used token first (the oldest), else the least recently used, and names it in `revoked_token`. `device_name` names the token (default "login", or for the SDK "Web portal (<browser>)" from the User-Agent). An account waiting for deletion (DELETE /me) is restored by a login with its password within the grace period; the answer then carries `deletion_canceled: true`. A guest has no password and cannot log in. Called with a guest's credential (its portal session with `X-Requested-With: ServiceSDK`, or its token as Bearer), the guest is merged into the account and removed: today's played seconds add up (for a free account at most the daily allowance), the guest's saves fill the account's empty slots only (a slot in use is never overwritten), its scores move to the account's with every leaderboard rank exact, its favourites and playtime history join the account's; its active play sessions close with reason `merged`. The answer's `claimed_guest` counts what moved. Rate limits: rate_limits.login per IP and, separately, per login name. Called with `X-Requested-With: ServiceSDK`, the response also sets the portal session cookie `gp_session` (`__Host-gp_session` in production; HttpOnly, SameSite=Lax, Path=/, signed, Max-Age = token lifetime) holding the token. Such a token is a web session (a signed-in browser, listed by GET /v1/me/sessions), any other an API token (GET /v1/me/tokens lists both). A player has ten active tokens in all: with ten, the new one revokes the least recently used of its own kind (a never-used one first, the oldest), of the other kind only when there is none, and then `revoked_token` in the answer names it.
          */
         post: operations["login"];
         delete?: never;
@@ -196,6 +196,26 @@ export interface paths {
          * @description With the token of the reset mail (valid 1 hour, once). Sets the password, revokes every token of the player at once (log in again), invalidates the other reset links and marks the email verified (the link came by mail). An unknown, used or expired token is 422 `invalid_token`.
          */
         post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/guest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start playing as a guest
+         * @description Creates a guest player and a token, with no credential and no body needed (the body, when sent, may name the token in `device_name`); answers like register. A guest is a free player in every rule: free_seconds_per_day across all games, the reset at midnight in reset_timezone, premium games refused with 402 premium_required, heartbeats, saves with versions, scores. It has no email and no password: its own view has `guest: true` and `email: null`; leaderboards show a generated name ("Guest 7F3K"); it has no public profile (GET /players/{username} is 404), no API tokens, and the email, password, profile and deletion routes answer 403 account_required. POST /auth/register with its credential turns it into an account (same id, everything kept); POST /auth/login with it merges it into an existing account. A guest whose tokens are not used for guests.idle_days is purged with everything attached. Each address may make guests.per_ip_per_day guests a day (behind trust_proxy, the client's address): past it, 429 guest_limit_reached with Retry-After (the seconds to the reset): log in or register to play. Called with `X-Requested-With: ServiceSDK`, the response also sets the portal session cookie, as login and register do.
+         */
+        post: operations["createGuest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -684,7 +704,7 @@ export interface paths {
         put?: never;
         /**
          * Keep a play session alive and credit the time played
-         * @description Credits the seconds since the last credit, at most max_heartbeat_gap (the rest of a longer silence is not counted), and for a free player at most what is left today; a credit that spans midnight in reset_timezone is split between the two days. Concurrent heartbeats credit an interval once. When a free player reaches the allowance the session closes (reason limit) and the response carries limit_reached: true. A closed session, or one without a heartbeat for session_idle_timeout (it is closed then, nothing credited for the silence), answers 410 session_ended with error.reason, why it closed: replaced (the same game was started again, in another tab or on another device: a shell should stop and offer to play here rather than start again), timeout, limit, or the reason given to POST /play/end (quit, navigate, hidden, error). Another player's session answers 404 like an unknown one.
+         * @description Credits the seconds since the last credit, at most max_heartbeat_gap (the rest of a longer silence is not counted), and for a free player at most what is left today; a credit that spans midnight in reset_timezone is split between the two days. Concurrent heartbeats credit an interval once. When a free player reaches the allowance the session closes (reason limit) and the response carries limit_reached: true. A closed session, or one without a heartbeat for session_idle_timeout (it is closed then, nothing credited for the silence), answers 410 session_ended with error.reason, why it closed: replaced (the same game was started again, in another tab or on another device: a shell should stop and offer to play here rather than start again), timeout, limit, merged (the guest playing logged in to an account, which now holds the session: start a new one as the account), or the reason given to POST /play/end (quit, navigate, hidden, error). Another player's session answers 404 like an unknown one.
          */
         post: operations["heartbeat"];
         delete?: never;
@@ -1259,6 +1279,16 @@ export interface components {
                 sessions: number;
             }[];
         };
+        /** @description 403: a guest player asked for what needs an account (API tokens, email, password, profile, deletion): register or log in first */
+        AccountRequiredError: {
+            /**
+             * @description stable error code
+             * @constant
+             */
+            code: "account_required";
+            /** @description for people; may change */
+            message: string;
+        };
         /** @description 409: POST /me/verification-email when the email address is verified already */
         AlreadyVerifiedError: {
             /**
@@ -1269,7 +1299,7 @@ export interface components {
             /** @description for people; may change */
             message: string;
         };
-        /** @description the player, a new token and the entitlement (register, log in) */
+        /** @description the player, a new token and the entitlement (register, log in, a new guest) */
         AuthResult: {
             player: components["schemas"]["OwnPlayer"];
             /** @description player token agp_…; shown only this once */
@@ -1286,6 +1316,7 @@ export interface components {
              * @enum {boolean}
              */
             deletion_canceled?: true;
+            claimed_guest?: components["schemas"]["ClaimedGuest"];
         };
         /** @description 400: the request line or headers cannot be read (malformed URL or Content-Length) */
         BadRequestError: {
@@ -1307,6 +1338,26 @@ export interface components {
             best: number;
             /** @description unit of the game's scores */
             unit: string;
+        };
+        /** @description present when register or login carried a guest's credential (its portal session or Bearer token): what became of the guest */
+        ClaimedGuest: {
+            /** @description the guest player the call claimed */
+            guest_id: number;
+            /**
+             * @description register: the guest became this account (the same player id: time, saves, scores, favourites and history kept); merge: the guest was merged into this account and removed
+             * @enum {string}
+             */
+            via: "register" | "merge";
+            /** @description merge: seconds of today's play the account took over from the guest (for a free account, up to the daily allowance) */
+            seconds_added_today?: number;
+            /** @description merge: the guest's saves moved into empty slots */
+            saves_moved?: number;
+            /** @description merge: the guest's saves left out because the account's slot was in use (never overwritten) */
+            saves_not_moved?: number;
+            /** @description merge: the guest's score submissions moved */
+            scores_moved?: number;
+            /** @description merge: the guest's favourites added to the account's */
+            favorites_added?: number;
         };
         /** @description 403: request whose Origin is not public_url's origin */
         CrossOriginForbiddenError: {
@@ -1470,6 +1521,18 @@ export interface components {
             code: "game_unavailable";
             /** @description for people; may change */
             message: string;
+        };
+        /** @description 429: POST /auth/guest from an address that made guests.per_ip_per_day guests today; log in or register to play. Retry-After gives the seconds to the reset */
+        GuestLimitReachedError: {
+            /**
+             * @description stable error code
+             * @constant
+             */
+            code: "guest_limit_reached";
+            /** @description for people; may change */
+            message: string;
+            /** @description seconds until the reset, when the address may start guests again (also the Retry-After header) */
+            retry_after: number;
         };
         /** @description 431: request headers over the server's limit (16 KB) */
         HeadersTooLargeError: {
@@ -1642,8 +1705,9 @@ export interface components {
              * @example 2026-11-21 09:30:00
              */
             member_since: string;
-            /** @description visible only to the player */
-            email: string;
+            /** @description visible only to the player; null for a guest */
+            email: string | null;
+            /** @description false for a guest */
             email_verified: boolean;
             /**
              * @description staff and admin play without limit and may launch premium games
@@ -1651,6 +1715,8 @@ export interface components {
              */
             role: "player" | "staff" | "admin";
             newsletter: boolean;
+            /** @description true for a guest player (POST /auth/guest): no email, password, API tokens or public profile; registering turns it into an account, logging in merges it into one */
+            guest: boolean;
         };
         /** @description 413: body over the route's limit, or an avatar over 2 MB */
         PayloadTooLargeError: {
@@ -3782,6 +3848,231 @@ export interface operations {
             };
         };
     };
+    createGuest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description names the token (GET /me/tokens); default "guest", or for the SDK "Web portal (<browser>)" from the User-Agent */
+                    device_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Set-Cookie": components["headers"]["SetCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: components["schemas"]["AuthResult"];
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length); `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"] | components["schemas"]["InvalidJsonError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `payload_too_large`: body over the route's limit, or an avatar over 2 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["PayloadTooLargeError"];
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not application/json on a JSON route; an avatar that is not JPG, PNG, GIF or WebP by content */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnsupportedMediaTypeError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait; `guest_limit_reached`: POST /auth/guest from an address that made guests.per_ip_per_day guests today; log in or register to play. Retry-After gives the seconds to the reset */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"] | components["schemas"]["GuestLimitReachedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -4047,7 +4338,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK; `wrong_password`: the current password sent to confirm an account change (password, email, deletion) is wrong */
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK; `wrong_password`: the current password sent to confirm an account change (password, email, deletion) is wrong; `account_required`: a guest player asked for what needs an account (API tokens, email, password, profile, deletion): register or log in first */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4060,7 +4351,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: false;
-                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"] | components["schemas"]["WrongPasswordError"];
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"] | components["schemas"]["WrongPasswordError"] | components["schemas"]["AccountRequiredError"];
                     };
                 };
             };
@@ -4293,7 +4584,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK; `account_required`: a guest player asked for what needs an account (API tokens, email, password, profile, deletion): register or log in first */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4306,7 +4597,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: false;
-                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"] | components["schemas"]["AccountRequiredError"];
                     };
                 };
             };
@@ -4771,7 +5062,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK; `account_required`: a guest player asked for what needs an account (API tokens, email, password, profile, deletion): register or log in first */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4784,7 +5075,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: false;
-                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"] | components["schemas"]["AccountRequiredError"];
                     };
                 };
             };
@@ -5975,7 +6266,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK; `account_required`: a guest player asked for what needs an account (API tokens, email, password, profile, deletion): register or log in first */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5988,7 +6279,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: false;
-                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"] | components["schemas"]["AccountRequiredError"];
                     };
                 };
             };
@@ -6212,7 +6503,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK; `account_required`: a guest player asked for what needs an account (API tokens, email, password, profile, deletion): register or log in first */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6225,7 +6516,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: false;
-                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"] | components["schemas"]["AccountRequiredError"];
                     };
                 };
             };
@@ -6659,7 +6950,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK; `account_required`: a guest player asked for what needs an account (API tokens, email, password, profile, deletion): register or log in first */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6672,7 +6963,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: false;
-                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"] | components["schemas"]["AccountRequiredError"];
                     };
                 };
             };
@@ -6924,7 +7215,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK; `wrong_password`: the current password sent to confirm an account change (password, email, deletion) is wrong */
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK; `wrong_password`: the current password sent to confirm an account change (password, email, deletion) is wrong; `account_required`: a guest player asked for what needs an account (API tokens, email, password, profile, deletion): register or log in first */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6937,7 +7228,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: false;
-                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"] | components["schemas"]["WrongPasswordError"];
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"] | components["schemas"]["WrongPasswordError"] | components["schemas"]["AccountRequiredError"];
                     };
                 };
             };
@@ -7178,7 +7469,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK; `wrong_password`: the current password sent to confirm an account change (password, email, deletion) is wrong */
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK; `wrong_password`: the current password sent to confirm an account change (password, email, deletion) is wrong; `account_required`: a guest player asked for what needs an account (API tokens, email, password, profile, deletion): register or log in first */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7191,7 +7482,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: false;
-                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"] | components["schemas"]["WrongPasswordError"];
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"] | components["schemas"]["WrongPasswordError"] | components["schemas"]["AccountRequiredError"];
                     };
                 };
             };
@@ -10560,7 +10851,7 @@ export interface operations {
                             session_seconds: number;
                             /** @description seconds credited to the session in total (what counted toward the daily allowance) */
                             credited_seconds: number;
-                            /** @description why the session ended: quit, navigate, hidden, error (sent to POST /play/end), limit (the allowance ran out), timeout (no heartbeat for session_idle_timeout) or replaced (the player started the same game again) */
+                            /** @description why the session ended: quit, navigate, hidden, error (sent to POST /play/end), limit (the allowance ran out), timeout (no heartbeat for session_idle_timeout), replaced (the player started the same game again) or merged (the guest playing it logged in to an account, which now holds the session: start a new one) */
                             reason: string;
                             entitlement: components["schemas"]["Entitlement"];
                         };
@@ -11989,6 +12280,11 @@ export interface operations {
                                     country: string | null;
                                     /** @description URL of the avatar, or of the generated initials avatar */
                                     avatar_url: string;
+                                    /**
+                                     * @description present (true) only for a guest player: its display name is generated ("Guest 7F3K") and it has no public profile to link to
+                                     * @enum {boolean}
+                                     */
+                                    guest?: true;
                                 };
                             }[];
                             /** @description the calling player's place on the board */

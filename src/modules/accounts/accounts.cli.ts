@@ -1,8 +1,10 @@
-// gameplatform players set-role | grant-unlimited | revoke-unlimited | suspend | unsuspend | purge-deleted.
+// gameplatform players set-role | grant-unlimited | revoke-unlimited | suspend | unsuspend | purge-deleted | purge-guests.
 import type { Command } from 'commander';
 import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
 import { formatTimestamp } from '../../time.js';
 import { describeMembership, grantUnlimited, revokeUnlimited, setRole, suspend, unsuspend } from './admin.service.js';
+import { purgeIdleGuests } from './guests.service.js';
 import { ROLES } from './membership.js';
 import { DELETION_GRACE_DAYS, purgeDeletedPlayers } from './self-service.service.js';
 
@@ -89,6 +91,25 @@ export function registerPlayerCommands(program: Command, withContext: WithContex
       action(async (ctx) => {
         const purged = await purgeDeletedPlayers(ctx);
         return `${purged} deleted account${purged === 1 ? '' : 's'} purged`;
+      }),
+    );
+
+  players
+    .command('purge-guests')
+    .description(
+      'purge now the guest players whose tokens were not used for guests.idle_days (the server also does it hourly), with everything attached',
+    )
+    .option(
+      '--idle-days <days>',
+      'idle for this many days instead (0: every guest, e.g. before reverting the guests migration)',
+    )
+    .action(
+      action(async (ctx, options: { idleDays?: string }) => {
+        const days = options.idleDays === undefined ? undefined : Number(options.idleDays);
+        if (days !== undefined && !(Number.isInteger(days) && days >= 0))
+          throw new AppError('validation_failed', '--idle-days takes a whole number of days, 0 or more');
+        const purged = await purgeIdleGuests(ctx, days);
+        return `${purged} idle guest${purged === 1 ? '' : 's'} purged`;
       }),
     );
 }

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { authRoutes } from './auth.routes.js';
 import { avatarRoutes } from './avatar.routes.js';
+import { guestRoutes } from './guests.routes.js';
 import { meRoutes } from './me.routes.js';
 import { playerRoutes } from './players.routes.js';
 import { selfServiceRoutes } from './self-service.routes.js';
@@ -9,6 +10,7 @@ import { tokenRoutes } from './tokens.routes.js';
 
 export async function accountsRoutes(app: FastifyInstance): Promise<void> {
   await app.register(authRoutes);
+  await app.register(guestRoutes);
   await app.register(meRoutes);
   await app.register(tokenRoutes);
   await app.register(avatarRoutes);

@@ -77,10 +77,14 @@ export const PlayerPublicSchema = Type.Object(
 export const PlayerOwnSchema = Type.Object(
   {
     ...PlayerPublicSchema.properties,
-    email: Type.String({ description: 'visible only to the player' }),
-    email_verified: Type.Boolean(),
+    email: Type.Union([Type.String(), Type.Null()], { description: 'visible only to the player; null for a guest' }),
+    email_verified: Type.Boolean({ description: 'false for a guest' }),
     role: StringEnum(ROLES, 'staff and admin play without limit and may launch premium games'),
     newsletter: Type.Boolean(),
+    guest: Type.Boolean({
+      description:
+        'true for a guest player (POST /auth/guest): no email, password, API tokens or public profile; registering turns it into an account, logging in merges it into one',
+    }),
   },
   {
     title: 'OwnPlayer',
@@ -132,6 +136,37 @@ const RevokedTokenSchema = Type.Object(
   },
 );
 
+export const ClaimedGuestSchema = Type.Object(
+  {
+    guest_id: Type.Integer({ description: 'the guest player the call claimed' }),
+    via: StringEnum(
+      ['register', 'merge'] as const,
+      'register: the guest became this account (the same player id: time, saves, scores, favourites and history kept); merge: the guest was merged into this account and removed',
+    ),
+    seconds_added_today: Type.Optional(
+      Type.Integer({
+        description:
+          "merge: seconds of today's play the account took over from the guest (for a free account, up to the daily allowance)",
+      }),
+    ),
+    saves_moved: Type.Optional(Type.Integer({ description: "merge: the guest's saves moved into empty slots" })),
+    saves_not_moved: Type.Optional(
+      Type.Integer({
+        description: "merge: the guest's saves left out because the account's slot was in use (never overwritten)",
+      }),
+    ),
+    scores_moved: Type.Optional(Type.Integer({ description: "merge: the guest's score submissions moved" })),
+    favorites_added: Type.Optional(
+      Type.Integer({ description: "merge: the guest's favourites added to the account's" }),
+    ),
+  },
+  {
+    title: 'ClaimedGuest',
+    description:
+      "present when register or login carried a guest's credential (its portal session or Bearer token): what became of the guest",
+  },
+);
+
 export const AuthResultSchema = Type.Object(
   {
     player: PlayerOwnSchema,
@@ -144,8 +179,9 @@ export const AuthResultSchema = Type.Object(
         description: 'login only: the account was waiting for deletion (DELETE /me) and this login cancelled it',
       }),
     ),
+    claimed_guest: Type.Optional(ClaimedGuestSchema),
   },
-  { title: 'AuthResult', description: 'the player, a new token and the entitlement (register, log in)' },
+  { title: 'AuthResult', description: 'the player, a new token and the entitlement (register, log in, a new guest)' },
 );
 
 export const MeSchema = Type.Object({
@@ -221,6 +257,19 @@ export const LoginBody = Type.Object(
   closed,
 );
 
+export const GuestBody = Type.Object(
+  {
+    device_name: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description:
+          'names the token (GET /me/tokens); default "guest", or for the SDK "Web portal (<browser>)" from the User-Agent',
+      }),
+    ),
+  },
+  closed,
+);
+
 export const ForgotPasswordBody = Type.Object({ email: EmailField }, closed);
 export const VerifyEmailBody = Type.Object({ token: MailTokenField }, closed);
 export const ResetPasswordBody = Type.Object({ token: MailTokenField, password: PasswordField }, closed);
@@ -244,4 +293,5 @@ export type Membership = Static<typeof MembershipSchema>;
 export type BestScore = Static<typeof BestScoreSchema>;
 export type RegisterInput = Static<typeof RegisterBody>;
 export type LoginInput = Static<typeof LoginBody>;
+export type ClaimedGuest = Static<typeof ClaimedGuestSchema>;
 export type PatchMeInput = Static<typeof PatchMeBody>;

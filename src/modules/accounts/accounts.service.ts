@@ -5,6 +5,7 @@ import { uniqueViolation } from '../../db/unique.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { getEntitlement } from '../play/entitlement.js';
 import type { BestScore, PatchMeInput } from './accounts.schemas.js';
+import { requireAccount } from './account-only.js';
 import { isUnlimitedMember } from './membership.js';
 import { membershipOf, ownPlayerView, publicPlayerView } from './player-views.js';
 import { bestScoresForProfile } from '../scores/leaderboard.service.js';
@@ -48,6 +49,7 @@ function changesOf(input: PatchMeInput): PlayerUpdate {
 
 /** Applies the fields sent; a username another player holds in any letter case is 409 (also when a race loses at the insert). */
 export async function updateMe(ctx: AppContext, playerId: number, input: PatchMeInput) {
+  await requireAccount(ctx, playerId, 'Guests have no profile to change');
   const changes = changesOf(input);
   if (input.username !== undefined && (await usernameTaken(ctx.db, input.username, playerId)))
     throw usernameTakenError();
@@ -70,7 +72,8 @@ export async function bestScores(ctx: AppContext, playerId: number): Promise<Bes
 /** Any active player by username, case-insensitively; unknown and suspended players are 404 alike. */
 export async function publicProfile(ctx: AppContext, username: string) {
   const player = await findPlayerByUsername(ctx.db, username);
-  if (player?.status !== 'active') throw notFound('No player with this username');
+  // A guest has no public profile: it is as unknown as a name nobody holds.
+  if (player?.status !== 'active' || player.guest === 1) throw notFound('No player with this username');
   return {
     player: publicPlayerView(ctx.config, player),
     unlimited: isUnlimitedMember(player, ctx.clock.now()),

@@ -1,6 +1,6 @@
 // POST /v1/auth/register, /login, /logout, /forgot-password, /verify-email, /reset-password.
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { playerOf } from '../../http/auth.js';
 import { Ok, ok } from '../../http/envelope.js';
@@ -21,6 +21,7 @@ import {
   verifyEmail,
   type AuthResult,
 } from './auth.service.js';
+import type { GuestCredential } from './guest-claim.js';
 import { normaliseBody } from './normalise.js';
 import { clearSessionCookie, fromSdk, setSessionCookie, webSessionName } from './session-cookie.js';
 
@@ -31,6 +32,15 @@ const SDK_NOTE =
   '(GET /v1/me/tokens lists both). A player has ten active tokens in all: with ten, the new one revokes the least recently ' +
   'used of its own kind (a never-used one first, the oldest), of the other kind only when there is none, and then `revoked_token` in the answer names it.';
 
+const GUEST_NOTE =
+  "Called with a guest's credential (its portal session with `X-Requested-With: ServiceSDK`, or its token as Bearer), ";
+
+/** The guest a register or login call may claim: the player behind the credential it carried, if any (the service checks it is a guest). */
+function claimable(request: FastifyRequest): GuestCredential | undefined {
+  const credential = request.credential;
+  return credential?.kind === 'player' ? { playerId: credential.playerId, tokenId: credential.tokenId } : undefined;
+}
+
 const body = (result: AuthResult) => ({
   player: result.player,
   token: result.token,
@@ -39,6 +49,7 @@ const body = (result: AuthResult) => ({
   // present only when a token made room (the answer otherwise keeps the spec's four fields)
   ...(result.revoked_token ? { revoked_token: result.revoked_token } : {}),
   ...(result.deletion_canceled ? { deletion_canceled: result.deletion_canceled } : {}),
+  ...(result.claimed_guest ? { claimed_guest: result.claimed_guest } : {}),
 });
 
 export async function authRoutes(fastify: FastifyInstance): Promise<void> {
@@ -48,7 +59,12 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/v1/auth/register',
     {
-      config: { auth: 'none', rateLimitRule: 'register', errors: ['email_taken', 'username_taken'], setsCookie: true },
+      config: {
+        auth: 'lenient',
+        rateLimitRule: 'register',
+        errors: ['email_taken', 'username_taken'],
+        setsCookie: true,
+      },
       preValidation: normaliseBody({ email: 'trim', password: 'password', display_name: 'text', username: 'trim' }),
       schema: {
         tags: ['auth'],
@@ -59,6 +75,8 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
           'The email is stored lower-case and unique (409 `email_taken`). Without `username` one is derived from ' +
           '`display_name` (ASCII letters, digits and underscores, with a number added when taken); a given username ' +
           'taken in any letter case is 409 `username_taken`. Lengths count Unicode code points after trimming. ' +
+          `${GUEST_NOTE}the guest becomes this account: the same player id, with its time played today, saves, scores, ` +
+          'favourites and playtime history (the answer says so in `claimed_guest`). ' +
           `Rate limit: rate_limits.register per IP. ${SDK_NOTE}`,
         body: RegisterBody,
         response: { 201: Ok(AuthResultSchema) },
@@ -66,7 +84,13 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const sdk = fromSdk(request);
-      const result = await register(ctx, request.body, sdk ? webSessionName(request) : 'register', sdk ? 'web' : 'api');
+      const result = await register(
+        ctx,
+        request.body,
+        sdk ? webSessionName(request) : 'register',
+        sdk ? 'web' : 'api',
+        claimable(request),
+      );
       if (sdk) setSessionCookie(reply, ctx, result.token, result.expiresAt);
       return reply.code(201).send(ok(body(result)));
     },
@@ -75,7 +99,12 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/v1/auth/login',
     {
-      config: { auth: 'none', rateLimitRule: 'login', errors: ['invalid_credentials', 'forbidden'], setsCookie: true },
+      config: {
+        auth: 'lenient',
+        rateLimitRule: 'login',
+        errors: ['invalid_credentials', 'forbidden'],
+        setsCookie: true,
+      },
       preValidation: normaliseBody({ login: 'trim', password: 'password', device_name: 'text' }),
       schema: {
         tags: ['auth'],
@@ -88,7 +117,12 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
           'kind while there is one, a never-used token first (the oldest), else the least recently used, and names it in `revoked_token`. ' +
           `\`device_name\` names the token (default "login", or for the SDK "Web portal (<browser>)" from the User-Agent). ` +
           'An account waiting for deletion (DELETE /me) is restored by a login with its password within the grace period; the ' +
-          'answer then carries `deletion_canceled: true`. ' +
+          'answer then carries `deletion_canceled: true`. A guest has no password and cannot log in. ' +
+          `${GUEST_NOTE}the guest is merged into the account and removed: today's played seconds add up (for a free ` +
+          "account at most the daily allowance), the guest's saves fill the account's empty slots only (a slot in use " +
+          "is never overwritten), its scores move to the account's with every leaderboard rank exact, its favourites and " +
+          "playtime history join the account's; its active play sessions close with reason `merged`. The answer's " +
+          '`claimed_guest` counts what moved. ' +
           `Rate limits: rate_limits.login per IP and, separately, per login name. ${SDK_NOTE}`,
         body: LoginBody,
         response: { 200: Ok(AuthResultSchema) },
@@ -97,7 +131,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const sdk = fromSdk(request);
       const name = request.body.device_name || (sdk ? webSessionName(request) : 'login');
-      const result = await login(ctx, request.body, name, sdk ? 'web' : 'api');
+      const result = await login(ctx, request.body, name, sdk ? 'web' : 'api', claimable(request));
       if (sdk) setSessionCookie(reply, ctx, result.token, result.expiresAt);
       return ok(body(result));
     },

@@ -1,13 +1,14 @@
 // Register, login, logout and the mail flows (verify email, forgot and reset password) of DESIGN §4.
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/connect.js';
-import type { PlayerRow, TokenKind } from '../../db/schema.js';
+import type { TokenKind } from '../../db/schema.js';
 import { uniqueViolation } from '../../db/unique.js';
 import { AppError } from '../../http/errors.js';
 import { newSecret, sha256 } from '../../lib/secrets.js';
-import { formatIso } from '../../time.js';
-import { getEntitlement } from '../play/entitlement.js';
+import { countMergedSessions } from '../play/play.service.js';
 import type { LoginInput, RegisterInput } from './accounts.schemas.js';
+import { type AuthResult, authResult } from './auth-result.js';
+import { claimGuestForRegister, type GuestCredential, type GuestMerge, mergeGuestIntoAccount } from './guest-claim.js';
 import {
   consumeMailToken,
   findUsableMailToken,
@@ -17,7 +18,6 @@ import {
 } from './mail-tokens.repository.js';
 import { passwordResetMail, verificationMail } from './mails.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
-import { ownPlayerView } from './player-views.js';
 import {
   emailExists,
   findPlayerByEmail,
@@ -29,7 +29,7 @@ import {
 } from './players.repository.js';
 import { restoreDeletingPlayer } from './self-service.repository.js';
 import { revokeAllTokens, revokeTokens } from './tokens.repository.js';
-import { issueToken, type IssuedToken } from './tokens.service.js';
+import { issueToken } from './tokens.service.js';
 import { usernameCandidates } from './username.js';
 
 export const VERIFY_EMAIL_TTL_MS = 7 * 86_400_000;
@@ -38,20 +38,10 @@ export const RESET_PASSWORD_TTL_MS = 3_600_000;
 const invalidCredentials = () => new AppError('invalid_credentials', 'The login or the password is wrong');
 export const emailTaken = () => new AppError('email_taken', 'An account with this email address exists already');
 const usernameTakenError = () => new AppError('username_taken', 'This username is taken');
+
+export type { AuthResult } from './auth-result.js';
 export const invalidMailToken = () =>
   new AppError('invalid_token', 'This link is unknown, used or expired; ask for a new one');
-
-async function authResult(ctx: AppContext, player: PlayerRow, issued: IssuedToken) {
-  return {
-    player: ownPlayerView(ctx.config, player),
-    token: issued.token,
-    token_expires_at: formatIso(issued.expiresAt),
-    entitlement: await getEntitlement(ctx, player),
-    revoked_token: issued.revoked,
-  };
-}
-
-export type AuthResult = Awaited<ReturnType<typeof authResult>> & { deletion_canceled?: true; expiresAt: number };
 
 /** A free username derived from the display name (one query for all candidates; more digits if every one is taken). */
 async function freeUsername(db: Executor, displayName: string): Promise<string> {
@@ -89,12 +79,16 @@ export async function createMailToken(
   return token;
 }
 
-/** `kind` 'web' for the portal (the cookie session), 'api' otherwise: the new token makes room among its own kind only. */
+/**
+ * `kind` 'web' for the portal (the cookie session), 'api' otherwise: the new token makes room among its own kind only.
+ * With `guest` (the call carried a guest's credential) the guest becomes the account: same id, everything kept.
+ */
 export async function register(
   ctx: AppContext,
   input: RegisterInput,
   tokenName: string,
   kind: TokenKind = 'api',
+  guest?: GuestCredential,
 ): Promise<AuthResult> {
   const email = input.email.toLowerCase();
   if (await emailExists(ctx.db, email)) throw emailTaken();
@@ -107,27 +101,38 @@ export async function register(
     try {
       const created = await ctx.db.transaction().execute(async (trx) => {
         const now = ctx.clock.now();
-        const player = await insertPlayer(trx, {
+        const fields = {
           email,
           username,
           username_key: username.toLowerCase(),
           display_name: input.display_name,
           password_hash: passwordHash,
-          newsletter: input.newsletter ? 1 : 0,
-          bio: null,
-          country: null,
-          avatar_key: null,
-          membership_renews_at: null,
-          membership_ends_at: null,
-          created_at: now,
-          updated_at: now,
-        });
+          newsletter: input.newsletter ? (1 as const) : (0 as const),
+        };
+        const claimed = guest && (await claimGuestForRegister(ctx, trx, guest, fields));
+        const player =
+          claimed ||
+          (await insertPlayer(trx, {
+            ...fields,
+            bio: null,
+            country: null,
+            avatar_key: null,
+            membership_renews_at: null,
+            membership_ends_at: null,
+            created_at: now,
+            updated_at: now,
+          }));
         const issued = await issueToken(ctx, trx, player.id, tokenName, 'evict', kind);
         const verifyToken = await createMailToken(ctx, trx, player.id, 'verify_email', VERIFY_EMAIL_TTL_MS);
-        return { player, issued, verifyToken };
+        return { player, issued, verifyToken, claimed: Boolean(claimed) };
       });
       ctx.mailer.send(verificationMail(ctx.config, email, created.player.display_name, created.verifyToken));
-      return { ...(await authResult(ctx, created.player, created.issued)), expiresAt: created.issued.expiresAt };
+      if (created.claimed) ctx.metrics.guestsClaimed.inc({ via: 'register' });
+      return {
+        ...(await authResult(ctx, created.player, created.issued)),
+        ...(created.claimed ? { claimed_guest: { guest_id: created.player.id, via: 'register' as const } } : {}),
+        expiresAt: created.issued.expiresAt,
+      };
     } catch (error) {
       const column = uniqueViolation(error);
       if (column === 'email') throw emailTaken();
@@ -138,15 +143,31 @@ export async function register(
   }
 }
 
-/** One answer for an unknown login and a wrong password, after comparable work (a dummy verification). */
+/** A transaction run again (up to three times) when PostgreSQL picked it as a deadlock victim. */
+async function retryingDeadlocks<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt >= 3) throw error;
+    }
+  }
+}
+
+/**
+ * One answer for an unknown login and a wrong password, after comparable work (a dummy verification); a guest has no
+ * password and cannot log in. With `guest` (the call carried a guest's credential) the guest is merged into the
+ * account, in the transaction that issues the token.
+ */
 export async function login(
   ctx: AppContext,
   input: LoginInput,
   tokenName: string,
   kind: TokenKind = 'api',
+  guest?: GuestCredential,
 ): Promise<AuthResult> {
   const player = await findPlayerByLogin(ctx.db, input.login);
-  if (!player) {
+  if (!player?.password_hash) {
     await verifyAgainstDummy(input.password);
     throw invalidCredentials();
   }
@@ -157,19 +178,28 @@ export async function login(
   const found = player;
   // An account waiting for deletion (DELETE /me) is kept: logging in within the grace period cancels the deletion,
   // in the transaction that issues the token (a login that fails leaves the deletion pending).
-  const { account, issued, deletionCanceled } = await ctx.db.transaction().execute(async (trx) => {
-    let account = found;
-    if (found.status === 'deleting') {
-      const restored = await restoreDeletingPlayer(trx, found.id, ctx.clock.now());
-      if (!restored) throw invalidCredentials(); // purged or suspended in the meantime
-      account = restored;
-    }
-    const issued = await issueToken(ctx, trx, account.id, tokenName, 'evict', kind);
-    return { account, issued, deletionCanceled: found.status === 'deleting' };
-  });
+  const { account, issued, deletionCanceled, merge } = await retryingDeadlocks(() =>
+    ctx.db.transaction().execute(async (trx) => {
+      let merge: GuestMerge | undefined;
+      if (guest) merge = await mergeGuestIntoAccount(ctx, trx, guest.playerId, found);
+      let account = found;
+      if (found.status === 'deleting') {
+        const restored = await restoreDeletingPlayer(trx, found.id, ctx.clock.now());
+        if (!restored) throw invalidCredentials(); // purged or suspended in the meantime
+        account = restored;
+      }
+      const issued = await issueToken(ctx, trx, account.id, tokenName, 'evict', kind);
+      return { account, issued, deletionCanceled: found.status === 'deleting', merge };
+    }),
+  );
+  if (merge) {
+    ctx.metrics.guestsClaimed.inc({ via: 'merge' });
+    countMergedSessions(ctx, merge.play);
+  }
   return {
     ...(await authResult(ctx, account, issued)),
     ...(deletionCanceled ? { deletion_canceled: true as const } : {}),
+    ...(merge ? { claimed_guest: merge.claimed } : {}),
     expiresAt: issued.expiresAt,
   };
 }
@@ -184,7 +214,7 @@ export async function logout(ctx: AppContext, playerId: number, tokenId: number)
  */
 export async function forgotPassword(ctx: AppContext, email: string): Promise<void> {
   const player = await findPlayerByEmail(ctx.db, email);
-  if (!player || (player.status !== 'active' && player.status !== 'deleting')) return;
+  if (!player?.email || (player.status !== 'active' && player.status !== 'deleting')) return;
   const token = await createMailToken(ctx, ctx.db, player.id, 'reset_password', RESET_PASSWORD_TTL_MS);
   ctx.mailer.send(passwordResetMail(ctx.config, player.email, player.display_name, token));
 }

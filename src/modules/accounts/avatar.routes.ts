@@ -68,7 +68,10 @@ async function uploadRoute(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/v1/me/avatar',
     {
-      config: { auth: 'player', errors: ['bad_request', 'payload_too_large', 'unsupported_media_type'] },
+      config: {
+        auth: 'player',
+        errors: ['bad_request', 'payload_too_large', 'unsupported_media_type', 'account_required'],
+      },
       // The multipart body is read by the handler; the body schema documents it.
       validatorCompiler: () => () => true,
       schema: {
@@ -106,7 +109,7 @@ export async function avatarRoutes(fastify: FastifyInstance): Promise<void> {
   app.delete(
     '/v1/me/avatar',
     {
-      config: { auth: 'player' },
+      config: { auth: 'player', errors: ['account_required'] },
       schema: {
         tags: ['account'],
         operationId: 'deleteAvatar',

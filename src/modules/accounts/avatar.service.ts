@@ -4,6 +4,7 @@ import sharp, { type Metadata } from 'sharp';
 import type { AppContext } from '../../context.js';
 import { AppError, validationFailed } from '../../http/errors.js';
 import { avatarUrl } from './avatar-url.js';
+import { requireAccount } from './account-only.js';
 import { lockPlayer, updatePlayer } from './players.repository.js';
 
 /** 2 MiB: 2,097,152 bytes are accepted, one more is 413. */
@@ -92,6 +93,7 @@ async function swapAvatar(ctx: AppContext, playerId: number, key: string | null)
 
 /** Stores the processed picture under a new name each time, so a cached URL never shows a stale picture. */
 export async function setAvatar(ctx: AppContext, playerId: number, input: Buffer) {
+  await requireAccount(ctx, playerId, 'Guests have no avatar');
   const picture = await processAvatar(input);
   const key = `${playerId}-${randomBytes(9).toString('base64url')}.webp`;
   // Stored before the player points at it: every instance can serve it the moment the answer names it.
@@ -105,5 +107,6 @@ export async function setAvatar(ctx: AppContext, playerId: number, input: Buffer
 }
 
 export async function removeAvatar(ctx: AppContext, playerId: number) {
+  await requireAccount(ctx, playerId, 'Guests have no avatar');
   return swapAvatar(ctx, playerId, null);
 }

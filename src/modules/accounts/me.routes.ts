@@ -30,7 +30,7 @@ export async function meRoutes(fastify: FastifyInstance): Promise<void> {
   app.patch(
     '/v1/me',
     {
-      config: { auth: 'player', errors: ['username_taken'] },
+      config: { auth: 'player', errors: ['username_taken', 'account_required'] },
       preValidation: normaliseBody({ display_name: 'text', username: 'trim', bio: 'multiline', country: 'trim' }),
       schema: {
         tags: ['account'],

@@ -34,6 +34,7 @@ export function ownPlayerView(config: Pick<Config, 'public_url' | 'assets_url'>,
     email_verified: p.email_verified === 1,
     role: p.role as PlayerOwn['role'],
     newsletter: p.newsletter === 1,
+    guest: p.guest === 1,
   };
 }
 

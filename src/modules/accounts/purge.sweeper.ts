@@ -1,6 +1,8 @@
-// The purge of deleted accounts on a timer in the server process: accounts whose grace period is over are removed.
-// Every process may run one (each account is purged under a row lock; a second purger finds it gone).
+// The purge of deleted accounts on a timer in the server process: accounts whose grace period is over are removed, and
+// guests idle for guests.idle_days. Every process may run one (each player is purged under a row lock; a second
+// purger finds it gone).
 import type { AppContext } from '../../context.js';
+import { purgeIdleGuests } from './guests.service.js';
 import { purgeDeletedPlayers } from './self-service.service.js';
 
 export interface PurgeSweeper {
@@ -8,7 +10,7 @@ export interface PurgeSweeper {
   stop(): Promise<void>;
 }
 
-/** Hourly: an account is purged at most an hour after its deletion date (or at once with `players purge-deleted`). */
+/** Hourly: an account is purged at most an hour after its deletion date (or at once with `players purge-deleted`), an idle guest at most an hour after its last day. */
 export const PURGE_INTERVAL_MS = 3_600_000;
 
 export function startDeletionPurge(ctx: AppContext, everyMs = PURGE_INTERVAL_MS): PurgeSweeper {
@@ -16,8 +18,10 @@ export function startDeletionPurge(ctx: AppContext, everyMs = PURGE_INTERVAL_MS)
   const run = () => {
     if (running) return;
     running = purgeDeletedPlayers(ctx)
-      .then((purged) => {
+      .then(async (purged) => {
         if (purged > 0) ctx.log.info({ purged }, 'purged deleted accounts');
+        const guests = await purgeIdleGuests(ctx);
+        if (guests > 0) ctx.log.info({ guests }, 'purged idle guests');
       })
       .catch((err: unknown) =>
         ctx.log.warn({ err }, 'purge of deleted accounts failed; it runs again on the next tick'),

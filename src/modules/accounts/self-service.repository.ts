@@ -104,7 +104,7 @@ export async function deleteDuePlayer(
   db: Executor,
   playerId: number,
   now: number,
-): Promise<{ email: string; avatar_key: string | null } | undefined> {
+): Promise<{ email: string | null; avatar_key: string | null } | undefined> {
   return db
     .deleteFrom('players')
     .where('id', '=', playerId)

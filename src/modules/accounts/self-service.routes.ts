@@ -37,7 +37,11 @@ export async function selfServiceRoutes(fastify: FastifyInstance): Promise<void>
   app.post(
     '/v1/me/verification-email',
     {
-      config: { auth: 'player', rateLimitRule: 'verification_email', errors: ['already_verified'] },
+      config: {
+        auth: 'player',
+        rateLimitRule: 'verification_email',
+        errors: ['already_verified', 'account_required'],
+      },
       schema: {
         tags: ['account'],
         operationId: 'resendVerificationEmail',
@@ -55,7 +59,7 @@ export async function selfServiceRoutes(fastify: FastifyInstance): Promise<void>
   app.post(
     '/v1/me/password',
     {
-      config: { auth: 'player', rateLimitRule: 'password_check', errors: ['wrong_password'] },
+      config: { auth: 'player', rateLimitRule: 'password_check', errors: ['wrong_password', 'account_required'] },
       preValidation: normaliseBody({ current_password: 'password', new_password: 'password' }),
       schema: {
         tags: ['account'],
@@ -87,7 +91,11 @@ export async function selfServiceRoutes(fastify: FastifyInstance): Promise<void>
   app.post(
     '/v1/me/email',
     {
-      config: { auth: 'player', rateLimitRule: 'password_check', errors: ['wrong_password', 'email_taken'] },
+      config: {
+        auth: 'player',
+        rateLimitRule: 'password_check',
+        errors: ['wrong_password', 'email_taken', 'account_required'],
+      },
       preValidation: normaliseBody({ email: 'trim', password: 'password' }),
       schema: {
         tags: ['account'],
@@ -132,7 +140,12 @@ export async function selfServiceRoutes(fastify: FastifyInstance): Promise<void>
   app.delete(
     '/v1/me',
     {
-      config: { auth: 'player', rateLimitRule: 'password_check', errors: ['wrong_password'], setsCookie: true },
+      config: {
+        auth: 'player',
+        rateLimitRule: 'password_check',
+        errors: ['wrong_password', 'account_required'],
+        setsCookie: true,
+      },
       preValidation: normaliseBody({ password: 'password' }),
       schema: {
         tags: ['account'],

@@ -10,6 +10,7 @@ import { formatIso, formatTimestamp } from '../../time.js';
 import { getEntitlement } from '../play/entitlement.js';
 import { removePlayerFromBoards } from '../scores/scores.service.js';
 import { createMailToken, emailTaken, invalidMailToken, VERIFY_EMAIL_TTL_MS } from './auth.service.js';
+import { requireAccount } from './account-only.js';
 import { avatarKey } from './avatar.service.js';
 import { consumeEmailChangeToken, retireMailTokens } from './mail-tokens.repository.js';
 import { deletionScheduledMail, emailChangeMail, emailChangeNoticeMail, verificationMail } from './mails.js';
@@ -48,20 +49,20 @@ async function requirePlayer(ctx: AppContext, playerId: number): Promise<PlayerR
   return player;
 }
 
-/** The player, if `password` is theirs; 403 wrong_password otherwise. */
+/** The player, if `password` is theirs; 403 wrong_password otherwise (403 account_required for a guest: it has none). */
 async function checkPassword(ctx: AppContext, playerId: number, password: string): Promise<PlayerRow> {
-  const player = await requirePlayer(ctx, playerId);
-  if (!(await verifyPassword(player.password_hash, password))) throw wrongPassword();
+  const player = await requireAccount(ctx, playerId, 'Guests have no password');
+  if (!player.password_hash || !(await verifyPassword(player.password_hash, password))) throw wrongPassword();
   return player;
 }
 
 /** A new verification link (the earlier ones keep working until used or expired). */
 export async function resendVerification(ctx: AppContext, playerId: number): Promise<{ sent: true; email: string }> {
-  const player = await requirePlayer(ctx, playerId);
+  const player = await requireAccount(ctx, playerId, 'Guests have no email address');
   if (player.email_verified === 1) throw new AppError('already_verified', 'Your email address is verified already');
   const token = await createMailToken(ctx, ctx.db, player.id, 'verify_email', VERIFY_EMAIL_TTL_MS);
-  ctx.mailer.send(verificationMail(ctx.config, player.email, player.display_name, token));
-  return { sent: true, email: player.email };
+  ctx.mailer.send(verificationMail(ctx.config, player.email!, player.display_name, token));
+  return { sent: true, email: player.email! };
 }
 
 /** Sets a new password; every other token of the player is revoked, the one used for the call keeps working. */
@@ -94,7 +95,7 @@ export async function requestEmailChange(ctx: AppContext, playerId: number, emai
   if (await emailExists(ctx.db, newEmail)) throw emailTaken();
   const token = await createMailToken(ctx, ctx.db, player.id, 'change_email', CHANGE_EMAIL_TTL_MS, newEmail);
   ctx.mailer.send(emailChangeMail(ctx.config, newEmail, player.display_name, token));
-  ctx.mailer.send(emailChangeNoticeMail(ctx.config, player.email, player.display_name, newEmail));
+  ctx.mailer.send(emailChangeNoticeMail(ctx.config, player.email!, player.display_name, newEmail));
   return { pending_email: newEmail, expires_at: formatIso(ctx.clock.now() + CHANGE_EMAIL_TTL_MS) };
 }
 
@@ -134,7 +135,7 @@ export async function scheduleDeletion(ctx: AppContext, playerId: number, passwo
       await retireMailTokens(trx, playerId, purpose, now);
     return dueAt;
   });
-  ctx.mailer.send(deletionScheduledMail(ctx.config, player.email, player.display_name, formatTimestamp(due)));
+  ctx.mailer.send(deletionScheduledMail(ctx.config, player.email!, player.display_name, formatTimestamp(due)));
   return { deletion_scheduled: true as const, deletion_due_at: formatTimestamp(due), grace_days: DELETION_GRACE_DAYS };
 }
 
@@ -157,7 +158,7 @@ async function purgeOne(ctx: AppContext, playerId: number): Promise<boolean> {
       return undefined;
     await removePlayerFromBoards(trx, playerId);
     await deleteScoreRequestsOf(trx, playerId);
-    await deleteOutboxMailTo(trx, player.email);
+    if (player.email) await deleteOutboxMailTo(trx, player.email);
     return deleteDuePlayer(trx, playerId, now);
   });
   if (purged?.avatar_key) {

@@ -44,7 +44,7 @@ export async function tokenRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/v1/me/tokens',
     {
-      config: { auth: 'player', errors: ['token_limit_reached'] },
+      config: { auth: 'player', errors: ['token_limit_reached', 'account_required'] },
       preValidation: normaliseBody({ name: 'text' }),
       schema: {
         tags: ['account'],

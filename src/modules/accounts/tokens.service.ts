@@ -9,6 +9,7 @@ import type { TokenKind } from '../../db/schema.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { newSecret, secretPrefix, sha256 } from '../../lib/secrets.js';
 import { formatIso, formatTimestamp } from '../../time.js';
+import { requireAccount } from './account-only.js';
 import { lockPlayer } from './players.repository.js';
 import {
   activeTokensByLeastUse,
@@ -132,6 +133,7 @@ export async function listSessions(ctx: AppContext, playerId: number, currentTok
 }
 
 export async function createToken(ctx: AppContext, playerId: number, name: string) {
+  await requireAccount(ctx, playerId, 'Guests have no API tokens');
   const issued = await ctx.db.transaction().execute((trx) => issueToken(ctx, trx, playerId, name, 'refuse', 'api'));
   return {
     id: issued.id,

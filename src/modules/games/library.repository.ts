@@ -1,5 +1,6 @@
 // The player's own shelf: favourite games and recently played ones (with their latest save), read from favorites,
 // play_sessions and save_states joined to the listed games.
+import { sql } from 'kysely';
 import type { Executor } from '../../db/connect.js';
 import { GAME_COLUMNS, type GameRecord } from './games.repository.js';
 import { LISTED_STATUSES } from './manifest.js';
@@ -67,4 +68,21 @@ export function findFilledSlots(db: Executor, playerId: number, gameIds: number[
     .where('game_id', 'in', gameIds)
     .where('state', 'is not', null)
     .execute();
+}
+
+/** Adds `fromId`'s favourites to `toId`'s (those it has already stay as they are); returns how many were added. */
+export async function copyFavorites(db: Executor, fromId: number, toId: number): Promise<number> {
+  const rows = await db
+    .insertInto('favorites')
+    .columns(['player_id', 'game_id', 'created_at'])
+    .expression(
+      db
+        .selectFrom('favorites')
+        .select([sql<number>`cast(${toId} as integer)`.as('player_id'), 'game_id', 'created_at'])
+        .where('player_id', '=', fromId),
+    )
+    .onConflict((oc) => oc.columns(['player_id', 'game_id']).doNothing())
+    .returning('game_id')
+    .execute();
+  return rows.length;
 }

@@ -1,9 +1,16 @@
 // The player's own shelf: favourites and recently played games, for "Continue playing" and "Your favourites".
 import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/connect.js';
 import { formatTimestamp } from '../../time.js';
 import { toGame } from './games.service.js';
 import type { Game } from './games.schemas.js';
-import { findFavoriteGames, findFilledSlots, findRecentGames, type SaveRow } from './library.repository.js';
+import {
+  copyFavorites,
+  findFavoriteGames,
+  findFilledSlots,
+  findRecentGames,
+  type SaveRow,
+} from './library.repository.js';
 import { RECENT_LIMIT_DEFAULT, type RecentEntry } from './library.schemas.js';
 
 /** GET /me/favorites: draft and retired games drop out of the list (their favourite is kept for when they return). */
@@ -50,4 +57,9 @@ function latestSaveByGame(rows: SaveRow[]): Map<number, SaveRow> {
     if (newer) latest.set(row.game_id, row);
   }
   return latest;
+}
+
+/** A guest merged into an account, inside the caller's transaction: its favourites join the account's; how many were new. */
+export function mergeFavorites(trx: Executor, fromId: number, toId: number): Promise<number> {
+  return copyFavorites(trx, fromId, toId);
 }

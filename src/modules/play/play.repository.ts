@@ -393,3 +393,28 @@ const heartbeatCapped = prepared(
     cap: number,
   ) => heartbeatStatement(db, tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day, cap),
 );
+
+/**
+ * Closes the player's active sessions with `reason`, nothing credited past their last credit (a guest merged into an
+ * account). PostgreSQL: the rows' locks make a heartbeat in flight finish first, or find the session closed after.
+ * Index play_sessions_player_idx (player_id, status, game_id).
+ */
+export async function closePlayerSessions(
+  db: Executor,
+  playerId: number,
+  now: number,
+  reason: string,
+): Promise<number> {
+  const result = await db
+    .updateTable('play_sessions')
+    .set({ status: 'closed', ended_at: now, end_reason: reason })
+    .where('player_id', '=', playerId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Gives every (closed) session of one player to another: the history a merged guest leaves to the account. */
+export async function moveSessions(db: Executor, fromId: number, toId: number): Promise<void> {
+  await db.updateTable('play_sessions').set({ player_id: toId }).where('player_id', '=', fromId).execute();
+}

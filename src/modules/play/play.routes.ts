@@ -54,7 +54,7 @@ export async function playRoutes(fastify: FastifyInstance): Promise<void> {
           'When a free player reaches the allowance the session closes (reason limit) and the response carries limit_reached: true. ' +
           'A closed session, or one without a heartbeat for session_idle_timeout (it is closed then, nothing credited for the silence), answers 410 session_ended ' +
           'with error.reason, why it closed: replaced (the same game was started again, in another tab or on another device: a shell should stop and offer to play here ' +
-          'rather than start again), timeout, limit, or the reason given to POST /play/end (quit, navigate, hidden, error). ' +
+          'rather than start again), timeout, limit, merged (the guest playing logged in to an account, which now holds the session: start a new one as the account), or the reason given to POST /play/end (quit, navigate, hidden, error). ' +
           "Another player's session answers 404 like an unknown one.",
         body: HeartbeatBody,
         response: { 200: Ok(HeartbeatResponse) },

@@ -74,7 +74,7 @@ export const SessionSummary = Type.Object({
   }),
   reason: Type.String({
     description:
-      'why the session ended: quit, navigate, hidden, error (sent to POST /play/end), limit (the allowance ran out), timeout (no heartbeat for session_idle_timeout) or replaced (the player started the same game again)',
+      'why the session ended: quit, navigate, hidden, error (sent to POST /play/end), limit (the allowance ran out), timeout (no heartbeat for session_idle_timeout), replaced (the player started the same game again) or merged (the guest playing it logged in to an account, which now holds the session: start a new one)',
   }),
   entitlement: EntitlementSchema,
 });

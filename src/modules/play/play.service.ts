@@ -12,6 +12,7 @@ import type { EndReason } from './play.schemas.js';
 import {
   claimInterval,
   closeIdleSessions,
+  closePlayerSessions,
   countActiveSessions as countActive,
   countPlay,
   findActiveSessions,
@@ -21,11 +22,12 @@ import {
   heartbeatInOneStatement,
   insertSession,
   lockPlayerStarts,
+  moveSessions,
   settleClaim,
   type PlayableGame,
   type SessionRow,
 } from './play.repository.js';
-import { addUsage, countSessionStart, usedSeconds } from './usage.repository.js';
+import { addUsage, addUsageDay, countSessionStart, lockUsageDays, usedSeconds } from './usage.repository.js';
 import { gameFileUrl } from '../games/game-origin.js';
 import { addPlaytime, playtimeShard } from '../games/playtime.repository.js';
 import { isListed } from '../games/manifest.js';
@@ -374,4 +376,42 @@ export async function sweepIdleSessions(ctx: AppContext): Promise<number> {
 /** Play sessions open now, for the gameplatform_play_sessions_active gauge (read on each scrape, not per request). */
 export function countActiveSessions(ctx: AppContext): Promise<number> {
   return countActive(ctx.db);
+}
+
+/** What a guest's merge into an account did to its play (mergePlayerPlay). */
+export interface PlayMerge {
+  /** seconds of today the account took over */
+  secondsAddedToday: number;
+  /** the guest's sessions that were still active, closed with reason `merged` */
+  sessionsClosed: number;
+}
+
+/**
+ * A guest merged into an account, inside the caller's transaction: the guest's active sessions close (reason merged:
+ * a shell whose heartbeat then answers 410 starts a new session as the account), each of its days is added to the
+ * account's (for a free account never past the allowance), and its sessions become the account's history. Lock order
+ * as crediting: the sessions, then the day rows oldest first (the guest's, then the account's).
+ */
+export async function mergePlayerPlay(
+  ctx: AppContext,
+  trx: Executor,
+  fromId: number,
+  to: MembershipFields & { id: number },
+): Promise<PlayMerge> {
+  const now = ctx.clock.now();
+  const sessionsClosed = await closePlayerSessions(trx, fromId, now, 'merged');
+  const cap = playsWithoutLimit(to, now) ? null : ctx.config.free_seconds_per_day;
+  const today = dayWindow(now, ctx.config.reset_timezone).day;
+  let secondsAddedToday = 0;
+  for (const day of await lockUsageDays(trx, fromId)) {
+    const added = await addUsageDay(trx, to.id, day, cap);
+    if (day.day === today) secondsAddedToday = added;
+  }
+  await moveSessions(trx, fromId, to.id);
+  return { secondsAddedToday, sessionsClosed };
+}
+
+/** After the merge's transaction committed: the sessions it closed are counted (metrics, players online). */
+export function countMergedSessions(ctx: AppContext, merge: PlayMerge): void {
+  countEnded(ctx, 'merged', merge.sessionsClosed);
 }

@@ -1,7 +1,7 @@
 // Queries on daily_usage: seconds credited and sessions started per player per day in reset_timezone.
 // Primary key (player_id, day): every query here is a point lookup or a short range scan of one player's days.
 import { sql, type RawBuilder } from 'kysely';
-import type { Db, Executor } from '../../db/connect.js';
+import { isPostgres, type Db, type Executor } from '../../db/connect.js';
 import { prepared } from '../../db/prepared.js';
 
 /** Seconds credited to the player on `day`. Primary-key lookup. */
@@ -104,4 +104,43 @@ export async function usageBetween(
     .where('day', '<=', newest)
     .execute();
   return rows.map((r) => ({ day: r.day, seconds: Number(r.seconds), sessions: Number(r.sessions) }));
+}
+
+/** Every day row of the player, oldest first, locked for update on PostgreSQL (a merge of a guest: the lock order of crediting). */
+export async function lockUsageDays(db: Executor, playerId: number): Promise<UsageDay[]> {
+  let query = db
+    .selectFrom('daily_usage')
+    .select(['day', 'seconds', 'sessions'])
+    .where('player_id', '=', playerId)
+    .orderBy('day');
+  if (isPostgres(db)) query = query.forUpdate();
+  const rows = await query.execute();
+  return rows.map((r) => ({ day: r.day, seconds: Number(r.seconds), sessions: Number(r.sessions) }));
+}
+
+/**
+ * Adds another player's day (a guest merged into this one): its sessions, and its seconds never past `cap` (null: no
+ * cap), in one primary-key upsert; returns what the seconds really grew by.
+ */
+export async function addUsageDay(db: Executor, playerId: number, day: UsageDay, cap: number | null): Promise<number> {
+  const old = sql.ref<number>('daily_usage.seconds');
+  const add = sql<number>`cast(${day.seconds} as integer)`;
+  const next =
+    cap === null
+      ? sql<number>`${old} + ${add}`
+      : sql<number>`case when ${old} >= ${cap} then ${old} when ${old} + ${add} > ${cap} then cast(${cap} as integer) else ${old} + ${add} end`;
+  const first = cap === null ? day.seconds : Math.min(day.seconds, cap);
+  const row = await db
+    .insertInto('daily_usage')
+    .values({ player_id: playerId, day: day.day, seconds: first, sessions: day.sessions, last_credit: first })
+    .onConflict((oc) =>
+      oc.columns(['player_id', 'day']).doUpdateSet({
+        seconds: next,
+        sessions: sql<number>`daily_usage.sessions + cast(${day.sessions} as integer)`,
+        last_credit: sql<number>`${next} - ${old}`,
+      }),
+    )
+    .returning('last_credit')
+    .executeTakeFirstOrThrow();
+  return Number(row.last_credit);
 }

@@ -40,6 +40,7 @@ export async function findActivePlayer(db: Executor, username: string): Promise<
     .select(['username', 'display_name', 'avatar_key', 'bio'])
     .where('username_key', '=', username.toLowerCase())
     .where('status', '=', 'active')
+    .where('guest', '=', 0) // a guest has no public profile
     .executeTakeFirst();
 }
 

@@ -313,3 +313,35 @@ export async function boardsOfPlayer(db: Executor, playerId: number): Promise<nu
     .execute();
   return rows.map((r) => r.leaderboard_id);
 }
+
+/** Gives one player's bests on these boards to another who has none there: the rank keys stay as they are. */
+export async function giveBests(db: Executor, fromId: number, toId: number, boardIds: number[]): Promise<void> {
+  if (!boardIds.length) return;
+  await db
+    .updateTable('leaderboard_bests')
+    .set({ player_id: toId })
+    .where('player_id', '=', fromId)
+    .where('leaderboard_id', 'in', boardIds)
+    .execute();
+}
+
+/** Sets a player's best row on a board (the better of two merged bests, their entries added up). Primary key update. */
+export async function setBest(db: Executor, row: BestRow): Promise<void> {
+  const { leaderboard_id, player_id, ...fields } = row;
+  await db
+    .updateTable('leaderboard_bests')
+    .set(fields)
+    .where('leaderboard_id', '=', leaderboard_id)
+    .where('player_id', '=', player_id)
+    .execute();
+}
+
+/** Deletes a player's best rows on these boards (those merged into another player's). */
+export async function deleteBests(db: Executor, playerId: number, boardIds: number[]): Promise<void> {
+  if (!boardIds.length) return;
+  await db
+    .deleteFrom('leaderboard_bests')
+    .where('player_id', '=', playerId)
+    .where('leaderboard_id', 'in', boardIds)
+    .execute();
+}

@@ -143,6 +143,7 @@ export async function findGameBoardPage(
     display_name,
     country,
     avatar_key,
+    guest,
     ...game
   } = rows[0]!;
   if (game.board_id === null) return { game, page: undefined };
@@ -161,6 +162,7 @@ export async function findGameBoardPage(
             display_name: r.display_name!,
             country: r.country,
             avatar_key: r.avatar_key,
+            guest: r.guest!,
             total: board_total,
           }),
         );
@@ -192,7 +194,7 @@ const gameBoardPageQuery = prepared(
       .offset(offset);
     const query = sql<GameBoardPageRow>`with gb as materialized (${found}), page as materialized (${page})
 select gb.*, ${rootCount(boardId)} as board_total, page.score as page_score, page.entries, page.last_played, page.norm,
-  page.reached_at, page.score_id, page.username, page.display_name, page.country, page.avatar_key
+  page.reached_at, page.score_id, page.username, page.display_name, page.country, page.avatar_key, page.guest
 from gb left join page on true
 order by page.norm, page.reached_at, page.score_id`;
     return compilable(db, query);

@@ -17,6 +17,8 @@ export interface PageRow {
   display_name: string;
   country: string | null;
   avatar_key: string | null;
+  /** 1 for a guest player (shown under its generated name, with no profile to link to) */
+  guest: number;
   /** players on the board (the root's count), read in the same statement */
   total: number | string | null;
 }
@@ -37,6 +39,7 @@ export function pageQuery(db: Executor, boardId: number | RawBuilder<number>, ma
       'p.display_name',
       'p.country',
       'p.avatar_key',
+      'p.guest',
     ])
     .select(rootCount(boardId).as('total'))
     .where('b.leaderboard_id', '=', boardId);

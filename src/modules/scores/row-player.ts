@@ -7,6 +7,7 @@ export interface PlayerFields {
   display_name: string;
   country: string | null;
   avatar_key: string | null;
+  guest: number;
 }
 
 export function publicPlayer(config: Config, player: PlayerFields) {
@@ -15,5 +16,7 @@ export function publicPlayer(config: Config, player: PlayerFields) {
     display_name: player.display_name,
     country: player.country,
     avatar_url: avatarUrl(config, player),
+    // present for a guest only: every other row keeps the spec's four fields
+    ...(player.guest === 1 ? { guest: true as const } : {}),
   };
 }

@@ -243,3 +243,28 @@ export async function saveRequestResponse(db: Executor, caller: string, key: str
 export async function deleteExpiredRequestKeys(db: Executor, expiredBefore: number): Promise<void> {
   await db.deleteFrom('score_requests').where('created_at', '<', expiredBefore).execute();
 }
+
+/** Gives every score of one player to another (a guest merged into an account); returns how many. */
+export async function moveScores(db: Executor, fromId: number, toId: number): Promise<number> {
+  const result = await db
+    .updateTable('scores')
+    .set({ player_id: toId })
+    .where('player_id', '=', fromId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Gives one caller's stored Idempotency-Key answers to another (a merged guest's to its account), so that a
+ * submission sent again after the merge is still answered once; a key both used stays the account's.
+ */
+export async function moveRequestKeys(db: Executor, fromCaller: string, toCaller: string): Promise<void> {
+  await db
+    .deleteFrom('score_requests')
+    .where('caller', '=', fromCaller)
+    .where('idem_key', 'in', (eb) =>
+      eb.selectFrom('score_requests as r').select('r.idem_key').where('r.caller', '=', toCaller),
+    )
+    .execute();
+  await db.updateTable('score_requests').set({ caller: toCaller }).where('caller', '=', fromCaller).execute();
+}

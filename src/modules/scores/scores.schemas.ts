@@ -135,6 +135,12 @@ export const PublicPlayer = Type.Object({
   display_name: Type.String({ description: 'the name the player shows' }),
   country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2' })),
   avatar_url: Type.String({ description: 'URL of the avatar, or of the generated initials avatar' }),
+  guest: Type.Optional(
+    Type.Literal(true, {
+      description:
+        'present (true) only for a guest player: its display name is generated ("Guest 7F3K") and it has no public profile to link to',
+    }),
+  ),
 });
 
 export const LeaderboardRow = Type.Object({

@@ -7,10 +7,19 @@ import { sha256 } from '../../lib/secrets.js';
 import { formatTimestamp } from '../../time.js';
 import { boardsToWrite } from './boards.js';
 import { IDEMPOTENCY_TTL_MS, callerOf, requestFingerprint } from './idempotency.js';
-import { boardsOfPlayer, insertBests, keyOfBest, lockBests, type BestRow } from './bests.repository.js';
+import {
+  boardsOfPlayer,
+  deleteBests,
+  giveBests,
+  insertBests,
+  keyOfBest,
+  lockBests,
+  setBest,
+  type BestRow,
+} from './bests.repository.js';
 import { findGameWithBoards } from './boards.repository.js';
 import { periodKeysAt } from './periods.js';
-import { clampReachedAt, normalise, type RankKey } from './count-tree.model.js';
+import { clampReachedAt, compareKeys, normalise, type RankKey } from './count-tree.model.js';
 import { TreeChanged, applyKeyChanges, removeKeys, setBestsAndRank, type KeyChange } from './count-tree.js';
 import { META_MAX_CHARS, type SubmitBody, type SubmitResult } from './scores.schemas.js';
 import {
@@ -22,6 +31,8 @@ import {
   hasPlayed,
   insertScoreLockingBests,
   isActivePlayer,
+  moveRequestKeys,
+  moveScores,
   recentScoresForGame,
   saveRequestResponse,
 } from './scores.repository.js';
@@ -298,4 +309,45 @@ export async function removePlayerFromBoards(trx: Executor, playerId: number): P
     trx,
     bests.map((b) => ({ boardId: b.leaderboard_id, key: keyOfBest(b) })),
   );
+}
+
+/**
+ * A guest merged into an account, inside the caller's transaction (docs/api.md, "Guests"). On every board where the
+ * guest has a best: where the account has none, the guest's row becomes the account's (its key stays in the count
+ * tree as it is); where both have one, the account keeps the better key (the earlier on a tie, as ranking does),
+ * with both players' entries and the later last score, and the other key leaves the tree. So each affected board
+ * loses exactly one key per player the two had in common, and every rank stays exact. Then the submissions and the
+ * stored Idempotency-Key answers become the account's. Lock order as a submission: bests rows by board (the guest's,
+ * then the account's), then the tree's nodes (removeKeys).
+ */
+export async function mergePlayerScores(trx: Executor, fromId: number, toId: number): Promise<{ scoresMoved: number }> {
+  const boards = await boardsOfPlayer(trx, fromId);
+  const guest = await lockBests(trx, boards, fromId);
+  const account = new Map((await lockBests(trx, boards, toId)).map((row) => [row.leaderboard_id, row]));
+  const given: number[] = [];
+  const merged: number[] = [];
+  const removals: Array<{ boardId: number; key: RankKey }> = [];
+  for (const g of guest) {
+    const a = account.get(g.leaderboard_id);
+    if (!a) {
+      given.push(g.leaderboard_id);
+      continue;
+    }
+    const guestBetter = compareKeys(keyOfBest(g), keyOfBest(a)) < 0;
+    const [kept, dropped] = guestBetter ? [g, a] : [a, g];
+    await setBest(trx, {
+      ...kept,
+      player_id: toId,
+      entries: Number(a.entries) + Number(g.entries),
+      last_played: Math.max(Number(a.last_played), Number(g.last_played)),
+    });
+    merged.push(g.leaderboard_id);
+    removals.push({ boardId: g.leaderboard_id, key: keyOfBest(dropped) });
+  }
+  await deleteBests(trx, fromId, merged);
+  await giveBests(trx, fromId, toId, given);
+  if (removals.length) await removeKeys(trx, removals);
+  const scoresMoved = await moveScores(trx, fromId, toId);
+  await moveRequestKeys(trx, `player:${fromId}`, `player:${toId}`);
+  return { scoresMoved };
 }

@@ -1,6 +1,6 @@
 // Every query on save_states, and the two lookups the state routes need (listed game, player of a game).
 // Each write is one conditional statement: the version check and the write cannot be split by another request.
-import type { Expression, ExpressionBuilder } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder } from 'kysely';
 import type { Executor } from '../../db/connect.js';
 import { prepared } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
@@ -318,4 +318,61 @@ export async function emptySlot(db: Executor, key: SlotKey, now: number): Promis
     .where('state', 'is not', null)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/** How many filled slots the player has, of every game. Primary key (player_id, …) prefix. */
+export async function countFilledSlots(db: Executor, playerId: number): Promise<number> {
+  const row = await db
+    .selectFrom('save_states')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('player_id', '=', playerId)
+    .where('state', 'is not', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Copies every filled slot of `fromId` into the same slot of `toId` where that slot is empty (no row, or a row whose
+ * state is NULL), never over a stored state: one INSERT … SELECT … ON CONFLICT DO UPDATE … WHERE state IS NULL, so a
+ * save the account makes at the same moment is never overwritten either (its row lock, or SQLite's write lock). An
+ * emptied slot keeps its versions going up: the copy takes the higher of the guest's version and the slot's next one.
+ * Returns how many slots were filled.
+ */
+export async function copyIntoEmptySlots(db: Executor, fromId: number, toId: number): Promise<number> {
+  const rows = await db
+    .insertInto('save_states')
+    .columns(['player_id', 'game_id', 'slot', 'version', 'label', 'state', 'size_bytes', 'created_at', 'updated_at'])
+    .expression(
+      db
+        .selectFrom('save_states')
+        .select([
+          sql<number>`cast(${toId} as integer)`.as('player_id'),
+          'game_id',
+          'slot',
+          'version',
+          'label',
+          'state',
+          'size_bytes',
+          'created_at',
+          'updated_at',
+        ])
+        .where('player_id', '=', fromId)
+        .where('state', 'is not', null),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(['player_id', 'game_id', 'slot'])
+        .doUpdateSet({
+          version: sql<number>`case when save_states.version + 1 > excluded.version then save_states.version + 1 else excluded.version end`,
+          label: sql<string | null>`excluded.label`,
+          state: sql<string | null>`excluded.state`,
+          size_bytes: sql<number>`excluded.size_bytes`,
+          created_at: sql<number>`excluded.created_at`,
+          updated_at: sql<number>`excluded.updated_at`,
+        })
+        .where('save_states.state', 'is', null),
+    )
+    .returning('slot')
+    .execute();
+  return rows.length;
 }

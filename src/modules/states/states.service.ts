@@ -1,5 +1,6 @@
 // Save states (spec §2 State, §3 Save slot, DESIGN §7): per player, per game, per slot, with optimistic concurrency.
 import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/connect.js';
 import type { Credential } from '../../http/auth.js';
 import type { JsonParserOptions } from '../../http/content.js';
 import { AppError, notFound, validationFailed } from '../../http/errors.js';
@@ -7,6 +8,8 @@ import { formatTimestamp } from '../../time.js';
 import { JsonText, hasNonFiniteNumber, stringifyJson, utf8Length } from './json-text.js';
 import { actingPlayer, requireListedGame } from './states.access.js';
 import {
+  copyIntoEmptySlots,
+  countFilledSlots,
   emptySlot,
   findListedGameWithState,
   replaceInListedGame,
@@ -246,4 +249,18 @@ export async function deleteState(
 ): Promise<{ deleted: boolean }> {
   const key = await resolveSlot(ctx, credential, target);
   return { deleted: await emptySlot(ctx.db, key, ctx.clock.now()) };
+}
+
+/**
+ * A guest merged into an account, inside the caller's transaction: the guest's saves fill the account's empty slots,
+ * and never replace a stored one (those stay with the guest, which is then removed). Returns both counts.
+ */
+export async function mergeSaves(
+  trx: Executor,
+  fromId: number,
+  toId: number,
+): Promise<{ moved: number; notMoved: number }> {
+  const filled = await countFilledSlots(trx, fromId);
+  const moved = await copyIntoEmptySlots(trx, fromId, toId);
+  return { moved, notMoved: filled - moved };
 }

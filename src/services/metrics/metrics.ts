@@ -84,6 +84,22 @@ export function createMetrics(sources?: MetricSources) {
       labelNames: ['limit'] as const,
       registers,
     }),
+    guestsCreated: new Counter({
+      name: `${PREFIX}guests_created_total`,
+      help: 'Guest players made (POST /v1/auth/guest answered 201)',
+      registers,
+    }),
+    guestsClaimed: new Counter({
+      name: `${PREFIX}guests_claimed_total`,
+      help: 'Guests that became accounts, by how: register (the guest became the account) or merge (a login merged it into one)',
+      labelNames: ['via'] as const,
+      registers,
+    }),
+    guestsPurged: new Counter({
+      name: `${PREFIX}guests_purged_total`,
+      help: 'Idle guests purged (no token used for guests.idle_days)',
+      registers,
+    }),
     mailSent: new Counter({ name: `${PREFIX}mail_sent_total`, help: 'Mails the SMTP server accepted', registers }),
     mailFailures: new Counter({
       name: `${PREFIX}mail_failures_total`,
