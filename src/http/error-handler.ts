@@ -112,8 +112,9 @@ export function errorHandler(this: FastifyInstance, error: FastifyError, request
     );
   }
 
-  // The player the request acts for was removed while it ran (a purge, or a guest merged into an account): sign in again.
-  if (foreignKeyViolation(error)) {
+  // The player the request acts for was removed while it ran (a purge, or a guest merged into an account): sign in
+  // again. Only for a player's request: any other foreign-key violation is a fault and stays a 500.
+  if (foreignKeyViolation(error) && request.credential?.kind === 'player') {
     request.log.warn(
       { err: error },
       'a row the request refers to was removed while it ran (its player, purged or merged)',
