@@ -91,7 +91,10 @@ export const ERROR_CATALOG = {
       'POST /dev/identity-token/verify with a token that cannot be trusted; error.reason says why (malformed, bad_signature, expired, other_game, player_unavailable)',
   },
   rate_limited: { status: 429, description: 'too many requests; Retry-After gives the seconds to wait' },
-  headers_too_large: { status: 431, description: "request headers over the server's limit (16 KB)" },
+  headers_too_large: {
+    status: 431,
+    description: "request headers over the server's limit (http.max_header_bytes, 1 MiB by default)",
+  },
   internal_error: {
     status: 500,
     description: 'a fault of the service; the message holds no internals, error.request_id finds it in the log',

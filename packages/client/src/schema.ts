@@ -1471,7 +1471,7 @@ export interface components {
             /** @description for people; may change */
             message: string;
         };
-        /** @description 431: request headers over the server's limit (16 KB) */
+        /** @description 431: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
         HeadersTooLargeError: {
             /**
              * @description stable error code
@@ -2067,7 +2067,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2315,7 +2315,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2559,7 +2559,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2804,7 +2804,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3042,7 +3042,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3272,7 +3272,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3499,7 +3499,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3728,7 +3728,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3915,7 +3915,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4167,7 +4167,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4430,7 +4430,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4638,7 +4638,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4908,7 +4908,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5167,7 +5167,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5352,7 +5352,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5589,7 +5589,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5848,7 +5848,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6095,7 +6095,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6332,7 +6332,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6540,7 +6540,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6796,7 +6796,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7044,7 +7044,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7315,7 +7315,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7561,7 +7561,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7744,7 +7744,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7991,7 +7991,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8238,7 +8238,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8541,7 +8541,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8803,7 +8803,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9003,7 +9003,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9223,7 +9223,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9480,7 +9480,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9670,7 +9670,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9880,7 +9880,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10170,7 +10170,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10453,7 +10453,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10738,7 +10738,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10921,7 +10921,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11140,7 +11140,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11418,7 +11418,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11653,7 +11653,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11874,7 +11874,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12158,7 +12158,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12397,7 +12397,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12603,7 +12603,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12830,7 +12830,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13050,7 +13050,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13303,7 +13303,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13606,7 +13606,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13884,7 +13884,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14196,7 +14196,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14465,7 +14465,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14657,7 +14657,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14915,7 +14915,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
