@@ -72,7 +72,7 @@ browserSuite(
       const portal = await page.goto('/');
       expect(portal!.status()).toBe(200);
       await visible(page.locator('.card').first());
-    await until(() => text(page.locator('#account-nav'))).toContain('Bombed Player');
+      await until(() => text(page.locator('#account-nav'))).toContain('Bombed Player');
       expect(await bombs(page)).not.toContain('.gameplatform.localhost');
       const me = await page.evaluate(
         `fetch('/v1/me', { headers: { 'X-Requested-With': 'ServiceSDK' } }).then((r) => r.json()).then((b) => b.data.player.display_name)`,
