@@ -15,6 +15,8 @@ type Emit = <E extends EventName>(name: E, data: GamePlatform.EventData[E]) => v
 
 /** Reads game.json beside the page into the stand-in; a page without one (or opened from the disk) keeps the defaults. */
 export async function readManifest(standIn: LocalStandIn, url = new URL('game.json', location.href)): Promise<void> {
+  // A page opened from the disk cannot fetch its neighbours (the browser refuses, and says so in the console).
+  if (url.protocol === 'file:') return;
   try {
     const response = await fetch(url, { cache: 'no-store' });
     if (!response.ok) return;

@@ -7,7 +7,9 @@ import { build } from 'esbuild';
 
 const here = import.meta.dirname;
 const sdk = path.resolve(here, '../../sdk');
-const dist = path.join(here, 'dist');
+// `--out <dir>`: build elsewhere (a test that must not race `npm pack`, which rebuilds dist/ in place).
+const outFlag = process.argv.indexOf('--out');
+const dist = outFlag > 0 ? path.resolve(process.argv[outFlag + 1]) : path.join(here, 'dist');
 const { name, version } = JSON.parse(readFileSync(path.join(here, 'package.json'), 'utf8'));
 const banner = `/* ${name} ${version}: the Game Platform SDK, protocol v1. */`;
 

@@ -30,11 +30,13 @@ async function project(files: Record<string, string>): Promise<string> {
     writeFileSync(path.join(root, name), content);
   }
   const { execFileSync } = await import('node:child_process');
-  execFileSync(process.execPath, [path.join(ROOT, 'packages/sdk/build.mjs')], { stdio: 'ignore' });
   const installed = path.join(root, 'node_modules/@gameplatform/sdk');
   mkdirSync(installed, { recursive: true });
   cpSync(path.join(ROOT, 'packages/sdk/package.json'), path.join(installed, 'package.json'));
-  cpSync(path.join(ROOT, 'packages/sdk/dist'), path.join(installed, 'dist'), { recursive: true });
+  // Built straight into the install (the package's own dist/ is npm pack's, rebuilt by sdk-package.test.ts meanwhile).
+  execFileSync(process.execPath, [path.join(ROOT, 'packages/sdk/build.mjs'), '--out', path.join(installed, 'dist')], {
+    stdio: 'ignore',
+  });
   return root;
 }
 
