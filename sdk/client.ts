@@ -13,8 +13,11 @@ import {
 export interface ClientOptions {
   /** sends one request to the shell; absent when the game does not run inside a shell */
   post?: (message: RequestMessage) => void;
-  /** without a shell: answers a call in the page (local mode), or throws the ErrorInfo it is refused with */
-  local?: <M extends MethodName>(method: M, params: Methods[M]['params']) => Methods[M]['result'];
+  /** without a shell: answers a call in the page (local mode, perhaps once game.json is read), or throws the ErrorInfo it is refused with */
+  local?: <M extends MethodName>(
+    method: M,
+    params: Methods[M]['params'],
+  ) => Methods[M]['result'] | Promise<Methods[M]['result']>;
   /** how long a call waits for the shell's answer */
   timeoutMs?: number;
   setTimer?: (fn: () => void, ms: number) => unknown;
@@ -63,19 +66,20 @@ export class Client {
   call<M extends MethodName>(method: M, params: Methods[M]['params']): Promise<Methods[M]['result']> {
     const { post, local } = this.options;
     if (!post && local) {
-      try {
-        // structuredClone: the game gets a copy, as it would through postMessage
-        return Promise.resolve(structuredClone(local(method, params)));
-      } catch (error) {
-        const info = error as Partial<GamePlatform.ErrorInfo>;
-        return Promise.reject(
-          new SdkError(
-            typeof info?.code === 'string'
-              ? { ...info, code: info.code, message: String(info.message), status: Number(info.status) || 0 }
-              : localError('bad_request', String(error)),
-          ),
+      // structuredClone: the game gets a copy, as it would through postMessage
+      return Promise.resolve()
+        .then(() => local(method, params))
+        .then(
+          (result) => structuredClone(result),
+          (error) => {
+            const info = error as Partial<GamePlatform.ErrorInfo>;
+            throw new SdkError(
+              typeof info?.code === 'string'
+                ? { ...info, code: info.code, message: String(info.message), status: Number(info.status) || 0 }
+                : localError('bad_request', String(error)),
+            );
+          },
         );
-      }
     }
     if (!post)
       return Promise.reject(

@@ -2,6 +2,8 @@
 // One source for both builds: /sdk/v1.js (sdk/v1.ts, the global) and the npm package @gameplatform/sdk (sdk/module.ts).
 import { Client, createSdk } from './client.js';
 import { LocalStandIn, type StorageLike } from './local.js';
+import { readManifest, Simulator, simulationFlags, simulationPanel } from './local-page.js';
+import { event, type MethodName, type Methods } from './protocol.js';
 
 /** The server writes the portal's origin here when it serves /sdk/v1.js, on the portal's origin and on every game's. */
 const SERVED_FOR = '%PORTAL_ORIGIN%';
@@ -46,9 +48,26 @@ function localStandIn(): LocalStandIn {
     name: document.title,
   });
   console.info(
-    `GamePlatform: local mode. This page is not in the Game Platform play shell, so the SDK answers from a stand-in: saves and scores stay in this browser (localStorage "${standIn.key}"), the player is "Local player", and nothing reaches a platform. Publish the game and play it at /play/<slug> for the real thing.`,
+    `GamePlatform: local mode. This page is not in the Game Platform play shell, so the SDK answers from a stand-in: saves and scores stay in this browser (localStorage "${standIn.key}"), the player is "Local player", and nothing reaches a platform. Add ?gp_simulate=entitlement,pause,limit to the URL to try the platform's events. Publish the game and play it at /play/<slug> for the real thing.`,
   );
   return standIn;
+}
+
+/** Local mode's answers: after game.json is read, and with the platform's events simulated when the URL asks. */
+function localAnswers(standIn: LocalStandIn, client: () => Client) {
+  const ready = readManifest(standIn);
+  const flags = simulationFlags(location.search);
+  const simulator = flags ? new Simulator(standIn, (name, data) => client().receive(event(name, data)), flags) : null;
+  if (simulator) {
+    const show = () => document.documentElement.append(simulationPanel(simulator));
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', show, { once: true });
+    else show();
+  }
+  return async <M extends MethodName>(method: M, params: Methods[M]['params']) => {
+    await ready;
+    if (method === 'init') simulator?.start();
+    return standIn.answer(method, params);
+  };
 }
 
 /** Connects to the shell hosting this frame; a page on its own (no parent frame) gets local mode. */
@@ -58,10 +77,10 @@ export function connect(): GamePlatform.SDK {
   // Only a top-level page is local: a frame whose shell cannot be found keeps answering no_shell, so a game in the
   // real shell never writes its saves to the page by mistake.
   const standIn = shell ? null : localStandIn();
-  const client = new Client({
+  const client: Client = new Client({
     // Posted to the portal's origin only: if the frame were embedded anywhere else, nothing would leave it.
     post: shell && origin ? (message) => shell.postMessage(message, origin) : undefined,
-    local: standIn ? (method, params) => standIn.answer(method, params) : undefined,
+    local: standIn ? localAnswers(standIn, () => client) : undefined,
     onHandlerError: (error) => console.error('GamePlatform event handler failed', error),
   });
   window.addEventListener('message', (event) => {

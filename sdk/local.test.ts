@@ -1,7 +1,7 @@
 // Local mode: the SDK over the in-page stand-in, as a game opened on its own uses it (saves and scores in storage).
 import { describe, expect, it } from 'vitest';
 import { Client, createSdk } from './client.js';
-import { LOCAL_SAVE_SLOTS, LocalStandIn, type StorageLike } from './local.js';
+import { LOCAL_SAVE_SLOTS, LocalStandIn, type LocalManifest, type StorageLike } from './local.js';
 
 class MapStorage implements StorageLike {
   readonly items = new Map<string, string>();
@@ -174,5 +174,67 @@ describe('sdk: local mode', () => {
     const full = local({ storage: refusing }).sdk;
     await full.saves.save(0, 'kept');
     expect(await full.saves.load(0)).toMatchObject({ state: 'kept', version: 1 });
+  });
+});
+
+describe('sdk: local mode with a game.json and simulated events', () => {
+  function configured(manifest: LocalManifest) {
+    const standIn = new LocalStandIn({ storage: new MapStorage(), slug: 'page-dir', name: 'Page title' });
+    standIn.configure(manifest);
+    return { standIn, sdk: createSdk(new Client({ local: (method, params) => standIn.answer(method, params) })) };
+  }
+
+  it("reports game.json's slug, name, version, slots and board, and keeps to its slots", async () => {
+    const { sdk } = configured({
+      slug: 'clicker',
+      name: 'Clicker',
+      version: '1.2.0',
+      save_slots: 3,
+      orientation: 'landscape',
+      leaderboard: { enabled: true, order: 'asc', unit: 'ms' },
+    });
+    expect((await sdk.init()).game).toEqual({
+      slug: 'clicker',
+      name: 'Clicker',
+      version: '1.2.0',
+      save_slots: 3,
+      orientation: 'landscape',
+      leaderboard: { enabled: true, order: 'asc', unit: 'ms' },
+    });
+    await sdk.saves.save(2, { ok: true });
+    await expect(sdk.saves.save(3, {})).rejects.toMatchObject({ code: 'validation_failed', status: 422 });
+  });
+
+  it('keeps the lowest score as the best for order asc', async () => {
+    const { sdk } = configured({ leaderboard: { order: 'asc', unit: 'ms' } });
+    expect(await sdk.scores.submit(300)).toMatchObject({ personal_best: true, rank: { best: 300 } });
+    expect(await sdk.scores.submit(250)).toMatchObject({ personal_best: true, rank: { best: 250 } });
+    expect(await sdk.scores.submit(400)).toMatchObject({ personal_best: false, rank: { best: 250 } });
+    expect(await sdk.leaderboard.read()).toMatchObject({ order: 'asc', unit: 'ms', me: { best: 250 } });
+  });
+
+  it('has no slots when game.json names none, and refuses scores when its leaderboard is off', async () => {
+    const { sdk } = configured({ leaderboard: { enabled: false } });
+    expect((await sdk.init()).game.save_slots).toBe(0);
+    await expect(sdk.saves.save(0, {})).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(sdk.scores.submit(1)).rejects.toMatchObject({ code: 'leaderboard_disabled', status: 404 });
+  });
+
+  it("reports a simulated free player's entitlement, and refuses every call once closed at the limit", async () => {
+    const { standIn, sdk } = configured({});
+    const entitlement = {
+      unlimited: false,
+      allowance_seconds: 900,
+      used_seconds: 870,
+      remaining_seconds: 30,
+      limit_reached: false,
+      resets_in_seconds: 3600,
+      day: '2026-11-28',
+    };
+    standIn.setEntitlement(entitlement);
+    expect((await sdk.init()).entitlement).toEqual(entitlement);
+    standIn.close();
+    await expect(sdk.saves.list()).rejects.toMatchObject({ code: 'session_over', status: 0 });
+    await expect(sdk.init()).rejects.toMatchObject({ code: 'session_over' });
   });
 });

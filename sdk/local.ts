@@ -3,6 +3,16 @@
 // the page gives it a Storage and a clock. init() says `local: true`; nothing here is ever seen by the platform.
 import type { MethodName, Methods } from './protocol.js';
 
+/** What local mode takes from the game's own game.json (the fields a game reads through init()), when there is one. */
+export interface LocalManifest {
+  slug?: string;
+  name?: string;
+  version?: string;
+  save_slots?: number;
+  orientation?: string;
+  leaderboard?: { enabled?: boolean; order?: 'asc' | 'desc'; unit?: string };
+}
+
 /** The part of the DOM's Storage the stand-in uses. */
 export interface StorageLike {
   getItem(key: string): string | null;
@@ -20,7 +30,7 @@ export interface LocalOptions {
   now?: () => number;
 }
 
-/** The same limits as the platform's, so a game meets them locally first. */
+/** Slots without a game.json (the platform's default is what game.json says); the other limits are the platform's. */
 export const LOCAL_SAVE_SLOTS = 10;
 const STATE_MAX_BYTES = 262_144;
 const BOARD = /^[a-z0-9_-]{1,40}$/;
@@ -70,22 +80,65 @@ function periodStart(period: GamePlatform.Period, ms: number): number {
   return period === 'day' ? day : day - ((d.getUTCDay() + 6) % 7) * 86_400_000; // ISO week: Monday first
 }
 
+const isSlotCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= 20;
+
 export class LocalStandIn {
   private memory: Data | null = null;
   private readonly now: () => number;
   readonly key: string;
-  private readonly slug: string;
-  private readonly name: string;
+  private game: GamePlatform.GameInfo;
+  private entitlement: GamePlatform.Entitlement | null = null;
+  private over = false;
 
   constructor(private readonly options: LocalOptions = {}) {
     this.now = options.now ?? Date.now;
     this.key = options.key ?? 'gameplatform.local';
-    this.slug = options.slug ?? 'local-game';
-    this.name = options.name || 'Local game';
+    this.game = {
+      slug: options.slug ?? 'local-game',
+      name: options.name || 'Local game',
+      version: '0.0.0',
+      save_slots: LOCAL_SAVE_SLOTS,
+      orientation: 'any',
+      leaderboard: { enabled: true, order: 'desc', unit: 'points' },
+    };
+  }
+
+  /** Takes the game's slug, name, version, save slots, orientation and leaderboard from its game.json. */
+  configure(manifest: LocalManifest): void {
+    const g = this.game;
+    const board = manifest.leaderboard ?? {};
+    this.game = {
+      slug: typeof manifest.slug === 'string' ? manifest.slug : g.slug,
+      name: typeof manifest.name === 'string' ? manifest.name : g.name,
+      version: typeof manifest.version === 'string' ? manifest.version : g.version,
+      // As the platform: a game.json that names no save_slots has none.
+      save_slots: isSlotCount(manifest.save_slots) ? manifest.save_slots : 0,
+      orientation: typeof manifest.orientation === 'string' ? manifest.orientation : g.orientation,
+      leaderboard: {
+        enabled: typeof board.enabled === 'boolean' ? board.enabled : true,
+        order: board.order === 'asc' ? 'asc' : 'desc',
+        unit: typeof board.unit === 'string' ? board.unit : 'points',
+      },
+    };
+  }
+
+  get info(): GamePlatform.GameInfo {
+    return this.game;
+  }
+
+  /** A simulated free player's day (local-page.ts); null: no limit, as before. */
+  setEntitlement(entitlement: GamePlatform.Entitlement | null): void {
+    this.entitlement = entitlement;
+  }
+
+  /** After a simulated limit the shell would have removed the game: every call is refused, as the shell does. */
+  close(): void {
+    this.over = true;
   }
 
   /** Answers one call as the shell would, or throws a LocalFailure. */
   answer<M extends MethodName>(method: M, params: Methods[M]['params']): Methods[M]['result'] {
+    if (this.over) throw fail('session_over', 0, 'The play session is over');
     const p = (params ?? {}) as Record<string, unknown>;
     const result = this.dispatch(method, p);
     return result as Methods[M]['result'];
@@ -147,16 +200,9 @@ export class LocalStandIn {
   private init(): GamePlatform.InitInfo {
     return {
       local: true,
-      game: {
-        slug: this.slug,
-        name: this.name,
-        version: '0.0.0',
-        save_slots: LOCAL_SAVE_SLOTS,
-        orientation: 'any',
-        leaderboard: { enabled: true, order: 'desc', unit: 'points' },
-      },
+      game: structuredClone(this.game),
       player: { id: 0, username: 'local', display_name: 'Local player', avatar_url: '' },
-      entitlement: {
+      entitlement: this.entitlement ?? {
         unlimited: true,
         allowance_seconds: 0,
         used_seconds: 0,
@@ -169,9 +215,10 @@ export class LocalStandIn {
   }
 
   private slot(value: unknown): string {
-    if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) >= LOCAL_SAVE_SLOTS) {
+    const slots = this.game.save_slots;
+    if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) >= slots) {
       throw fail('validation_failed', 422, 'Some fields are not valid', {
-        fields: { slot: `must be an integer from 0 to ${LOCAL_SAVE_SLOTS - 1}` },
+        fields: { slot: slots ? `must be an integer from 0 to ${slots - 1}` : 'this game has no save slots' },
       });
     }
     return String(value);
@@ -213,24 +260,36 @@ export class LocalStandIn {
     return value;
   }
 
+  /** The best of `scores` by the game's order: the highest, or the lowest for `order: asc` (times, strokes). */
+  private better(a: number, b: number): number {
+    return this.game.leaderboard.order === 'asc' ? Math.min(a, b) : Math.max(a, b);
+  }
+
   private best(scores: StoredScore[], board: string, since: number): number | null {
     const own = scores.filter((s) => s.board === board && s.at >= since).map((s) => s.score);
-    return own.length ? Math.max(...own) : null;
+    return own.length ? own.reduce((a, b) => this.better(a, b)) : null;
+  }
+
+  private enabledBoard(value: unknown): string {
+    if (!this.game.leaderboard.enabled)
+      throw fail('leaderboard_disabled', 404, 'This game has no leaderboard (game.json leaderboard.enabled is false)');
+    return this.board(value);
   }
 
   private submit(p: Record<string, unknown>): GamePlatform.ScoreResult {
-    const board = this.board(p.board);
+    const board = this.enabledBoard(p.board);
     const score = p.score as number;
     const data = this.read();
     const before = this.best(data.scores, board, -Infinity);
     data.scores.push({ board, score, at: this.now() });
     this.write(data);
-    const best = Math.max(score, before ?? score);
-    return { accepted: true, score, board, rank: { rank: 1, best }, personal_best: before === null || score > before };
+    const best = before === null ? score : this.better(score, before);
+    const personal = before === null || (best === score && score !== before);
+    return { accepted: true, score, board, rank: { rank: 1, best }, personal_best: personal };
   }
 
   private leaderboard(p: Record<string, unknown>): GamePlatform.LeaderboardPage {
-    const board = this.board(p.board);
+    const board = this.enabledBoard(p.board);
     const period = (p.period ?? 'all') as GamePlatform.Period;
     const limit = Number.isSafeInteger(p.limit) ? Math.min(Math.max(p.limit as number, 1), 100) : 10;
     const offset = Number.isSafeInteger(p.offset) ? Math.max(p.offset as number, 0) : 0;
@@ -252,8 +311,8 @@ export class LocalStandIn {
       me: { rank: row ? 1 : null, best },
       board,
       period,
-      order: 'desc',
-      unit: 'points',
+      order: this.game.leaderboard.order,
+      unit: this.game.leaderboard.unit,
       limit,
       offset,
       total: row ? 1 : 0,

@@ -80,6 +80,8 @@ function connectionLimits(config: Config) {
     requestTimeout: request * 1000,
     headersTimeout: Math.min(headers, request) * 1000,
     connectionsCheckingInterval: 500,
+    // A cookie bomb's header (about 740 KB) is taken and healed rather than refused (docs/operations.md, "Cookie bombs").
+    maxHeaderSize: config.http.max_header_bytes,
   };
 }
 

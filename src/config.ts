@@ -81,13 +81,14 @@ export const SettingsSchema = Type.Object(
       { additionalProperties: false, default: {} },
     ),
     public_url: Type.String({
-      default: 'http://localhost:8080',
-      description: 'origin used in URLs, mail links and the Origin check',
+      default: 'http://gameplatform.localhost:8080',
+      description:
+        'origin used in URLs, mail links and the Origin check; the default name reaches this machine without DNS, and portal pages asked on localhost or 127.0.0.1 are redirected to it',
     }),
     games_url: Type.String({
       default: '',
       description:
-        "where game files are served, on an origin that is not the portal's: https://{slug}.games.example.com (an origin per game) or https://games.example.com/{slug} (one origin for all); unset: http://{slug}.games.localhost:<port of public_url> outside production, required in production",
+        "where game files are served, on an origin that is not the portal's: https://{slug}.games.example.com (an origin per game) or https://games.example.com/{slug} (one origin for all); unset: http://{slug}.games.<host of public_url>:<port> outside production when public_url is a *.localhost name (the portal's own site, so games keep their storage), else http://{slug}.games.localhost:<port>; required in production",
     }),
     upgrade_url: Type.String({
       default: '',
@@ -213,6 +214,13 @@ export const SettingsSchema = Type.Object(
           default: 1024,
           description: 'open connections at most; one more is closed as soon as it opens',
         }),
+        max_header_bytes: Type.Integer({
+          minimum: 16_384,
+          maximum: 16_777_216,
+          default: 1_048_576,
+          description:
+            "most bytes of request headers; more is answered 431. The default takes the largest Cookie header a browser sends (180 cookies of 4 KB), so that a game's cookie bomb cannot lock players out",
+        }),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -228,7 +236,7 @@ export type Config = Readonly<
     env: Environment;
     /** `public_url` reduced to its origin, for the Origin check. */
     public_origin: string;
-    /** `games_url` with the default applied (development and tests: `{slug}.games.localhost`). */
+    /** `games_url` with the default applied (development and tests: `{slug}.games.gameplatform.localhost`, `{slug}.games.localhost`). */
     games_url: string;
     /** `database_url` with the default applied. */
     database_url: string;

@@ -17,7 +17,7 @@ describe('config', () => {
     expect(c.max_heartbeat_gap).toBe(90);
     expect(c.session_idle_timeout).toBe(300);
     expect(c.api.token_ttl_days).toBe(90);
-    expect(c.public_url).toBe('http://localhost:8080');
+    expect(c.public_url).toBe('http://gameplatform.localhost:8080');
     expect(c.port).toBe(8080);
     expect(c.database_url).toBe(path.join(cwd, 'data', 'gameplatform.sqlite'));
     expect(c.database_kind).toBe('sqlite');
@@ -147,8 +147,16 @@ describe('config', () => {
   describe('games_url', () => {
     const games = (env: Record<string, string>) => loadConfig({ env, cwd: dir() }).games_url;
 
-    it('defaults to an origin per game under games.localhost, on the port of public_url', () => {
-      expect(games({})).toBe('http://{slug}.games.localhost:8080');
+    it("defaults to an origin per game on the portal's own site, under games.gameplatform.localhost", () => {
+      expect(loadConfig({ env: {}, cwd: dir() }).public_url).toBe('http://gameplatform.localhost:8080');
+      expect(games({})).toBe('http://{slug}.games.gameplatform.localhost:8080');
+      expect(games({ GP_PUBLIC_URL: 'http://arcade.localhost:9123' })).toBe(
+        'http://{slug}.games.arcade.localhost:9123',
+      );
+    });
+
+    it('defaults to games.localhost, on the port of public_url, for a portal on localhost or an address', () => {
+      expect(games({ GP_PUBLIC_URL: 'http://localhost:8080' })).toBe('http://{slug}.games.localhost:8080');
       expect(games({ GP_PUBLIC_URL: 'http://127.0.0.1:9123' })).toBe('http://{slug}.games.localhost:9123');
       expect(games({ GP_PUBLIC_URL: 'https://localhost' })).toBe('https://{slug}.games.localhost');
     });
@@ -168,8 +176,8 @@ describe('config', () => {
       ['https://example.com/{slug}/files', /last segment/],
       ['ftp://{slug}.example.com', /http/],
       ['https://{slug}.example.com?x=1', /query/],
-      ['https://{slug}.localhost', /directly under the portal's host name/],
-      ['http://localhost:9000/{slug}', /portal's own host name/],
+      ['https://{slug}.gameplatform.localhost', /directly under the portal's host name/],
+      ['http://gameplatform.localhost:9000/{slug}', /portal's own host name/],
     ])('refuses %s', (value, message) => {
       expect(() => games({ GP_GAMES_URL: value })).toThrow(message);
       expect(() => games({ GP_GAMES_URL: value })).toThrow(/games_url \(GP_GAMES_URL\)/);

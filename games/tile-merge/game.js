@@ -104,17 +104,25 @@
     }
   }
 
+  /** One row of the board: a row of four gridcells for screen readers; `display: contents` keeps the CSS grid flat. */
+  function row(r) {
+    const line = document.createElement('div');
+    line.className = 'row';
+    line.setAttribute('role', 'row');
+    for (let c = 0; c < SIZE; c++) {
+      const v = cells[r * SIZE + c];
+      const cell = document.createElement('div');
+      cell.className = `cell${v ? ` v${v > 2048 ? 'big' : v}` : ''}`;
+      cell.setAttribute('role', 'gridcell');
+      cell.setAttribute('aria-label', `row ${r + 1}, column ${c + 1}: ${v || 'empty'}`);
+      cell.textContent = v ? String(v) : '';
+      line.append(cell);
+    }
+    return line;
+  }
+
   function render() {
-    grid.replaceChildren(
-      ...cells.map((v, i) => {
-        const cell = document.createElement('div');
-        cell.className = `cell${v ? ` v${v > 2048 ? 'big' : v}` : ''}`;
-        cell.setAttribute('role', 'gridcell');
-        cell.setAttribute('aria-label', `row ${Math.floor(i / SIZE) + 1}, column ${(i % SIZE) + 1}: ${v || 'empty'}`);
-        cell.textContent = v ? String(v) : '';
-        return cell;
-      }),
-    );
+    grid.replaceChildren(...Array.from({ length: SIZE }, (_, r) => row(r)));
     grid.dataset.board = cells.join(',');
     scoreEl.textContent = String(score);
   }

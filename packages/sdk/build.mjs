@@ -1,12 +1,15 @@
 // Builds the package from the repository's sdk/ (the same source as /sdk/v1.js): dist/index.js, an ES module, and
-// dist/index.d.ts, the SDK's types (sdk/gameplatform.d.ts) as module exports instead of globals.
+// dist/index.d.ts, the SDK's types (sdk/gameplatform.d.ts) as module exports instead of globals; dist/v1.js and
+// dist/v1.d.ts, the script-tag build and its global types.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
 const here = import.meta.dirname;
 const sdk = path.resolve(here, '../../sdk');
-const dist = path.join(here, 'dist');
+// `--out <dir>`: build elsewhere (a test that must not race `npm pack`, which rebuilds dist/ in place).
+const outFlag = process.argv.indexOf('--out');
+const dist = outFlag > 0 ? path.resolve(process.argv[outFlag + 1]) : path.join(here, 'dist');
 const { name, version } = JSON.parse(readFileSync(path.join(here, 'package.json'), 'utf8'));
 const banner = `/* ${name} ${version}: the Game Platform SDK, protocol v1. */`;
 
@@ -18,6 +21,20 @@ await build({
   outfile: path.join(dist, 'index.js'),
   bundle: true,
   format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  legalComments: 'none',
+  banner: { js: banner },
+  logLevel: 'warning',
+});
+
+// dist/v1.js: the script-tag build, the same file the platform serves at /sdk/v1.js (the GamePlatform global), for a
+// game's own folder: copied to public/sdk/v1.js, `<script src="/sdk/v1.js">` works on a dev server and on the platform.
+await build({
+  entryPoints: [path.join(sdk, 'v1.ts')],
+  outfile: path.join(dist, 'v1.js'),
+  bundle: true,
+  format: 'iife',
   platform: 'browser',
   target: 'es2022',
   legalComments: 'none',
@@ -40,6 +57,8 @@ export function moduleTypes(globalTypes) {
     )}`;
 }
 
-writeFileSync(path.join(dist, 'index.d.ts'), moduleTypes(readFileSync(path.join(sdk, 'gameplatform.d.ts'), 'utf8')));
+const globalTypes = readFileSync(path.join(sdk, 'gameplatform.d.ts'), 'utf8');
+writeFileSync(path.join(dist, 'index.d.ts'), moduleTypes(globalTypes));
+writeFileSync(path.join(dist, 'v1.d.ts'), `${banner}\n${globalTypes}`);
 // stderr: `npm pack --json` keeps stdout for its JSON
 process.stderr.write(`${name} ${version} built in ${path.relative(process.cwd(), dist) || '.'}\n`);

@@ -1,22 +1,30 @@
 // The play bar's full-screen button. It puts the whole shell in full screen, bar included, not only the game's frame:
-// a free player keeps the time left and a way out in view. A game that wants one orientation gets it locked where the
-// browser allows that (phones, in full screen); elsewhere the lock is refused and nothing else changes.
+// a free player keeps the time left and a way out in view. Offered on phones too (Chrome on Android), where it is also
+// how a game that wants one orientation gets it locked (orientation.ts); not where the page cannot go full screen
+// (iPhone Safari, which offers it for videos only).
 import { h, svg } from '../lib/dom.js';
+import { lockOrientation, unlockOrientation } from './orientation.js';
 
-type Orientation = 'any' | 'portrait' | 'landscape' | string;
+/** Whether `target` can be put in full screen here. */
+export function canGoFullScreen(target: HTMLElement): boolean {
+  return Boolean(document.fullscreenEnabled) && typeof target.requestFullscreen === 'function';
+}
 
-interface LockableOrientation {
-  lock?(orientation: 'portrait' | 'landscape'): Promise<void>;
-  unlock?(): void;
+/** Full screen for `target`, then the game's orientation locked where the browser allows it. */
+export function enterFullScreen(target: HTMLElement, orientation: string): void {
+  void target.requestFullscreen().then(
+    () => lockOrientation(orientation),
+    () => undefined,
+  );
 }
 
 /** The toggle for `target`, or null where the page cannot go full screen (iPhone Safari, a frame without allowfullscreen). */
 export function fullScreenButton(
   target: HTMLElement,
-  orientation: Orientation,
+  orientation: string,
   onChange: () => void,
 ): HTMLButtonElement | null {
-  if (!document.fullscreenEnabled || typeof target.requestFullscreen !== 'function') return null;
+  if (!canGoFullScreen(target)) return null;
   // On a narrow bar only the icon shows; the words stay as the button's name.
   const words = h('span', { class: 'full-screen-words' }, 'Full screen');
   const icon = svg(
@@ -29,30 +37,16 @@ export function fullScreenButton(
       'stroke-width': '2',
     }),
   );
-  // Not on a phone (.hide-narrow): there the bar is the one thing beside the game, and the browser's own controls serve.
-  const button = h('button', { type: 'button', class: 'button small full-screen hide-narrow' }, icon, words);
-  const screenOrientation = screen.orientation as (ScreenOrientation & LockableOrientation) | undefined;
+  const button = h('button', { type: 'button', class: 'button small full-screen' }, icon, words);
 
   button.addEventListener('click', () => {
     if (document.fullscreenElement) return void document.exitFullscreen().catch(() => undefined);
-    void target.requestFullscreen().then(
-      () => {
-        if (orientation === 'portrait' || orientation === 'landscape')
-          screenOrientation?.lock?.(orientation).catch(() => undefined);
-      },
-      () => undefined,
-    );
+    enterFullScreen(target, orientation);
   });
   document.addEventListener('fullscreenchange', () => {
     const full = document.fullscreenElement === target;
     words.textContent = full ? 'Exit full screen' : 'Full screen';
-    if (!full) {
-      try {
-        screenOrientation?.unlock?.();
-      } catch {
-        // nothing was locked
-      }
-    }
+    if (!full) unlockOrientation();
     onChange();
   });
   return button;

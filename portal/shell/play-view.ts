@@ -4,7 +4,8 @@
 import { h } from '../lib/dom.js';
 import type { Game } from '../lib/types.js';
 import { Countdown } from './countdown.js';
-import { fullScreenButton } from './full-screen.js';
+import { canGoFullScreen, enterFullScreen, fullScreenButton } from './full-screen.js';
+import { rotateHint } from './orientation.js';
 
 export type TakenOverBy = 'tab' | 'elsewhere';
 
@@ -23,10 +24,13 @@ export class PlayView {
     const quit = h('button', { type: 'button', class: 'button small quit' }, 'Quit');
     quit.addEventListener('click', handlers.quit);
     this.stage = h('div', { class: `stage orientation-${game.orientation}` });
-    if (game.orientation === 'portrait' || game.orientation === 'landscape')
-      this.stage.append(this.rotateHint(game.orientation));
     this.element = h('section', { class: 'shell', 'aria-label': `Playing ${game.name}` });
     const full = fullScreenButton(this.element, game.orientation, handlers.fullScreenChanged);
+    if (game.orientation === 'portrait' || game.orientation === 'landscape') {
+      const shell = this.element;
+      const goFull = canGoFullScreen(shell) ? () => enterFullScreen(shell, game.orientation) : null;
+      this.stage.append(rotateHint(this.stage, game.name, game.orientation, goFull));
+    }
     const bar = h(
       'div',
       { class: 'shell-bar' },
@@ -80,17 +84,5 @@ export class PlayView {
   hideTakenOver(): void {
     this.notice?.remove();
     this.notice = null;
-  }
-
-  private rotateHint(orientation: 'portrait' | 'landscape'): HTMLElement {
-    const anyway = h('button', { type: 'button', class: 'button small' }, 'Play anyway');
-    anyway.addEventListener('click', () => this.stage.classList.add('hint-dismissed'));
-    const turn = orientation === 'landscape' ? 'sideways' : 'upright';
-    return h(
-      'div',
-      { class: 'rotate-hint', role: 'note' },
-      h('p', null, `Turn your device ${turn} to play ${this.game.name}.`),
-      anyway,
-    );
   }
 }

@@ -101,7 +101,10 @@ export const ERROR_CATALOG = {
       'POST /auth/guest from an address that made guests.per_ip_per_day guests today; log in or register to play. Retry-After gives the seconds to the reset',
   },
   rate_limited: { status: 429, description: 'too many requests; Retry-After gives the seconds to wait' },
-  headers_too_large: { status: 431, description: "request headers over the server's limit (16 KB)" },
+  headers_too_large: {
+    status: 431,
+    description: "request headers over the server's limit (http.max_header_bytes, 1 MiB by default)",
+  },
   internal_error: {
     status: 500,
     description: 'a fault of the service; the message holds no internals, error.request_id finds it in the log',

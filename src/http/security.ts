@@ -3,6 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '../config.js';
+import { parseGamesUrl } from '../lib/games-url.js';
+import { COOKIE_BOMB_BYTES, CookieBombHealer } from './cookie-bomb.js';
 import { AppError } from './errors.js';
 
 /**
@@ -66,11 +68,18 @@ export async function registerSecurity(
 
   const headers = helmetHeaders(helmetOptions(config));
   const production = config.env === 'production';
+  const healer = new CookieBombHealer(parseGamesUrl(config.games_url));
   // First, so that the headers (nosniff above all: DESIGN §4, always) are on this hook's refusals and every later one.
   // Synchronous (done): most requests pass, and an async hook costs a promise each.
   app.addHook('onRequest', (request, reply, done) => {
     for (let i = 0; i < headers.length; i++) reply.header(headers[i]![0], headers[i]![1]);
     reply.header('X-Request-Id', request.id);
+    // One length check on an ordinary request: only a Cookie header past 8 KB is read (cookie-bomb.ts).
+    const cookie = request.headers.cookie;
+    if (cookie !== undefined && cookie.length > COOKIE_BOMB_BYTES) {
+      const expiries = healer.expiries(cookie, request.hostname, request.originalUrl);
+      if (expiries) reply.header('Set-Cookie', expiries);
+    }
     const probe = request.routeOptions.config?.healthProbe;
     if (closing && probe !== 'liveness') {
       reply.header('Connection', 'close');

@@ -74,9 +74,17 @@ export function parseGamesUrl(template: string): GamesUrl {
   };
 }
 
-/** The default outside production: every game on `{slug}.games.localhost`, which browsers resolve to this machine. */
+/** The portal's name out of the box: `*.localhost` reaches this machine without DNS (docs/operations.md, "Where games live"). */
+export const DEFAULT_PORTAL_HOSTNAME = 'gameplatform.localhost';
+
+/**
+ * The default outside production: every game on `{slug}.games.<portal>` when the portal is on a `*.localhost` name of
+ * its own (the same site, so browsers that block third-party storage still let games keep theirs), else on
+ * `{slug}.games.localhost` (another site than `localhost` or an IP address: games' storage is third-party there).
+ */
 export function defaultGamesUrl(publicUrl: URL): string {
-  return `${publicUrl.protocol}//${SLUG_TOKEN}.games.localhost${publicUrl.port ? `:${publicUrl.port}` : ''}`;
+  const base = publicUrl.hostname.endsWith('.localhost') ? publicUrl.hostname : 'localhost';
+  return `${publicUrl.protocol}//${SLUG_TOKEN}.games.${base}${publicUrl.port ? `:${publicUrl.port}` : ''}`;
 }
 
 /** Host names that browsers send to this machine without any DNS (`*.localhost` included, RFC 6761). */
@@ -108,4 +116,16 @@ export function gameBase(games: GamesUrl, slug: string): string {
 /** A CSP source that matches every game's origin: `http://*.games.localhost:8080` or `https://games.example.com`. */
 export function gamesCspSource(games: GamesUrl): string {
   return `${games.protocol}//${games.layout === 'host' ? '*.' : ''}${games.hostname}${games.port}`;
+}
+
+/**
+ * The parent domains a game can set cookies on, outside its own host: every name of two labels or more that ends the
+ * games' host name (`games.example.com`, `example.com`; single labels such as `localhost` or `com` are refused by
+ * browsers). Cookies set there reach every host under them: other games, and the portal when it is one of them.
+ */
+export function gameCookieDomains(games: GamesUrl): string[] {
+  const labels = games.hostname.split('.');
+  const domains: string[] = [];
+  for (let i = 0; i < labels.length - 1; i++) domains.push(labels.slice(i).join('.'));
+  return domains.filter((d) => !/^[\d.]+$/.test(d) && !d.startsWith('['));
 }

@@ -1,7 +1,7 @@
 // axe-core in the browser tests: injected into the page (through the DevTools protocol, so the page's CSP does not
 // stop it) and run on the whole document; violations of impact serious or critical fail the test.
 import axe from 'axe-core';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 export interface AxeViolation {
@@ -13,8 +13,11 @@ export interface AxeViolation {
 
 const BLOCKING = ['serious', 'critical'];
 
-/** The serious and critical axe violations on the page as it is now (frames of games are the games' own: not run). */
-export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+/**
+ * The serious and critical axe violations on the page as it is now (frames of games are the games' own: not run), or in
+ * one frame (a game's document, run on its own).
+ */
+export async function axeViolations(page: Page | Frame): Promise<AxeViolation[]> {
   if ((await page.evaluate('typeof window.axe')) !== 'object') await page.evaluate(axe.source);
   // A string runs in the page (this project's Node types have no DOM).
   const violations =
@@ -25,7 +28,7 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
 }
 
 /** Asserts that axe finds nothing serious or critical; `where` names the page in the failure. */
-export async function expectAccessible(page: Page, where: string): Promise<void> {
+export async function expectAccessible(page: Page | Frame, where: string): Promise<void> {
   const violations = await axeViolations(page);
   expect({ where, violations }).toEqual({ where, violations: [] });
 }

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import {
   chromium,
+  type Browser,
   type BrowserContext,
   type BrowserContextOptions,
   type Locator,
@@ -111,6 +112,23 @@ export interface RigOptions {
   settings?: Record<string, unknown>;
 }
 
+/** Debian's Chromium, headless; launch() gives every context a fresh temporary profile, removed when it closes. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
 export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const testDb: TestDatabase = await createTestDatabase('sqlite');
   const port = await freePort();
@@ -133,20 +151,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   await publishDemoGamesIfEmpty(app.ctx);
   await app.listen({ port, host: '127.0.0.1' });
 
-  // launch() gives every context a fresh temporary profile, removed when the browser closes.
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   const newContext = async (options: BrowserContextOptions = {}) => {
     const created = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options, baseURL: origin });
     created.setDefaultTimeout(15_000);

@@ -1,6 +1,6 @@
 // Games built the way studios build them, for the engine tests: a default Vite build (ES modules, a dynamic import,
-// root-absolute asset URLs) that fetches JSON, instantiates WebAssembly by streaming and keeps localStorage and
-// IndexedDB; and a page that reports whether it is cross-origin isolated.
+// root-absolute asset URLs) that fetches JSON, instantiates WebAssembly by streaming and keeps localStorage,
+// IndexedDB and the Cache API; and a page that reports whether it is cross-origin isolated.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '../helpers/temp.js';
@@ -65,6 +65,11 @@ await step('indexeddb', () => new Promise((resolve, reject) => {
     tx.onerror = () => reject(tx.error);
   };
 }));
+await step('cache', async () => {
+  const cache = await caches.open('probe');
+  await cache.put('/kept', new Response('cached'));
+  return (await (await cache.match('/kept')).text());
+});
 await step('player', async () => (await GamePlatform.init()).player.display_name);
 report();
 `;

@@ -1,9 +1,10 @@
 // Engine games in the play shell, in Debian's Chromium: the Phaser demo's loader, a default Vite build (modules,
 // fetch, WebAssembly by streaming, localStorage, IndexedDB), cross-origin isolation on request, the HTTP cache across a
 // reload; and what a game's frame can never do to the portal or to another game.
-// The deployment is the one the README recommends: the portal on play.gp.localhost, each game on its own origin
-// {slug}.games.gp.localhost, the same site (so that browsers blocking third-party storage, as Chromium does in these
-// incognito contexts, still let games keep theirs). Isolation is tested there, where the cookie is same-site.
+// The deployment is the default one (docs/operations.md, "Where games live"): the portal on gameplatform.localhost, each
+// game on its own origin {slug}.games.gameplatform.localhost, the same site (so that browsers blocking third-party
+// storage, as Chromium does in these incognito contexts, still let games keep theirs). Isolation is tested there, where
+// the cookie is same-site.
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,8 +34,7 @@ if (reason) {
 
     beforeAll(async () => {
       rig = await startRig({
-        host: 'play.gp.localhost',
-        settings: { games_url: 'http://{slug}.games.gp.localhost:{port}' },
+        host: 'gameplatform.localhost',
         beforeReady: (app) =>
           app.addHook('onResponse', async (request, reply) => {
             const encoding = reply.getHeader('content-encoding');
@@ -77,7 +77,7 @@ if (reason) {
       return `Engine ${id}`;
     }
 
-    const gameHost = (slug: string) => `${slug}.games.gp.localhost`;
+    const gameHost = (slug: string) => `${slug}.games.gameplatform.localhost`;
 
     /** The game's frame once its document has loaded (a cross-origin frame: Playwright reaches into it). */
     async function gameFrame(page: Page, slug: string): Promise<Frame> {
@@ -122,7 +122,7 @@ if (reason) {
       await page.close();
     });
 
-    it('runs a default Vite build: module scripts, a dynamic import, fetch, WebAssembly.instantiateStreaming, localStorage and IndexedDB', async () => {
+    it('runs a default Vite build: module scripts, a dynamic import, fetch, WebAssembly.instantiateStreaming, localStorage, IndexedDB and the Cache API', async () => {
       const page = await rig.newPage();
       const player = await playerSession(page);
       await page.goto('/play/vite-probe');
@@ -134,6 +134,7 @@ if (reason) {
         wasm: 5,
         visits: 1,
         indexeddb: 'kept',
+        cache: 'cached',
         player,
       });
       const wasm = served.filter((s) => s.host === gameHost('vite-probe') && s.path === '/add.wasm');
@@ -277,6 +278,7 @@ if (reason) {
         const other = await gameFrame(page, 'reflex');
         expect(await other.evaluate(`localStorage.getItem('visits')`)).toBeNull();
         expect(await other.evaluate(`indexedDB.databases().then((dbs) => dbs.map((d) => d.name))`)).toEqual([]);
+        expect(await other.evaluate('caches.keys()')).toEqual([]);
         expect(await text(other.locator('#big'))).toBe('Reflex');
       });
     });

@@ -172,12 +172,13 @@ if (reason) {
       await page.close();
     });
 
-    it('hides Full screen on a phone, and shows it on a laptop', async () => {
+    it('offers Full screen on a phone (its icon only) and on a laptop', async () => {
       const page = await phone.newPage();
       await registerPlayer(rig, page);
       await page.goto('/play/reflex');
       await visible(page.getByRole('button', { name: 'Quit' }));
-      expect(await page.locator('button.full-screen').isVisible()).toBe(false);
+      await visible(page.getByRole('button', { name: 'Full screen' }));
+      expect(await page.locator('.full-screen-words').boundingBox()).toMatchObject({ width: 1, height: 1 });
       await page.close();
       const laptop = await rig.newPage();
       await registerPlayer(rig, laptop);

@@ -130,6 +130,8 @@ if (reason) {
           expect(res.status()).toBe(201);
         }
         for (const slug of Object.keys(MUST_SEE)) {
+          // Star Catcher is landscape: an upright phone is asked to turn, its frame letterboxed (phones.test.ts).
+          if (slug === 'star-catcher' && name === 'phone-portrait') continue;
           await page.goto(`/play/${slug}`);
           await visible(page.frameLocator('iframe.game-frame').locator(MUST_SEE[slug]!.at(-1)!));
           const { vw, vh, scrollWidth, scrollHeight, bar, frame } = await layoutOf(page);

@@ -97,7 +97,7 @@ if (reason) {
       if (scratch) rmSync(scratch, { recursive: true, force: true });
     });
 
-    it('packs ES module code, its type declarations, the README and the changelog, and nothing else', () => {
+    it('packs ES module code, the script-tag build, their type declarations, the README and the changelog, and nothing else', () => {
       const pkg = JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8'));
       expect(packed.version).toBe(pkg.version);
       expect(packed.files.map((f) => f.path).sort()).toEqual([
@@ -105,6 +105,8 @@ if (reason) {
         'README.md',
         'dist/index.d.ts',
         'dist/index.js',
+        'dist/v1.d.ts',
+        'dist/v1.js',
         'package.json',
       ]);
       expect(readFileSync(path.join(PACKAGE_DIR, 'CHANGELOG.md'), 'utf8')).toContain(`## ${pkg.version} `);
@@ -114,7 +116,7 @@ if (reason) {
       expect(installed).toMatchObject({
         name: '@gameplatform/sdk',
         type: 'module',
-        exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } },
+        exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' }, './v1.js': './dist/v1.js' },
       });
     });
 

@@ -1534,7 +1534,7 @@ export interface components {
             /** @description seconds until the reset, when the address may start guests again (also the Retry-After header) */
             retry_after: number;
         };
-        /** @description 431: request headers over the server's limit (16 KB) */
+        /** @description 431: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
         HeadersTooLargeError: {
             /**
              * @description stable error code
@@ -2133,7 +2133,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2381,7 +2381,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2625,7 +2625,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2870,7 +2870,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3108,7 +3108,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3338,7 +3338,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3565,7 +3565,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3794,7 +3794,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4019,7 +4019,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4206,7 +4206,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4458,7 +4458,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4721,7 +4721,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4929,7 +4929,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5199,7 +5199,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5458,7 +5458,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5643,7 +5643,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5880,7 +5880,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6139,7 +6139,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6386,7 +6386,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6623,7 +6623,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6831,7 +6831,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7087,7 +7087,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7335,7 +7335,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7606,7 +7606,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7852,7 +7852,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8035,7 +8035,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8282,7 +8282,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8529,7 +8529,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8832,7 +8832,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9094,7 +9094,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9294,7 +9294,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9514,7 +9514,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9771,7 +9771,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9961,7 +9961,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10171,7 +10171,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10461,7 +10461,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10744,7 +10744,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11029,7 +11029,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11212,7 +11212,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11431,7 +11431,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11709,7 +11709,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11944,7 +11944,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12165,7 +12165,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12454,7 +12454,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12693,7 +12693,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12899,7 +12899,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13126,7 +13126,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13346,7 +13346,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13599,7 +13599,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13902,7 +13902,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14180,7 +14180,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14492,7 +14492,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14761,7 +14761,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14953,7 +14953,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15211,7 +15211,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `headers_too_large`: request headers over the server's limit (16 KB) */
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

@@ -25,8 +25,18 @@ export function webSessionName(request: FastifyRequest): string {
   return `Web portal (${browser})`;
 }
 
+/**
+ * Priority=High: when a game on the portal's site fills the browser's cookie jar (Chromium keeps 180 per site), Chromium
+ * drops low and medium cookies first, so the session outlives an ordinary cookie bomb (docs/operations.md).
+ */
 function cookieOptions(ctx: AppContext) {
-  return { httpOnly: true, sameSite: 'lax' as const, path: '/', secure: ctx.config.env === 'production' };
+  return {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    path: '/',
+    secure: ctx.config.env === 'production',
+    priority: 'high' as const,
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import compress, { type FastifyCompressOptions } from '@fastify/compress';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { onlyExpiries } from '../../http/cookie-bomb.js';
 import { notFound } from '../../http/errors.js';
 import { chooseVariant, sendVariant } from './game-file-send.js';
 import { gameOriginLocation, parseGamePath, resolveGameFile, type CachePolicy } from './game-files.service.js';
@@ -33,9 +34,12 @@ export async function gameFilesRoutes(fastify: FastifyInstance): Promise<void> {
     reply.header('Cache-Control', 'no-store');
   });
   app.addHook('onSend', async (_request, reply, payload) => {
-    // Errors are never cached, whatever the route had set before failing; and no cookie is ever set on a game's origin.
+    // Errors are never cached, whatever the route had set before failing; and no cookie is ever set on a game's origin
+    // (it may only expire another game's cookie bomb: http/cookie-bomb.ts).
     if (reply.statusCode >= 400) reply.header('Cache-Control', 'no-store');
+    const expiries = onlyExpiries(reply.getHeader('set-cookie'));
     reply.removeHeader('set-cookie');
+    if (expiries.length) reply.header('set-cookie', expiries);
     return payload;
   });
 

@@ -53,11 +53,18 @@ export function gamesSource(config: Pick<Config, 'games_url'>): string {
   return gamesCspSource(gamesUrlOf(config));
 }
 
-/** A line for the start-up log when games are on *.localhost but the portal is not: only this machine reaches them. */
+/**
+ * A line for the start-up log when games are on *.localhost but the portal is not (only this machine reaches them), or
+ * when the portal is on bare localhost or an address (the games are another site: their storage is third-party).
+ */
 export function gamesUrlWarning(config: Pick<Config, 'games_url' | 'public_url'>): string | null {
   const games = gamesUrlOf(config);
-  if (!isLoopbackName(games.hostname) || isLoopbackName(new URL(config.public_url).hostname)) return null;
-  return `games are served at ${games.template}, which only browsers on this machine reach: set games_url (docs/api.md, "Game files on their own origin")`;
+  const portal = new URL(config.public_url).hostname;
+  if (!isLoopbackName(games.hostname)) return null;
+  if (!isLoopbackName(portal))
+    return `games are served at ${games.template}, which only browsers on this machine reach: set games_url (docs/api.md, "Game files on their own origin")`;
+  if (portal.endsWith('.localhost')) return null;
+  return `the portal (${config.public_url}) and the games (${games.template}) are different sites: browsers that block third-party cookies deny the games their storage; leave public_url unset (http://gameplatform.localhost:<port>) or give it a *.localhost name (docs/operations.md, "Where games live")`;
 }
 
 const onGameHost = new WeakSet<IncomingMessage>();

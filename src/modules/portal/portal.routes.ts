@@ -13,6 +13,7 @@ import { gamesSource } from '../games/game-origin.js';
 import { portalCsp, renderNotFound, renderPage, type PageOptions } from './html.js';
 import { gamePageOptions, profilePageOptions } from './page-cards.js';
 import { renderApiReference } from './api-docs.js';
+import { redirectLoopbackToPortalName } from './canonical-host.js';
 import { sdkDocsHtml } from './sdk-docs.js';
 import { PORTAL_ORIGIN_TOKEN, readManifest, webRoot, type Manifest } from './web-root.js';
 
@@ -107,6 +108,7 @@ export function portalRoutes(assets: PortalAssets) {
   return async function routes(app: FastifyInstance): Promise<void> {
     const config = { auth: 'none' as const };
     const schema = { hide: true };
+    redirectLoopbackToPortalName(app);
 
     for (const [url, page, title, layout] of STATIC_PAGES) {
       app.get(url, { config, schema }, async (request, reply) =>

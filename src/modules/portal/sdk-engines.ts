@@ -6,7 +6,7 @@ const code = (text: string) => `<pre tabindex="0"><code>${escapeHtml(text)}</cod
 
 export const frameRulesHtml = `<h2 id="frame">The game's frame</h2>
 <p>Your game runs in a frame of the play shell, on an origin of its own: <code>https://{slug}.games.…</code> (the
-operator's <code>games_url</code>; <code>http://{slug}.games.localhost:8080</code> on a development machine). Its
+operator's <code>games_url</code>; <code>http://{slug}.games.<wbr>gameplatform.localhost:8080</code> on a development machine). Its
 files are at the root of that origin, in the folder layout you published. Nothing of the portal lives there: no
 cookie, no credential, no API.</p>
 <p><strong>Your game may</strong></p>
