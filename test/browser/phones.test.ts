@@ -81,7 +81,7 @@ browserSuite('phones: orientation and full screen', { timeout: 90_000 }, (rig: R
     await until(() => page.evaluate('window.__orientation')).toEqual(['lock landscape']);
     await page.locator('.shell-bar').getByRole('button', { name: 'Exit full screen' }).click();
     await until(() => page.evaluate('document.fullscreenElement')).toBeNull();
-    expect(await page.evaluate('window.__orientation')).toEqual(['lock landscape', 'unlock']);
+    await until(() => page.evaluate('window.__orientation')).toEqual(['lock landscape', 'unlock']);
     await context.close();
   });
 
