@@ -90,6 +90,41 @@ export function findListedGame(
     .executeTakeFirst();
 }
 
+export type FilesGameRow = Pick<
+  GameRow,
+  | 'id'
+  | 'slug'
+  | 'status'
+  | 'files_dir'
+  | 'entry'
+  | 'previous_files_dir'
+  | 'previous_entry'
+  | 'cross_origin_isolated'
+  | 'requires_premium'
+>;
+
+/**
+ * A game whatever its status, with what the game-file route decides on (a build of a draft game may be previewed).
+ * Unique index on slug.
+ */
+export function findGameForFiles(db: Executor, slug: string): Promise<FilesGameRow | undefined> {
+  return db
+    .selectFrom('games')
+    .select([
+      'id',
+      'slug',
+      'status',
+      'files_dir',
+      'entry',
+      'previous_files_dir',
+      'previous_entry',
+      'cross_origin_isolated',
+      'requires_premium',
+    ])
+    .where('slug', '=', slug)
+    .executeTakeFirst();
+}
+
 /** Every game, any status, for the operator. */
 export function findAllGames(db: Executor): Promise<GameRecord[]> {
   return db.selectFrom('games').select(GAME_SELECTION).orderBy('slug').execute();
