@@ -192,8 +192,7 @@ export const SettingsSchema = Type.Object(
           minimum: 1024,
           maximum: 1024 * 1024 * 1024 * 1024,
           default: 500 * 1024 * 1024,
-          description:
-            "most bytes a build may hold unpacked (counted while it is inflated), and most bytes of its zip",
+          description: 'most bytes a build may hold unpacked (counted while it is inflated), and most bytes of its zip',
         }),
         max_ratio: Type.Integer({
           minimum: 2,
@@ -207,7 +206,7 @@ export const SettingsSchema = Type.Object(
           maximum: 1000,
           default: 10,
           description:
-            "builds kept per game (the newest ones; the live build and the one before it always): older builds are pruned and their files deleted from the store",
+            'builds kept per game (the newest ones; the live build and the one before it always): older builds are pruned and their files deleted from the store',
         }),
         upload_ttl_hours: Type.Integer({
           minimum: 1,

@@ -68,7 +68,7 @@ export const ERROR_CATALOG = {
   upload_incomplete: {
     status: 409,
     description:
-      "an upload is completed before its parts add up to its size; error.received and error.size give the bytes",
+      'an upload is completed before its parts add up to its size; error.received and error.size give the bytes',
   },
   upload_busy: {
     status: 409,

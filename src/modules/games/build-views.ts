@@ -54,4 +54,3 @@ export function toBuildView(ctx: AppContext, slug: string, row: BuildRow, liveSe
     preview_url: previewUrl(ctx, slug, row.number),
   };
 }
-

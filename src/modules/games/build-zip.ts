@@ -68,7 +68,11 @@ async function readDirectory(zip: ZipFile, limits: BuildLimits): Promise<Array<{
     zip.on('entry', (entry: Entry) => {
       try {
         const name = decodedName(entry);
-        placed.push({ name, offset: entry.relativeOffsetOfLocalHeader, span: 30 + entry.fileNameLength + entry.compressedSize });
+        placed.push({
+          name,
+          offset: entry.relativeOffsetOfLocalHeader,
+          span: 30 + entry.fileNameLength + entry.compressedSize,
+        });
         const kind = classifyEntry({ ...entry, name });
         if (kind === 'file') {
           if (names.has(name)) throw buildRefusal('duplicate', `${name}: the zip holds this name twice`, name);

@@ -68,7 +68,12 @@ export async function insertBuild(db: Executor, values: Insertable<GameBuildsTab
 }
 
 export async function markReleased(db: Executor, id: number, now: number): Promise<void> {
-  await db.updateTable('game_builds').set({ released_at: now }).where('id', '=', id).where('released_at', 'is', null).execute();
+  await db
+    .updateTable('game_builds')
+    .set({ released_at: now })
+    .where('id', '=', id)
+    .where('released_at', 'is', null)
+    .execute();
 }
 
 /** Marks the build pruned unless it is already; true when this call did. */

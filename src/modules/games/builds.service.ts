@@ -19,15 +19,11 @@ export function buildLimits(ctx: AppContext): BuildLimits {
 
 /** game.json's text as `games publish` reads it: the same messages for a missing or unreadable file. */
 function readManifestText(text: string | null): unknown {
-  if (text === null)
-    throw validationFailed({ 'game.json': 'not found at the top of the zip' }, 'game.json is missing');
+  if (text === null) throw validationFailed({ 'game.json': 'not found at the top of the zip' }, 'game.json is missing');
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw validationFailed(
-      { 'game.json': `is not valid JSON: ${(error as Error).message}` },
-      'game.json is not valid',
-    );
+    throw validationFailed({ 'game.json': `is not valid JSON: ${(error as Error).message}` }, 'game.json is not valid');
   }
 }
 
@@ -87,7 +83,9 @@ export async function createBuild(
   } catch (error) {
     await ctx.storage
       .deletePrefix(`${prefix}/`)
-      .catch((cleanup: unknown) => ctx.log.warn({ err: cleanup, set: prefix }, 'an unfinished build could not be removed'));
+      .catch((cleanup: unknown) =>
+        ctx.log.warn({ err: cleanup, set: prefix }, 'an unfinished build could not be removed'),
+      );
     throw error;
   }
   await ctx.storage

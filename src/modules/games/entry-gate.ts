@@ -8,7 +8,7 @@ import { getEntitlement } from '../play/entitlement.js';
 import { findEntrySession } from './games.repository.js';
 import { findPreviewSession } from './preview.repository.js';
 
-export const PREVIEW_TOKEN_PREFIX = 'pv_';
+export const PREVIEW_TOKEN_PREFIX = 'pv_' as const;
 
 const notAllowed = (message: string) => new AppError('play_not_allowed', message);
 
@@ -30,7 +30,7 @@ export async function checkPlayEntry(
 }
 
 export function isPreviewToken(session: string | undefined): session is string {
-  return session !== undefined && session.startsWith(PREVIEW_TOKEN_PREFIX) && session.length <= 256;
+  return session?.startsWith(PREVIEW_TOKEN_PREFIX) === true && session.length <= 256;
 }
 
 /** A build's entry file in preview needs `?session=pv_…` of an unexpired preview session of that build. */

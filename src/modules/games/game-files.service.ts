@@ -1,6 +1,6 @@
 // Which file a /g/{slug}/… request names, whether it may have it (entry-gate.ts), and how it may be cached.
 import type { AppContext } from '../../context.js';
-import { notFound } from '../../http/errors.js';
+import { AppError, notFound } from '../../http/errors.js';
 import { findServedBuild } from './builds.repository.js';
 import { checkPlayEntry, checkPreviewEntry, isPreviewToken } from './entry-gate.js';
 import { encodedName } from './file-types.js';
@@ -107,7 +107,13 @@ async function resolvePlain(ctx: AppContext, game: FilesGameRow, target: GamePat
 }
 
 /** A build's own file set (`~<set>` of a build that is neither live nor the one it replaced): preview, or a page of it. */
-async function resolveBuildSet(ctx: AppContext, game: FilesGameRow, set: string, target: GamePath, request: FileRequest) {
+async function resolveBuildSet(
+  ctx: AppContext,
+  game: FilesGameRow,
+  set: string,
+  target: GamePath,
+  request: FileRequest,
+) {
   const build = await findServedBuild(ctx.db, game.id, set);
   if (!build) throw notFound('This version of the game is no longer served');
   const isolated = (JSON.parse(build.manifest) as { cross_origin_isolated?: boolean }).cross_origin_isolated === true;
@@ -119,7 +125,8 @@ async function resolveBuildSet(ctx: AppContext, game: FilesGameRow, set: string,
     return { ...fileIn([root], file, 'no-store', isolated), preview: true };
   }
   // A page of an earlier release reloaded: its entry only for a build that was live, of a game players may see.
-  if (!isListed(game.status) || build.released_at === null) throw notFound('This version of the game is not released');
+  if (!isListed(game.status) || build.released_at === null)
+    throw new AppError('play_not_allowed', 'This build is not released: it opens only in a preview by its studio');
   await checkPlayEntry(ctx, game, request.session);
   return fileIn([root], file, 'no-store', isolated);
 }
@@ -139,7 +146,11 @@ const redirectTo = (location: string): GameFileAnswer => ({ kind: 'redirect', lo
  * build's own set is served too (preview, or a page of an earlier release): its files to anyone with its unguessable
  * URL, its entry file only with a preview token of that build, or a play session when it was ever live.
  */
-export async function resolveGameFile(ctx: AppContext, target: GamePath, request: FileRequest): Promise<GameFileAnswer> {
+export async function resolveGameFile(
+  ctx: AppContext,
+  target: GamePath,
+  request: FileRequest,
+): Promise<GameFileAnswer> {
   const game = await findGameForFiles(ctx.db, target.slug);
   if (!game) throw notFound(`No game ${target.slug}`);
   if (target.set === undefined) return resolvePlain(ctx, game, target, request);

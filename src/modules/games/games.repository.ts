@@ -28,6 +28,7 @@ export const GAME_COLUMNS = [
   'author',
   'released_at',
   'cover',
+  'cover_key',
   'entry',
   'files_dir',
   'plays',

@@ -77,7 +77,12 @@ async function switchTo(ctx: AppContext, trx: Executor, game: ReleaseTarget, bui
   return { previous, changed: true };
 }
 
-async function released(ctx: AppContext, game: GameRef, number: number, outcome: { previous: number | null; changed: boolean }) {
+async function released(
+  ctx: AppContext,
+  game: GameRef,
+  number: number,
+  outcome: { previous: number | null; changed: boolean },
+) {
   if (outcome.changed) {
     forgetStatusCounts(ctx); // GET /status counts the listed games again
     await tidyGameFiles(ctx, game);
@@ -106,7 +111,10 @@ export async function rollbackBuild(ctx: AppContext, game: GameRef): Promise<Rel
     if (!target) throw notFound(`No game ${game.slug}`);
     const build = target.previous_files_dir ? await findBuildBySet(trx, game.id, target.previous_files_dir) : undefined;
     if (!build)
-      throw new AppError('no_previous_build', 'No build was live before the current one: release a build by its number');
+      throw new AppError(
+        'no_previous_build',
+        'No build was live before the current one: release a build by its number',
+      );
     number = build.number;
     return switchTo(ctx, trx, target, build);
   });
@@ -125,7 +133,10 @@ export async function pruneBuilds(ctx: AppContext, game: GameRef): Promise<numbe
   let old = ready
     .slice(ctx.config.builds.keep)
     .filter((b) => b.files_dir !== target.files_dir && b.files_dir !== target.previous_files_dir);
-  if (old.some((b) => b.released_at !== null) && (await hasActiveSession(ctx.db, game.id, now - ctx.config.session_idle_timeout * 1000)))
+  if (
+    old.some((b) => b.released_at !== null) &&
+    (await hasActiveSession(ctx.db, game.id, now - ctx.config.session_idle_timeout * 1000))
+  )
     old = old.filter((b) => b.released_at === null);
   const pruned: number[] = [];
   for (const build of old) {

@@ -1,6 +1,6 @@
 // Queries on games for studios and operators: a game's studio, its listing, its review, and the live switch of a release.
 import type { Updateable } from 'kysely';
-import type { Executor } from '../../db/connect.js';
+import { isPostgres, type Executor } from '../../db/connect.js';
 import type { GameRow, GamesTable, NewGame } from '../../db/schema.js';
 
 /** What studio routes show of a game and decide on. */
@@ -38,10 +38,21 @@ export function findGameBySlug(db: Executor, slug: string): Promise<StudioGameRo
   return db.selectFrom('games').select(STUDIO_GAME_COLUMNS).where('slug', '=', slug).executeTakeFirst();
 }
 
+/** The game, locked until the transaction ends on PostgreSQL (SQLite's write transactions are serialised already). */
+export function lockGameRow(db: Executor, id: number): Promise<StudioGameRow | undefined> {
+  const query = db.selectFrom('games').select(STUDIO_GAME_COLUMNS).where('id', '=', id);
+  return (isPostgres(db) ? query.forUpdate() : query).executeTakeFirst();
+}
+
 /** The games of these studios, by slug. Index games_studio_idx. */
 export function findGamesOfStudios(db: Executor, studioIds: number[]): Promise<StudioGameRow[]> {
   if (!studioIds.length) return Promise.resolve([]);
-  return db.selectFrom('games').select(STUDIO_GAME_COLUMNS).where('studio_id', 'in', studioIds).orderBy('slug').execute();
+  return db
+    .selectFrom('games')
+    .select(STUDIO_GAME_COLUMNS)
+    .where('studio_id', 'in', studioIds)
+    .orderBy('slug')
+    .execute();
 }
 
 /** Games waiting for an operator's review, oldest request first. */

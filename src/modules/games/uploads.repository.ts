@@ -41,12 +41,7 @@ export async function deleteUpload(db: Executor, id: string): Promise<void> {
 
 /** Uploads past their expiry (index on expires_at). */
 export async function findExpiredUploads(db: Executor, now: number, limit: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('build_uploads')
-    .select('id')
-    .where('expires_at', '<=', now)
-    .limit(limit)
-    .execute();
+  const rows = await db.selectFrom('build_uploads').select('id').where('expires_at', '<=', now).limit(limit).execute();
   return rows.map((r) => r.id);
 }
 

@@ -1,10 +1,9 @@
 // Uploads in parts, resumable from any instance: each part is streamed into the store as uploads/<id>/<part> (bounded
 // memory, any order, sent again to replace it); completing joins them into the zip a build is made of.
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { AppContext } from '../../context.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { StreamSizeError } from '../../services/storage/store.js';
@@ -12,7 +11,16 @@ import { formatTimestamp } from '../../time.js';
 import type { BuildView, GameRef, Uploader } from './build-views.js';
 import { withStaging } from './build-staging.js';
 import { createBuild } from './builds.service.js';
-import { claimUpload, deleteUpload, findUpload, insertUpload, reopenUpload, type UploadRow } from './uploads.repository.js';
+import {
+  claimUpload,
+  deleteUpload,
+  findExpiredUploads,
+  findUpload,
+  insertUpload,
+  knownUploads,
+  reopenUpload,
+  type UploadRow,
+} from './uploads.repository.js';
 
 /** The store's folder of parts being uploaded. */
 export const UPLOADS_PREFIX = 'uploads';
@@ -57,7 +65,12 @@ async function viewOf(ctx: AppContext, row: UploadRow): Promise<UploadView> {
   };
 }
 
-export async function startUpload(ctx: AppContext, game: GameRef, size: number, uploader: Uploader): Promise<UploadView> {
+export async function startUpload(
+  ctx: AppContext,
+  game: GameRef,
+  size: number,
+  uploader: Uploader,
+): Promise<UploadView> {
   const max = ctx.config.builds.max_bytes;
   if (size > max)
     throw new AppError('payload_too_large', `A build's zip may hold at most ${max} bytes (setting builds.max_bytes)`);
@@ -98,12 +111,22 @@ export async function putPart(
   const row = await openUpload(ctx, game, id);
   if (row.state !== 'open') throw new AppError('upload_busy', 'This upload is being completed');
   if (length > Math.min(MAX_PART_BYTES, Number(row.size)))
-    throw new AppError('payload_too_large', `A part may hold at most ${Math.min(MAX_PART_BYTES, Number(row.size))} bytes`);
+    throw new AppError(
+      'payload_too_large',
+      `A part may hold at most ${Math.min(MAX_PART_BYTES, Number(row.size))} bytes`,
+    );
   try {
-    await ctx.storage.put(partKey(id, part), { stream: body, size: length }, { contentType: 'application/octet-stream' });
+    await ctx.storage.put(
+      partKey(id, part),
+      { stream: body, size: length },
+      { contentType: 'application/octet-stream' },
+    );
   } catch (error) {
     if (error instanceof StreamSizeError)
-      throw new AppError('bad_request', `The part's body held ${error.actual} bytes, Content-Length said ${error.expected}`);
+      throw new AppError(
+        'bad_request',
+        `The part's body held ${error.actual} bytes, Content-Length said ${error.expected}`,
+      );
     throw error;
   }
   return viewOf(ctx, row);
@@ -133,15 +156,15 @@ async function completeParts(ctx: AppContext, row: UploadRow) {
 }
 
 async function joinParts(ctx: AppContext, parts: Array<{ key: string }>, file: string): Promise<void> {
-  const out = createWriteStream(file);
+  const out = await open(file, 'w');
   try {
     for (const part of parts) {
       const object = await ctx.storage.get(part.key);
       if (!object) throw new AppError('upload_incomplete', 'A part vanished while the upload was completed');
-      await pipeline(object.body, out, { end: false });
+      for await (const chunk of object.body) await out.write(chunk as Buffer);
     }
   } finally {
-    await new Promise<void>((resolve) => out.end(resolve));
+    await out.close();
   }
 }
 
@@ -157,7 +180,12 @@ async function finish(ctx: AppContext, row: UploadRow, error: unknown): Promise<
 }
 
 /** Joins the parts and makes the build; the upload is gone afterwards unless the failure was the service's own. */
-export async function completeUpload(ctx: AppContext, game: GameRef, id: string, uploader: Uploader): Promise<BuildView> {
+export async function completeUpload(
+  ctx: AppContext,
+  game: GameRef,
+  id: string,
+  uploader: Uploader,
+): Promise<BuildView> {
   const row = await openUpload(ctx, game, id);
   if (!(await claimUpload(ctx.db, row.id))) throw new AppError('upload_busy', 'This upload is being completed already');
   let failure: unknown;
@@ -174,4 +202,21 @@ export async function completeUpload(ctx: AppContext, game: GameRef, id: string,
   } finally {
     await finish(ctx, row, failure);
   }
+}
+
+/**
+ * Deletes expired uploads with their parts, and parts whose upload is gone (a part stored while its upload was being
+ * completed or cancelled). Safe to run from every process at once: each deletion is idempotent.
+ */
+export async function sweepUploads(ctx: AppContext): Promise<number> {
+  const expired = await findExpiredUploads(ctx.db, ctx.clock.now(), 100);
+  for (const id of expired) {
+    await deleteUpload(ctx.db, id);
+    await ctx.storage.deletePrefix(`${UPLOADS_PREFIX}/${id}/`);
+  }
+  const folders = (await ctx.storage.folders(`${UPLOADS_PREFIX}/`)).filter((f) => UPLOAD_ID.test(f));
+  const known = await knownUploads(ctx.db, folders);
+  const orphans = folders.filter((f) => !known.has(f));
+  for (const id of orphans) await ctx.storage.deletePrefix(`${UPLOADS_PREFIX}/${id}/`);
+  return expired.length + orphans.length;
 }
