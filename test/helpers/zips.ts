@@ -74,6 +74,17 @@ function centralRecords(zip: Buffer): Array<{ at: number; name: string }> {
 
 const FIELDS = { uncompressedSize: 24, compressedSize: 20, localHeaderOffset: 42 } as const;
 
+/** Sets bits of the named entry's general purpose flags (bit 0: encrypted), in its central record and local header. */
+export function setFlags(zip: Buffer, name: string, bits: number): Buffer {
+  const out = Buffer.from(zip);
+  const record = centralRecords(out).find((r) => r.name === name);
+  if (!record) throw new Error(`no entry named ${name}`);
+  out.writeUInt16LE(out.readUInt16LE(record.at + 8) | bits, record.at + 8);
+  const local = out.readUInt32LE(record.at + 42);
+  out.writeUInt16LE(out.readUInt16LE(local + 6) | bits, local + 6);
+  return out;
+}
+
 /** Rewrites a 32-bit field of the named entry's central-directory record. */
 export function patchCentral(zip: Buffer, name: string, field: keyof typeof FIELDS, value: number): Buffer {
   const out = Buffer.from(zip);

@@ -80,7 +80,10 @@ async function readDirectory(zip: ZipFile, limits: BuildLimits): Promise<Array<{
           found.push({ entry, name });
           declared += entry.uncompressedSize;
           if (found.length > limits.maxFiles)
-            throw buildRefusal('too_many_files', `The build holds more than ${limits.maxFiles} files`, name);
+            throw buildRefusal(
+              'too_many_files',
+              `The build holds more than ${limits.maxFiles} files (setting builds.max_files)`,
+            );
           if (declared > limits.maxBytes)
             throw buildRefusal('too_large', `The build unpacks to more than ${limits.maxBytes} bytes`, name);
         }
