@@ -154,6 +154,8 @@ export async function resolveGameFile(
   const game = await findGameForFiles(ctx.db, target.slug);
   if (!game) throw notFound(`No game ${target.slug}`);
   if (target.set === undefined) return resolvePlain(ctx, game, target, request);
+  // A preview of the live build is a preview all the same: its own entry gate, not metered.
+  if (isPreviewToken(request.session)) return resolveBuildSet(ctx, game, target.set, target, request);
   const listed = isListed(game.status);
   let entry: string;
   if (listed && target.set === game.files_dir) entry = game.entry;
