@@ -16,11 +16,9 @@ eachDialect(
   (h) => {
     let studioId = 0;
     let token = '';
-    let staff = '';
     beforeAll(async () => {
       studioId = (await createStudio(h.ctx)).id;
       token = (await memberOf(h.ctx, studioId)).token;
-      staff = (await createPlayerWithToken(h.ctx, { role: 'staff' })).token;
     });
     /** A game of the studio with build 1 released, in draft. */
     const releasedGame = async () => {

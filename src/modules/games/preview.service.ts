@@ -8,6 +8,7 @@ import type { GameRef } from './build-views.js';
 import { findBuild } from './builds.repository.js';
 import { PREVIEW_TOKEN_PREFIX } from './entry-gate.js';
 import { gameFileUrl } from './game-origin.js';
+import { findGameId } from './games.repository.js';
 import type { GameManifest } from './manifest.js';
 import { deleteExpiredPreviewSessions, insertPreviewSession } from './preview.repository.js';
 
@@ -79,4 +80,11 @@ export async function buildSettings(
   if (!build) throw notFound(`No build ${number} of ${game.slug}`);
   const manifest = JSON.parse(build.manifest) as GameManifest;
   return { save_slots: manifest.save_slots, leaderboard: manifest.leaderboard };
+}
+
+/** Whether a build asks for cross-origin isolation (the preview page's shell then needs COEP); false when unknown. */
+export async function buildIsIsolated(ctx: AppContext, slug: string, number: number): Promise<boolean> {
+  const game = await findGameId(ctx.db, slug);
+  const build = game ? await findBuild(ctx.db, game.id, number) : undefined;
+  return build ? (JSON.parse(build.manifest) as GameManifest).cross_origin_isolated : false;
 }
