@@ -5,10 +5,11 @@ import path from 'node:path';
 import { build } from 'esbuild';
 
 const here = import.meta.dirname;
-const dist = path.join(here, 'dist');
+// `node build.mjs <folder>` builds into another folder (tests build a copy of their own).
+const dist = process.argv[2] ? path.resolve(process.argv[2]) : path.join(here, 'dist');
 const { name, version } = JSON.parse(readFileSync(path.join(here, 'package.json'), 'utf8'));
 
-rmSync(dist, { recursive: true, force: true });
+if (!process.argv[2]) rmSync(dist, { recursive: true, force: true });
 await build({
   entryPoints: [path.join(here, 'src/cli.ts')],
   outfile: path.join(dist, 'cli.js'),
