@@ -1,28 +1,19 @@
 // From a zip to a released game and back, as a studio member on another machine does it: a folder of its own holding a
 // Vite build and the command line, a process knowing nothing but the platform's URL and a token. Deploy, preview in
 // Chromium, release, deploy again, roll back; on SQLite with files under data_dir, and on PostgreSQL with an S3 store.
-import { execFile } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { chromium, type Browser, type Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.js';
-import { openDatabase } from '../../src/db/connect.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import { CHROMIUM_PATH } from '../browser/browser.js';
-import { createTestDatabase } from '../helpers/database.js';
 import { enabledDialects } from '../helpers/dialects.js';
 import { createPlayerWithPassword, createToken } from '../helpers/factories.js';
-import { testConfig } from '../helpers/harness.js';
-import { freePort } from '../helpers/ports.js';
+import { type Platform, runStudioCli, startPlatform, studioMachine } from '../helpers/platform.js';
 import { startS3, type S3Server } from '../helpers/s3.js';
 import { addMember, createStudio, createStudioGame } from '../helpers/studios.js';
 import { tempDir } from '../helpers/temp.js';
 
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../..');
 const PASSWORD = 'correct horse battery';
 
 /** A small Vite game: ES modules, a root-absolute fetch of a file from public/, the SDK's init and a save. */
@@ -64,35 +55,6 @@ async function buildVite(sources: string, out: string): Promise<void> {
   await build({ root: sources, configFile: false, logLevel: 'silent', build: { outDir: out, emptyOutDir: true } });
 }
 
-interface Platform {
-  app: App;
-  origin: string;
-  close(): Promise<void>;
-}
-
-/** The platform listening on a port of its own, on the wall clock (a preview lasts hours; nothing waits for it here). */
-async function startPlatform(dialect: 'sqlite' | 'postgres', settings: Record<string, unknown>): Promise<Platform> {
-  const testDb = await createTestDatabase(dialect);
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const config = testConfig(testDb.dataDir, testDb.url, {
-    settings: { public_url: origin, host: '127.0.0.1', port, ...settings },
-  });
-  const database = openDatabase(config.database_url);
-  await migrateToLatest(database.db);
-  const app = await buildApp({ config, database });
-  await app.listen({ port, host: '127.0.0.1' });
-  return {
-    app,
-    origin,
-    async close() {
-      await app.close();
-      await database.destroy();
-      await testDb.drop();
-    },
-  };
-}
-
 const chromiumReason = existsSync(CHROMIUM_PATH)
   ? null
   : `no Chromium at ${CHROMIUM_PATH}: the preview step is skipped`;
@@ -103,7 +65,7 @@ for (const dialect of enabledDialects()) {
     let s3: S3Server | undefined;
     let platform: Platform;
     let browser: Browser | undefined;
-    const machine = tempDir('gp-machine-');
+    let machine = '';
     const slug = `deploy-probe-${dialect}`;
     let token = '';
     let email = '';
@@ -120,7 +82,7 @@ for (const dialect of enabledDialects()) {
       token = (await createToken(ctx, member.id)).token;
       await createStudioGame(ctx, studio.id, { slug });
       // The studio's machine: the command line (one file, nothing installed) and the two builds, nothing else.
-      await run(process.execPath, [path.join(root, 'packages/cli/build.mjs'), machine]);
+      machine = await studioMachine();
       for (const version of ['1.0.0', '1.1.0']) {
         const out = path.join(machine, `dist-${version}`);
         await buildVite(viteGame(slug, version), out);
@@ -142,22 +104,14 @@ for (const dialect of enabledDialects()) {
 
     /** The command line, run on the studio's machine: its own folder, the URL, the token in the environment. */
     const cli = async (...args: string[]) => {
-      try {
-        const { stdout } = await run(
-          process.execPath,
-          [path.join(machine, 'cli.js'), ...args, '--url', platform.origin, '--json'],
-          {
-            cwd: machine,
-            env: { PATH: process.env.PATH ?? '', HOME: machine, GAMEPLATFORM_TOKEN: token },
-          },
-        );
-        return JSON.parse(stdout);
-      } catch (error) {
-        const e = error as { stdout?: string; stderr?: string };
-        throw new Error(`gameplatform-cli ${args.join(' ')} failed: ${e.stdout} ${e.stderr}`);
-      }
+      const result = await runStudioCli(machine, token, [...args, '--url', platform.origin, '--json']);
+      if (result.code !== 0)
+        throw new Error(`gameplatform-cli ${args.join(' ')} failed: ${result.stdout} ${result.stderr}`);
+      return JSON.parse(result.stdout);
     };
-    const liveVersion = async () => (await (await fetch(`${platform.origin}/v1/games/${slug}`)).json()).data?.version;
+    const liveVersion = async () =>
+      ((await (await fetch(`${platform.origin}/v1/games/${slug}`)).json()) as { data?: { version: string } }).data
+        ?.version;
     /** The game's file at its plain URL on its own origin (as a page of the live version loads it). */
     const liveFile = (file: string) =>
       new Promise<string>((resolve, reject) => {
@@ -197,13 +151,15 @@ for (const dialect of enabledDialects()) {
         await page.locator('iframe.game-frame').waitFor({ state: 'visible', timeout: 20_000 });
         expect(await page.locator('.shell-bar .badge').innerText()).toContain('build 1');
         const frame = (await (await page.locator('iframe.game-frame').elementHandle())!.contentFrame()) as Frame;
-        await frame.waitForFunction(() => document.body.dataset.result !== undefined, undefined, { timeout: 20_000 });
+        await frame.waitForFunction('document.body.dataset.result !== undefined', undefined, { timeout: 20_000 });
         const result = JSON.parse((await frame.locator('body').getAttribute('data-result'))!);
         expect(result).toEqual({ version: '1.0.0', level: 'level of 1.0.0', player: 'Member Probe', saved: 1 });
         const saves = await fetch(`${platform.origin}/v1/studio/games/${slug}/preview/states?build=1`, {
           headers: { authorization: `Bearer ${token}` },
         });
-        expect((await saves.json()).data.states).toEqual([expect.objectContaining({ slot: 0, version: 1 })]);
+        expect(((await saves.json()) as { data: { states: unknown[] } }).data.states).toEqual([
+          expect.objectContaining({ slot: 0, version: 1 }),
+        ]);
         await context.close();
       },
     );
@@ -244,16 +200,9 @@ for (const dialect of enabledDialects()) {
       const bad = path.join(machine, 'bad');
       cpSync(builds[0]!, bad, { recursive: true });
       writeFileSync(path.join(bad, 'game.json'), JSON.stringify({ slug, version: 'one' }));
-      const refused = await run(
-        process.execPath,
-        [path.join(machine, 'cli.js'), 'deploy', './bad', '--url', platform.origin, '--json'],
-        {
-          cwd: machine,
-          env: { PATH: process.env.PATH ?? '', HOME: machine, GAMEPLATFORM_TOKEN: token },
-        },
-      ).catch((error: { code: number; stdout: string }) => error);
-      expect((refused as { code: number }).code).toBe(1);
-      const answer = JSON.parse((refused as { stdout: string }).stdout);
+      const refused = await runStudioCli(machine, token, ['deploy', './bad', '--url', platform.origin, '--json']);
+      expect(refused.code).toBe(1);
+      const answer = JSON.parse(refused.stdout);
       expect(answer.error).toMatchObject({
         code: 'validation_failed',
         fields: expect.objectContaining({ name: 'is required' }),

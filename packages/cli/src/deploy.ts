@@ -101,6 +101,7 @@ async function sendParts(
   const count = Math.max(1, Math.ceil(archive.size / partSize));
   const have = new Map(upload.parts.map((p) => [p.part, p.size]));
   let stored = 0;
+  options.onProgress(0, archive.size);
   for (let part = 1; part <= count; part++) {
     const start = (part - 1) * partSize;
     const length = Math.min(partSize, archive.size - start);
