@@ -82,10 +82,6 @@ export const ERROR_CATALOG = {
     status: 409,
     description: 'a rollback when no build was live before the current one (release a build by its number instead)',
   },
-  review_pending: {
-    status: 409,
-    description: "the game's status change waits for an operator's review; error.review gives it",
-  },
   version_conflict: {
     status: 409,
     description: 'expected_version differs from the stored version; error.current_version gives it',
