@@ -1,7 +1,9 @@
 // Builds through the API: an upload in parts (resumable) becomes a numbered, immutable build; release switches the game
 // to it at once, rollback goes back, pages in progress keep their build, old builds are pruned with their files.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createPlayer, createPlaySession } from '../helpers/factories.js';
+import { publishGame } from '../../src/modules/games/publish.service.js';
+import { sweepUploads } from '../../src/modules/games/uploads.service.js';
+import { createPlayer, createPlaySession, fixtureCopy } from '../helpers/factories.js';
 import { eachDialect } from '../helpers/harness.js';
 import { buildZip, createStudio, createStudioGame, deploy, memberOf, storedKeys } from '../helpers/studios.js';
 
@@ -232,6 +234,58 @@ eachDialect(
         expect(refused.status).toBe(409);
         expect(refused.body.error.code).toBe('build_pruned');
         expect((await h.http.get(filesUrl(game.slug, `~${setOf(2)}/game.js`))).status).toBe(404);
+      });
+    });
+
+    describe("uploads left behind, and the operators' publish", () => {
+      it('deletes an upload past builds.upload_ttl_hours with its parts, and parts whose upload is gone', async () => {
+        const game = await newGame();
+        const started = await h.http.post(`/v1/studio/games/${game.slug}/uploads`, {
+          token: member.token,
+          body: { size: 8 },
+        });
+        const id = started.body.data.id;
+        await h.http.put(`/v1/studio/games/${game.slug}/uploads/${id}/parts/1`, {
+          token: member.token,
+          body: Buffer.from('abcd'),
+          contentType: 'application/octet-stream',
+        });
+        const orphan = 'f'.repeat(24);
+        await h.ctx.storage.put(`uploads/${orphan}/00001`, Buffer.from('left'));
+        await sweepUploads(h.ctx);
+        expect(await storedKeys(h.ctx, `uploads/${id}/`)).toHaveLength(1);
+        expect(await storedKeys(h.ctx, `uploads/${orphan}/`)).toEqual([]);
+        h.clock.advance(h.config.builds.upload_ttl_hours * 3600);
+        await sweepUploads(h.ctx);
+        expect(await storedKeys(h.ctx, `uploads/${id}/`)).toEqual([]);
+        expect((await h.http.get(`/v1/studio/games/${game.slug}/uploads/${id}`, { token: member.token })).status).toBe(
+          404,
+        );
+      });
+
+      it("keeps every build's files when an operator publishes the game on the server, and releases one again", async () => {
+        const game = await newGame();
+        const token = member.token;
+        await deploy(h.http, token, game.slug, await buildZip(game.slug));
+        await deploy(h.http, token, game.slug, await buildZip(game.slug));
+        await h.http.post(`/v1/studio/games/${game.slug}/builds/1/release`, { token });
+        for (let i = 0; i < 3; i++)
+          await publishGame(h.ctx, fixtureCopy('orbit-dash', { manifest: { slug: game.slug } }));
+        const sets = await h.ctx.db
+          .selectFrom('game_builds')
+          .select('files_dir')
+          .where('game_id', '=', game.id)
+          .execute();
+        for (const { files_dir } of sets)
+          expect(await storedKeys(h.ctx, `games/${game.slug}/${files_dir}/`)).toHaveLength(5);
+        const view = (await h.http.get(`/v1/studio/games/${game.slug}`, { token })).body.data;
+        expect(view.live_build).toBeNull();
+        expect(
+          (await h.http.post(`/v1/studio/games/${game.slug}/builds/2/release`, { token })).body.data,
+        ).toMatchObject({
+          changed: true,
+          previous: null,
+        });
       });
     });
 
