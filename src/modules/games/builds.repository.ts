@@ -87,6 +87,14 @@ export async function markPruned(db: Executor, id: number, now: number): Promise
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** The file sets the game serves now ('' before its first release) and the one the last release replaced. */
+export function findGameSets(
+  db: Executor,
+  gameId: number,
+): Promise<{ files_dir: string; previous_files_dir: string | null } | undefined> {
+  return db.selectFrom('games').select(['files_dir', 'previous_files_dir']).where('id', '=', gameId).executeTakeFirst();
+}
+
 /** The file set the game serves now ('' before its first release). */
 export async function findLiveSet(db: Executor, gameId: number): Promise<string | undefined> {
   const row = await db.selectFrom('games').select('files_dir').where('id', '=', gameId).executeTakeFirst();

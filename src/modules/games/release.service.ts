@@ -10,6 +10,7 @@ import {
   findBuild,
   findBuildBySet,
   findBuilds,
+  findGameSets,
   lockGame,
   markPruned,
   markReleased,
@@ -127,7 +128,7 @@ export async function rollbackBuild(ctx: AppContext, game: GameRef): Promise<Rel
  */
 export async function pruneBuilds(ctx: AppContext, game: GameRef): Promise<number[]> {
   const now = ctx.clock.now();
-  const target = await lockGame(ctx.db, game.id);
+  const target = await findGameSets(ctx.db, game.id);
   if (!target) return [];
   const ready = (await findBuilds(ctx.db, game.id)).filter((b) => b.state === 'ready');
   let old = ready
