@@ -1,11 +1,19 @@
 // Builds through the API: an upload in parts (resumable) becomes a numbered, immutable build; release switches the game
 // to it at once, rollback goes back, pages in progress keep their build, old builds are pruned with their files.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { once } from 'node:events';
+import { readdir } from 'node:fs/promises';
+import net, { type AddressInfo } from 'node:net';
+import path from 'node:path';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { publishGame } from '../../src/modules/games/publish.service.js';
 import { sweepUploads } from '../../src/modules/games/uploads.service.js';
 import { createPlayer, createPlaySession, fixtureCopy } from '../helpers/factories.js';
 import { eachDialect } from '../helpers/harness.js';
 import { buildZip, createStudio, createStudioGame, deploy, memberOf, storedKeys } from '../helpers/studios.js';
+
+/** Waits until `check` holds (polling the disk, which tells no event when a file appears or goes). */
+const until = (check: () => Promise<boolean>) =>
+  vi.waitFor(async () => expect(await check()).toBe(true), { timeout: 10_000 });
 
 eachDialect(
   'studios: builds',
@@ -102,6 +110,31 @@ eachDialect(
         const cancelled = await h.http.delete(`/v1/studio/games/${game.slug}/uploads/${id}`, { token });
         expect(cancelled.status).toBe(200);
         expect((await h.http.get(`/v1/studio/games/${game.slug}/uploads/${id}`, { token })).status).toBe(404);
+      });
+
+      it('keeps nothing of a part whose connection is cut before it is whole', async () => {
+        const game = await newGame();
+        const started = await h.http.post(`/v1/studio/games/${game.slug}/uploads`, {
+          token: member.token,
+          body: { size: 4096 },
+        });
+        const id = started.body.data.id;
+        const address = await h.app.listen({ port: 0, host: '127.0.0.1' }).catch(() => h.app.server.address());
+        const port = typeof address === 'string' ? Number(new URL(address).port) : (address as AddressInfo).port;
+        const socket = net.connect(port, '127.0.0.1');
+        await once(socket, 'connect');
+        socket.write(
+          `PUT /v1/studio/games/${game.slug}/uploads/${id}/parts/1 HTTP/1.1\r\nHost: localhost:8080\r\n` +
+            `Authorization: Bearer ${member.token}\r\nContent-Type: application/octet-stream\r\nContent-Length: 4096\r\n\r\n`,
+        );
+        socket.write(Buffer.alloc(1000, 1));
+        // the part reaches the store's writer before the cut
+        await until(async () => (await readdir(path.join(h.dataDir, 'uploads', id)).catch(() => [])).length > 0);
+        socket.destroy();
+        await until(async () => (await readdir(path.join(h.dataDir, 'uploads', id)).catch(() => [])).length === 0);
+        expect(await storedKeys(h.ctx, `uploads/${id}/`)).toEqual([]);
+        const status = await h.http.get(`/v1/studio/games/${game.slug}/uploads/${id}`, { token: member.token });
+        expect(status.body.data).toMatchObject({ received: 0, parts: [] });
       });
 
       it('numbers builds made at the same moment 1, 2, 3 without a gap or a repeat', async () => {
