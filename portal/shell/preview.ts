@@ -28,7 +28,7 @@ interface PreviewStart {
     name: string;
     version: string;
     save_slots: number;
-    orientation: string;
+    orientation: 'any' | 'portrait' | 'landscape';
     leaderboard: GamePlatform.InitInfo['game']['leaderboard'];
   };
 }
