@@ -15,6 +15,7 @@ import { confirmEmailPage } from './pages/confirm-email.js';
 import { gamePage } from './pages/game.js';
 import { playtimePage } from './pages/playtime.js';
 import { profilePage } from './pages/profile.js';
+import { previewShell } from './shell/preview.js';
 import { playShell } from './shell/shell.js';
 
 type Page = (main: HTMLElement, data: DOMStringMap) => Promise<void> | void;
@@ -23,6 +24,7 @@ const PAGES: Record<string, Page> = {
   catalogue: cataloguePage,
   game: gamePage,
   play: playShell,
+  preview: previewShell,
   register: registerPage,
   login: loginPage,
   logout: logoutPage,

@@ -47,6 +47,15 @@ import { leaderboardRoutes } from './modules/scores/leaderboard.routes.js';
 import { scoresRoutes } from './modules/scores/scores.routes.js';
 import { healthRoutes } from './modules/status/health.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
+import { mediaRoutes } from './modules/games/media.routes.js';
+import { adminRoutes } from './modules/studios/admin.routes.js';
+import { buildsRoutes } from './modules/studios/builds.routes.js';
+import { keysRoutes } from './modules/studios/keys.routes.js';
+import { listingMediaRoutes } from './modules/studios/listing-media.routes.js';
+import { previewDataRoutes } from './modules/studios/preview-data.routes.js';
+import { studioGamesRoutes } from './modules/studios/studio-games.routes.js';
+import { studioRoutes } from './modules/studios/studio.routes.js';
+import { uploadsRoutes } from './modules/studios/uploads.routes.js';
 import { openStore } from './services/storage/storage.js';
 import type { ObjectStore } from './services/storage/store.js';
 
@@ -221,6 +230,15 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(leaderboardRoutes);
   await app.register(devRoutes);
   await app.register(identityRoutes);
+  await app.register(studioRoutes);
+  await app.register(studioGamesRoutes);
+  await app.register(listingMediaRoutes);
+  await app.register(uploadsRoutes);
+  await app.register(buildsRoutes);
+  await app.register(keysRoutes);
+  await app.register(previewDataRoutes);
+  await app.register(adminRoutes);
+  await app.register(mediaRoutes);
 
   registerPageSecurity(app);
   await app.register(portalRoutes(portal));

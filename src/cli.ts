@@ -22,6 +22,7 @@ import { createMailer } from './services/mail/mailer.js';
 import { createMetrics } from './services/metrics/metrics.js';
 import { registerMailCommands } from './services/mail/mail.cli.js';
 import { registerPlayCommands } from './modules/play/play.cli.js';
+import { registerStudioCommands } from './modules/studios/studios.cli.js';
 import { openStore } from './services/storage/storage.js';
 import { registerStorageCommands } from './services/storage/storage.cli.js';
 import { StorageError } from './services/storage/store.js';
@@ -171,6 +172,7 @@ export function buildProgram(): Command {
   registerPlayerCommands(program, withContext);
   registerMailCommands(program, withContext);
   registerPlayCommands(program, withContext);
+  registerStudioCommands(program, withContext);
   registerStorageCommands(program);
 
   return program;

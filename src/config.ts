@@ -185,6 +185,58 @@ export const SettingsSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    studios: Type.Object(
+      {
+        self_signup: Type.Boolean({
+          default: false,
+          description:
+            'players may create a studio themselves (POST /v1/studio/studios); it waits for an operator to approve it before it can do anything',
+        }),
+        review: Type.Boolean({
+          default: false,
+          description:
+            "a studio's move of a game to beta or published waits for an operator's review (GET /v1/admin/reviews) instead of taking effect at once",
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    builds: Type.Object(
+      {
+        max_files: Type.Integer({
+          minimum: 1,
+          maximum: 1_000_000,
+          default: 5000,
+          description: 'most files a build may hold (the entries of its zip, folders not counted)',
+        }),
+        max_bytes: Type.Integer({
+          minimum: 1024,
+          maximum: 1024 * 1024 * 1024 * 1024,
+          default: 500 * 1024 * 1024,
+          description: 'most bytes a build may hold unpacked (counted while it is inflated), and most bytes of its zip',
+        }),
+        max_ratio: Type.Integer({
+          minimum: 2,
+          maximum: 100_000,
+          default: 200,
+          description:
+            'most a zip entry may grow when inflated, as unpacked bytes per packed byte, checked once it passes 1 MiB (a zip bomb is refused while it inflates)',
+        }),
+        keep: Type.Integer({
+          minimum: 1,
+          maximum: 1000,
+          default: 10,
+          description:
+            'builds kept per game (the newest ones; the live build and the one before it always): older builds are pruned and their files deleted from the store',
+        }),
+        upload_ttl_hours: Type.Integer({
+          minimum: 1,
+          maximum: 720,
+          default: 24,
+          description: 'hours an unfinished upload may be resumed; then it and its parts are deleted',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     http: Type.Object(
       {
         request_timeout_seconds: Type.Integer({

@@ -12,6 +12,7 @@ import { gamesUrlWarning } from './modules/games/game-origin.js';
 import { publishDemoGamesIfEmpty } from './modules/portal/demo-games.js';
 import { startIdleSweep } from './modules/play/play.sweeper.js';
 import { startDeletionPurge } from './modules/accounts/purge.sweeper.js';
+import { startUploadSweep } from './modules/games/uploads.sweeper.js';
 
 export async function startServer(config: Config): Promise<App> {
   const logger = pino(loggerOptions(config.log_level));
@@ -41,6 +42,9 @@ export async function startServer(config: Config): Promise<App> {
   // Accounts whose deletion grace period is over are purged hourly (DELETE /v1/me), and guests idle for guests.idle_days.
   const purger = startDeletionPurge(app.ctx);
   app.addHook('onClose', async () => purger.stop());
+  // Build uploads left unfinished are deleted with their parts once past builds.upload_ttl_hours.
+  const uploads = startUploadSweep(app.ctx);
+  app.addHook('onClose', async () => uploads.stop());
   // Mail the SMTP server did not take yet is tried again from the outbox (app.close() stops the timer through the mailer).
   app.ctx.mailer.startRetrying();
 

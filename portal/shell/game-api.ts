@@ -23,11 +23,39 @@ function defined(params: Params, keys: string[]): Params {
   return Object.fromEntries(keys.filter((k) => params[k] !== undefined).map((k) => [k, params[k]]));
 }
 
+/** A build in preview: its saves and scores go to the preview's own routes, which take the build's number. */
+export interface PreviewTarget {
+  build: number;
+}
+
+/** The call as made for a preview: under /v1/studio/games/{slug}/preview, with `build`; identity tokens are not issued. */
+function inPreview(call: ApiCall | Refusal, preview: PreviewTarget): ApiCall | Refusal {
+  if ('error' in call) return call;
+  if (call.path.endsWith('/identity-token'))
+    return {
+      error: localError('preview', 'Identity tokens are not issued in a preview: release the build to test them'),
+    };
+  const path = call.path.replace(/^\/v1\/games\/([^/]+)/, '/v1/studio/games/$1/preview');
+  return { ...call, path, query: { ...call.query, build: String(preview.build) } };
+}
+
 /**
  * The API call for one SDK request, or why it is refused. The slug is the shell's, never the game's: a game
  * can reach its own saves, scores and leaderboard, and nothing else. `session` ties scores to the play session.
+ * In a preview (`preview`), the same calls go to the preview's store, apart from the live saves and scores.
  */
 export function apiCallFor(
+  slug: string,
+  session: string,
+  method: Exclude<MethodName, 'init'>,
+  raw: unknown,
+  preview?: PreviewTarget,
+): ApiCall | Refusal {
+  const call = liveCallFor(slug, session, method, raw);
+  return preview ? inPreview(call, preview) : call;
+}
+
+function liveCallFor(
   slug: string,
   session: string,
   method: Exclude<MethodName, 'init'>,

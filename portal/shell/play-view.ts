@@ -17,9 +17,11 @@ export class PlayView {
   private notice: HTMLElement | null = null;
 
   constructor(
-    private readonly game: Game,
+    private readonly game: Pick<Game, 'slug' | 'name' | 'orientation'>,
     unlimited: boolean,
     handlers: { quit: () => void; fullScreenChanged: () => void },
+    /** shown instead of the time left (a preview says what it is) */
+    badge?: string,
   ) {
     const quit = h('button', { type: 'button', class: 'button small quit' }, 'Quit');
     quit.addEventListener('click', handlers.quit);
@@ -35,7 +37,11 @@ export class PlayView {
       'div',
       { class: 'shell-bar' },
       h('h1', { class: 'shell-title' }, game.name),
-      unlimited ? h('span', { class: 'badge premium' }, 'Unlimited') : this.countdown.element,
+      badge
+        ? h('span', { class: 'badge preview' }, badge)
+        : unlimited
+          ? h('span', { class: 'badge premium' }, 'Unlimited')
+          : this.countdown.element,
       h('div', { class: 'shell-actions' }, full, quit),
     );
     this.element.append(bar, this.stage);

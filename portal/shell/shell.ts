@@ -452,7 +452,8 @@ class ShellSession {
   }
 }
 
-async function callApi(call: ApiCall): Promise<ApiOutcome> {
+/** Makes the API call an SDK request maps to (game-api.ts), with the portal session. */
+export async function callApi(call: ApiCall): Promise<ApiOutcome> {
   const headers: Record<string, string> = { ...SDK_HEADER, Accept: 'application/json' };
   if (call.body !== undefined) headers['Content-Type'] = 'application/json';
   try {

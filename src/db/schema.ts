@@ -89,8 +89,111 @@ export interface GamesTable {
   previous_entry: string | null;
   /** game.json `cross_origin_isolated`: its frame and the shell are served with COOP/COEP */
   cross_origin_isolated: Generated<Flag>;
+  /** the studio that owns the game (null: the operators') */
+  studio_id: Generated<number | null>;
+  /** an operator's review of a status a studio asked for (setting studios.review): pending | rejected | null */
+  review_status: Generated<string | null>;
+  /** the status asked for */
+  review_target: Generated<string | null>;
+  /** the operator's note on a rejection */
+  review_note: Generated<string | null>;
+  /** when the review was asked for, or decided */
+  review_at: Generated<number | null>;
+  /** a cover picture uploaded through the listing API (a store key under media/); null: the live build's cover file */
+  cover_key: Generated<string | null>;
+  /** screenshots uploaded through the listing API: a JSON array of store keys under media/ */
+  screenshots: Generated<string>;
   created_at: number;
   updated_at: number;
+}
+
+export interface StudiosTable {
+  id: Generated<number>;
+  slug: string;
+  name: string;
+  /** active | pending (signed up by itself, waiting for an operator's approval) */
+  status: Generated<string>;
+  created_at: number;
+  approved_at: number | null;
+}
+
+export interface StudioMembersTable {
+  studio_id: number;
+  player_id: number;
+  /** owner | developer */
+  role: string;
+  created_at: number;
+}
+
+/** A numbered, immutable build of a game: a file set under games/<slug>/<files_dir>. */
+export interface GameBuildsTable {
+  id: Generated<number>;
+  game_id: number;
+  /** 1, 2, 3… per game, never reused */
+  number: number;
+  version: string;
+  files_dir: string;
+  entry: string;
+  /** the checked game.json, JSON */
+  manifest: string;
+  files: number;
+  bytes: number;
+  uploaded_by: number | null;
+  uploaded_key_id: number | null;
+  created_at: number;
+  /** when the build first went live; null: never released */
+  released_at: number | null;
+  /** ready | pruned */
+  state: Generated<string>;
+  pruned_at: number | null;
+}
+
+/** An upload in parts (objects uploads/<id>/<part> in the store) that becomes a build when completed. */
+export interface BuildUploadsTable {
+  id: string;
+  game_id: number;
+  player_id: number | null;
+  key_id: number | null;
+  size: number;
+  /** open | processing */
+  state: Generated<string>;
+  created_at: number;
+  expires_at: number;
+}
+
+/** A studio member previewing a build: the `pv_` token its entry file is served with. */
+export interface PreviewSessionsTable {
+  id: Generated<number>;
+  token_hash: string;
+  game_id: number;
+  build_id: number;
+  player_id: number;
+  created_at: number;
+  expires_at: number;
+}
+
+/** A save made in preview, apart from the live save_states. */
+export interface PreviewStatesTable {
+  player_id: number;
+  game_id: number;
+  slot: number;
+  version: number;
+  label: string | null;
+  state: string;
+  size_bytes: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A score submitted in preview, apart from the live scores. */
+export interface PreviewScoresTable {
+  id: Generated<number>;
+  game_id: number;
+  player_id: number;
+  board: string;
+  score: number;
+  meta: string | null;
+  created_at: number;
 }
 
 export interface DeveloperKeysTable {
@@ -289,6 +392,13 @@ export interface Database {
   leaderboard_bests: LeaderboardBestsTable;
   leaderboard_nodes: LeaderboardNodesTable;
   guest_quotas: GuestQuotasTable;
+  studios: StudiosTable;
+  studio_members: StudioMembersTable;
+  game_builds: GameBuildsTable;
+  build_uploads: BuildUploadsTable;
+  preview_sessions: PreviewSessionsTable;
+  preview_states: PreviewStatesTable;
+  preview_scores: PreviewScoresTable;
 }
 
 export type PlayerRow = Selectable<PlayersTable>;

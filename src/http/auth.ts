@@ -11,7 +11,15 @@ import { AppError } from './errors.js';
  */
 export type AuthMode = 'none' | 'optional' | 'lenient' | 'player' | 'key' | 'player_or_key';
 
-export const SCOPES = ['states:read', 'states:write', 'scores:write', 'players:read', 'stats:read'] as const;
+export const SCOPES = [
+  'states:read',
+  'states:write',
+  'scores:write',
+  'players:read',
+  'stats:read',
+  'builds:write',
+  'builds:release',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** A player's role and membership columns (the accounts capability reads them with the token). */

@@ -29,6 +29,10 @@ export const ERROR_CATALOG = {
     status: 403,
     description: 'developer key without the needed scope; error.required_scope names it',
   },
+  studio_pending: {
+    status: 403,
+    description: 'the studio signed up by itself and waits for an operator to approve it',
+  },
   csrf_rejected: { status: 403, description: 'cookie-session call without the header X-Requested-With: ServiceSDK' },
   cross_origin_forbidden: { status: 403, description: "request whose Origin is not public_url's origin" },
   https_required: { status: 403, description: 'plain HTTP in production' },
@@ -60,6 +64,29 @@ export const ERROR_CATALOG = {
     description: 'register or PATCH /me with a username already in use (case-insensitive)',
   },
   token_limit_reached: { status: 409, description: 'POST /me/tokens with 10 active tokens' },
+  slug_taken: { status: 409, description: 'a studio or game is created with a slug already in use' },
+  already_member: { status: 409, description: 'the player is a member of the studio already' },
+  last_owner: {
+    status: 409,
+    description: 'the change would leave the studio without an owner (remove or demote another owner first)',
+  },
+  upload_incomplete: {
+    status: 409,
+    description:
+      'an upload is completed before its parts add up to its size; error.received and error.size give the bytes',
+  },
+  upload_busy: {
+    status: 409,
+    description: 'the upload is being completed already (a second complete, or a part sent meanwhile)',
+  },
+  build_pruned: {
+    status: 409,
+    description: 'the build is pruned (its files are deleted): it can no longer be released or previewed',
+  },
+  no_previous_build: {
+    status: 409,
+    description: 'a rollback when no build was live before the current one (release a build by its number instead)',
+  },
   version_conflict: {
     status: 409,
     description: 'expected_version differs from the stored version; error.current_version gives it',
@@ -80,6 +107,11 @@ export const ERROR_CATALOG = {
   validation_failed: {
     status: 422,
     description: 'invalid field or query parameter; error.fields maps each name to a message',
+  },
+  invalid_build: {
+    status: 422,
+    description:
+      'a build zip that cannot be taken: error.reason says why (not_a_zip, corrupt, absolute_name, path_traversal, bad_name, name_too_long, link, special_file, duplicate, encrypted, unsupported_compression, too_many_files, too_large, zip_bomb) and error.file names the entry',
   },
   invalid_token: {
     status: 422,

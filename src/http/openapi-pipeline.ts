@@ -25,6 +25,10 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'game backends': "routes for a game's own server, with a developer key (agk_…) bound to the game",
   identity: "identity tokens a game's backend verifies, and the keys that sign them",
   operations: 'probes and metrics for orchestrators, load balancers and monitoring, at the root of public_url',
+  studios: "studios and their members, and their games' listings and status, for the studio's members",
+  builds: "a studio's builds: uploads in parts, numbered builds, release, rollback and preview",
+  preview: 'saves and scores made while previewing a build, kept apart from the live ones',
+  admin: 'what the operators (staff and admin) do: studios, their approval, games handed to them, reviews',
 };
 
 /** The fields an error adds to `code` and `message`, per code (spec §1: `error.<field>`). */
@@ -56,6 +60,26 @@ const ERROR_EXTRAS: Partial<
       retry_after: Type.Integer({
         minimum: 0,
         description: 'seconds until the reset, when the address may start guests again (also the Retry-After header)',
+      }),
+    },
+  },
+  invalid_build: {
+    required: {
+      reason: Type.String({ description: 'why the build was refused', examples: ['path_traversal'] }),
+    },
+    optional: {
+      file: Type.String({
+        description: 'the zip entry refused, as its name reads in the zip',
+        examples: ['../evil.js'],
+      }),
+    },
+  },
+  upload_incomplete: {
+    required: {
+      received: Type.Integer({ minimum: 0, description: 'bytes stored so far' }),
+      size: Type.Integer({ minimum: 0, description: 'bytes announced when the upload started' }),
+      parts: Type.Array(Type.Object({ part: Type.Integer({ minimum: 1 }), size: Type.Integer({ minimum: 0 }) }), {
+        description: 'the parts stored, by number',
       }),
     },
   },

@@ -1,4 +1,4 @@
-// Random credentials (player tokens, developer keys, play sessions, mail tokens) and the SHA-256 under which they are stored.
+// Random credentials (player tokens, developer keys, play and preview sessions, mail tokens) and the SHA-256 under which they are stored.
 import { hash, randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -16,7 +16,7 @@ export function randomBase62(bytes = 32): string {
 }
 
 /** A new secret: the given prefix followed by 32 random bytes in base62. */
-export function newSecret(prefix: 'agp_' | 'agk_' | 'ps_' | 'mt_'): string {
+export function newSecret(prefix: 'agp_' | 'agk_' | 'ps_' | 'pv_' | 'mt_'): string {
   return prefix + randomBase62(32);
 }
 

@@ -18,6 +18,9 @@ import * as gamePlaytimeShards from './2026_11_27_1200_game_playtime_shards.js';
 import * as heartbeatWritesNoIndex from './2026_11_27_1900_heartbeat_writes_no_index.js';
 import * as credentialNotifications from './2026_11_27_2100_credential_notifications.js';
 import * as guests from './2026_11_28_10_01_guests.js';
+import * as studios from './2026_11_28_11_01_studios.js';
+import * as builds from './2026_11_28_11_02_builds.js';
+import * as previewData from './2026_11_28_11_03_preview_data.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -38,4 +41,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_1900_heartbeat_writes_no_index': heartbeatWritesNoIndex,
   '2026_11_27_2100_credential_notifications': credentialNotifications,
   '2026_11_28_10_01_guests': guests,
+  '2026_11_28_11_01_studios': studios,
+  '2026_11_28_11_02_builds': builds,
+  '2026_11_28_11_03_preview_data': previewData,
 };

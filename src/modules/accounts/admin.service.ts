@@ -4,7 +4,7 @@ import type { PlayerRow } from '../../db/schema.js';
 import { notFound, validationFailed } from '../../http/errors.js';
 import { formatTimestamp, namedDay } from '../../time.js';
 import { ROLES, type Role } from './membership.js';
-import { findPlayerByUsername, updatePlayer } from './players.repository.js';
+import { findPlayerByLogin, findPlayerByUsername, updatePlayer } from './players.repository.js';
 import { revokeAllTokens } from './tokens.repository.js';
 
 async function playerNamed(ctx: AppContext, username: string): Promise<PlayerRow> {
@@ -83,4 +83,14 @@ export function describeMembership(p: PlayerRow): string {
   return p.membership_ends_at === null
     ? 'Unlimited, no end date'
     : `Unlimited until ${formatTimestamp(p.membership_ends_at)} UTC`;
+}
+
+/** An active player named by username or email (case-insensitive), as studios add members; null when there is none. */
+export async function findActivePlayerByLogin(
+  ctx: AppContext,
+  login: string,
+): Promise<{ id: number; username: string; display_name: string } | null> {
+  const player = await findPlayerByLogin(ctx.db, login.trim());
+  if (player?.status !== 'active') return null;
+  return { id: player.id, username: player.username, display_name: player.display_name };
 }

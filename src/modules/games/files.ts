@@ -19,6 +19,14 @@ export function newSetName(now: number): string {
   return `${now.toString(36)}-${randomBytes(4).toString('hex')}`;
 }
 
+/**
+ * A build's file set: 128 random bits, so that a build not yet released cannot be found by guessing its URL (its
+ * files other than the entry are served to anyone who has the URL, as a released build's are).
+ */
+export function newBuildSetName(now: number): string {
+  return `${now.toString(36)}-${randomBytes(16).toString('hex')}`;
+}
+
 export function isSetName(name: string): boolean {
   return SET_NAME.test(name);
 }

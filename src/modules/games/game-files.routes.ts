@@ -59,13 +59,19 @@ export async function gameFilesRoutes(fastify: FastifyInstance): Promise<void> {
       const target = parseGamePath(rawUrl);
       if (!target) throw notFound(`Nothing at ${request.method} ${request.originalUrl.split('?')[0]}`);
       if (!isGameRequest(request.raw)) return redirect(reply, gameOriginLocation(app.ctx, target, queryOf(rawUrl)));
-      const answer = await resolveGameFile(app.ctx, target, request.query.session);
+      const answer = await resolveGameFile(app.ctx, target, {
+        session: request.query.session,
+        referer: request.headers.referer,
+        query: queryOf(rawUrl),
+      });
       if (answer.kind === 'redirect') return redirect(reply, answer.location);
       const store = app.ctx.storage;
       const variant = await chooseVariant(store, answer.roots, answer.file, request.headers['accept-encoding']);
       if (!variant) throw notFound(`Nothing at ${request.method} ${request.originalUrl.split('?')[0]}`);
       reply.header('Cache-Control', CACHE_CONTROL[answer.cache]);
-      if (answer.cache === 'no-store') reply.header('Referrer-Policy', 'no-referrer');
+      // An entry file's URL holds its session token: never sent on; a preview's only to its own origin, where it names
+      // the build's file set for the page's root-relative URLs (game-files.service resolvePlain).
+      if (answer.cache === 'no-store') reply.header('Referrer-Policy', answer.preview ? 'same-origin' : 'no-referrer');
       if (answer.isolated) {
         // game.json cross_origin_isolated: with the shell's own COOP/COEP, the frame gets crossOriginIsolated (threads).
         reply

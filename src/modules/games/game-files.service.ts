@@ -1,14 +1,13 @@
-// Which file a /g/{slug}/… request names, whether it may have it (the entry-file gate of DESIGN §5), and how it may be cached.
+// Which file a /g/{slug}/… request names, whether it may have it (entry-gate.ts), and how it may be cached.
 import type { AppContext } from '../../context.js';
 import { AppError, notFound } from '../../http/errors.js';
-import { sha256 } from '../../lib/secrets.js';
-import { playsWithoutLimit } from '../accounts/membership.js';
-import { getEntitlement } from '../play/entitlement.js';
+import { findServedBuild } from './builds.repository.js';
+import { checkPlayEntry, checkPreviewEntry, isPreviewToken } from './entry-gate.js';
 import { encodedName } from './file-types.js';
 import { encodeFilePath, isServablePath, isServableSegment, isSetName, SET_MARKER, slugPrefix } from './files.js';
 import { gameBaseUrl, gameFileUrl } from './game-origin.js';
-import { findEntrySession, findListedGame } from './games.repository.js';
-import { SLUG_PATTERN } from './manifest.js';
+import { type FilesGameRow, findGameForFiles } from './games.repository.js';
+import { isListed, SLUG_PATTERN } from './manifest.js';
 
 export interface GamePath {
   slug: string;
@@ -57,72 +56,117 @@ export type GameFileAnswer =
       roots: string[];
       file: string;
       cache: CachePolicy;
-      /** the game asked for cross-origin isolation (game.json `cross_origin_isolated`) */
+      /** the game (or the build previewed) asked for cross-origin isolation (game.json `cross_origin_isolated`) */
       isolated: boolean;
+      /** a build's entry file in preview: its page's requests name their file set in Referer (same-origin only) */
+      preview?: boolean;
     }
   | { kind: 'redirect'; location: string };
 
-const notAllowed = (message: string) => new AppError('play_not_allowed', message);
-
-/** The entry file needs `?session=` of an active session of this game whose player may still play. */
-async function checkEntryGate(
-  ctx: AppContext,
-  game: { id: number; requires_premium: number },
-  session: string | undefined,
-): Promise<void> {
-  if (!session?.startsWith('ps_') || session.length > 256) {
-    throw notAllowed('The game starts from the play shell: its entry file needs ?session= with an active play session');
-  }
-  const now = ctx.clock.now();
-  const player = await findEntrySession(ctx.db, sha256(session), game.id, now - ctx.config.session_idle_timeout * 1000);
-  if (!player) throw notAllowed('This play session is not an active session of this game; start a new one');
-  if (game.requires_premium === 1 && !playsWithoutLimit(player, now))
-    throw notAllowed('This game is for Unlimited members');
-  if ((await getEntitlement(ctx, player)).limit_reached) throw notAllowed('No play time is left today');
+/** What the request brings besides its path: `?session=`, the Referer, the query string to keep on a redirect. */
+export interface FileRequest {
+  session?: string;
+  referer?: string;
+  query: string;
 }
 
 /** The entry file under any name that serves its content: itself, or a pre-compressed copy (`index.html.br`). */
 const namesEntry = (file: string, entry: string) => file === entry || encodedName(file)?.inner === entry;
 
+/** The file set a Referer on this game's origin names (`…/~<set>/…`), if any. */
+function setOfReferer(ctx: AppContext, slug: string, referer: string | undefined): string | undefined {
+  const base = `${gameBaseUrl(ctx.config, slug)}/${SET_MARKER}`;
+  if (!referer?.startsWith(base)) return undefined;
+  const set = referer.slice(base.length).split(/[/?#]/, 1)[0]!;
+  return isSetName(set) ? set : undefined;
+}
+
 /**
- * Resolves a request for a game file. Only published and beta games have files. A `~<set>` URL may name the current
- * file set or the one the last publish replaced (pages loaded before a republish keep working); its bytes never change.
- * A plain URL (a root-relative `/assets/x.js` in a game on its own origin) reads the current set, then the replaced
- * one, so a page of the old version still finds its hashed files. The entry file at the plain URL redirects to the
- * versioned one, so that everything the page loads by relative URL comes from the same file set.
+ * A plain URL (a root-relative `/assets/x.js`): the current file set, then the one it replaced, so a page of the old
+ * version still finds its hashed files. A page of a build in preview says its set in Referer: its plain URLs redirect
+ * there, so a build never loads another build's files. The entry file at the plain URL redirects to the versioned one.
+ */
+async function resolvePlain(ctx: AppContext, game: FilesGameRow, target: GamePath, request: FileRequest) {
+  const listed = isListed(game.status);
+  const pinned = target.file ? setOfReferer(ctx, game.slug, request.referer) : undefined;
+  if (pinned && !(listed && pinned === game.files_dir) && (await findServedBuild(ctx.db, game.id, pinned)))
+    return redirectTo(gameFileUrl(ctx.config, game.slug, pinned, target.file) + request.query);
+  if (!listed) throw notFound(`No game ${game.slug}`);
+  const file = target.file || game.entry;
+  const dir = slugPrefix(game.slug);
+  const isolated = game.cross_origin_isolated === 1;
+  if (!namesEntry(file, game.entry)) {
+    const roots = [`${dir}/${game.files_dir}`];
+    if (game.previous_files_dir) roots.push(`${dir}/${game.previous_files_dir}`);
+    return fileIn(roots, file, 'revalidate', isolated);
+  }
+  await checkPlayEntry(ctx, game, request.session);
+  return redirectTo(
+    `${gameFileUrl(ctx.config, game.slug, game.files_dir, game.entry)}?session=${encodeURIComponent(request.session!)}`,
+  );
+}
+
+/** A build's own file set (`~<set>` of a build that is neither live nor the one it replaced): preview, or a page of it. */
+async function resolveBuildSet(
+  ctx: AppContext,
+  game: FilesGameRow,
+  set: string,
+  target: GamePath,
+  request: FileRequest,
+) {
+  const build = await findServedBuild(ctx.db, game.id, set);
+  if (!build) throw notFound('This version of the game is no longer served');
+  const isolated = (JSON.parse(build.manifest) as { cross_origin_isolated?: boolean }).cross_origin_isolated === true;
+  const file = target.file || build.entry;
+  const root = `${slugPrefix(game.slug)}/${set}`;
+  if (!namesEntry(file, build.entry)) return fileIn([root], file, 'immutable', isolated);
+  if (isPreviewToken(request.session)) {
+    await checkPreviewEntry(ctx, build.id, request.session);
+    return { ...fileIn([root], file, 'no-store', isolated), preview: true };
+  }
+  // A page of an earlier release reloaded: its entry only for a build that was live, of a game players may see.
+  if (!isListed(game.status) || build.released_at === null)
+    throw new AppError('play_not_allowed', 'This build is not released: it opens only in a preview by its studio');
+  await checkPlayEntry(ctx, game, request.session);
+  return fileIn([root], file, 'no-store', isolated);
+}
+
+const fileIn = (roots: string[], file: string, cache: CachePolicy, isolated: boolean): GameFileAnswer => ({
+  kind: 'file',
+  roots,
+  file,
+  cache,
+  isolated,
+});
+const redirectTo = (location: string): GameFileAnswer => ({ kind: 'redirect', location });
+
+/**
+ * Resolves a request for a game file. Published and beta games serve their current file set and the one the last
+ * release replaced (pages loaded before it keep working); `~<set>` names one file set, whose bytes never change. A
+ * build's own set is served too (preview, or a page of an earlier release): its files to anyone with its unguessable
+ * URL, its entry file only with a preview token of that build, or a play session when it was ever live.
  */
 export async function resolveGameFile(
   ctx: AppContext,
   target: GamePath,
-  session: string | undefined,
+  request: FileRequest,
 ): Promise<GameFileAnswer> {
-  const game = await findListedGame(ctx.db, target.slug);
+  const game = await findGameForFiles(ctx.db, target.slug);
   if (!game) throw notFound(`No game ${target.slug}`);
-  let set = game.files_dir;
-  let entry = game.entry;
-  if (target.set !== undefined && target.set !== game.files_dir) {
-    if (target.set !== game.previous_files_dir || !game.previous_entry)
-      throw notFound('This version of the game is no longer served');
-    set = game.previous_files_dir;
-    entry = game.previous_entry;
-  }
+  if (target.set === undefined) return resolvePlain(ctx, game, target, request);
+  // A preview of the live build is a preview all the same: its own entry gate, not metered.
+  if (isPreviewToken(request.session)) return resolveBuildSet(ctx, game, target.set, target, request);
+  const listed = isListed(game.status);
+  let entry: string;
+  if (listed && target.set === game.files_dir) entry = game.entry;
+  else if (listed && target.set === game.previous_files_dir && game.previous_entry) entry = game.previous_entry;
+  else return resolveBuildSet(ctx, game, target.set, target, request);
   const file = target.file || entry;
-  const dir = slugPrefix(game.slug);
+  const root = `${slugPrefix(game.slug)}/${target.set}`;
   const isolated = game.cross_origin_isolated === 1;
-  if (!namesEntry(file, entry)) {
-    const roots = [`${dir}/${set}`];
-    if (target.set === undefined && game.previous_files_dir) roots.push(`${dir}/${game.previous_files_dir}`);
-    return { kind: 'file', roots, file, cache: target.set === undefined ? 'revalidate' : 'immutable', isolated };
-  }
-
-  await checkEntryGate(ctx, game, session);
-  if (target.set === undefined) {
-    return {
-      kind: 'redirect',
-      location: `${gameFileUrl(ctx.config, game.slug, set, entry)}?session=${encodeURIComponent(session!)}`,
-    };
-  }
-  return { kind: 'file', roots: [`${dir}/${set}`], file, cache: 'no-store', isolated };
+  if (!namesEntry(file, entry)) return fileIn([root], file, 'immutable', isolated);
+  await checkPlayEntry(ctx, game, request.session);
+  return fileIn([root], file, 'no-store', isolated);
 }
 
 /** Where a /g/{slug}/… URL asked on the portal's origin lives now: the same path on the game's own origin. */

@@ -28,6 +28,7 @@ export const GAME_COLUMNS = [
   'author',
   'released_at',
   'cover',
+  'cover_key',
   'entry',
   'files_dir',
   'plays',
@@ -87,6 +88,41 @@ export function findListedGame(
     .select([...GAME_SELECTION, 'previous_files_dir', 'previous_entry', 'cross_origin_isolated'])
     .where('slug', '=', slug)
     .where('status', 'in', [...LISTED_STATUSES])
+    .executeTakeFirst();
+}
+
+export type FilesGameRow = Pick<
+  GameRow,
+  | 'id'
+  | 'slug'
+  | 'status'
+  | 'files_dir'
+  | 'entry'
+  | 'previous_files_dir'
+  | 'previous_entry'
+  | 'cross_origin_isolated'
+  | 'requires_premium'
+>;
+
+/**
+ * A game whatever its status, with what the game-file route decides on (a build of a draft game may be previewed).
+ * Unique index on slug.
+ */
+export function findGameForFiles(db: Executor, slug: string): Promise<FilesGameRow | undefined> {
+  return db
+    .selectFrom('games')
+    .select([
+      'id',
+      'slug',
+      'status',
+      'files_dir',
+      'entry',
+      'previous_files_dir',
+      'previous_entry',
+      'cross_origin_isolated',
+      'requires_premium',
+    ])
+    .where('slug', '=', slug)
     .executeTakeFirst();
 }
 

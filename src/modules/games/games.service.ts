@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { notFound } from '../../http/errors.js';
 import type { PlayerCredential } from '../../http/auth.js';
 import { gameAssetUrl } from './game-origin.js';
+import { mediaUrl } from './listing-media.service.js';
 import {
   countListedByCategory,
   deleteFavorite,
@@ -41,7 +42,9 @@ export function toGame(ctx: AppContext, row: GameRecord, favorite?: boolean): Ga
     status: row.status as Game['status'],
     author: row.author,
     released_at: row.released_at,
-    cover_url: gameAssetUrl(ctx.config, row.slug, row.files_dir, row.cover),
+    cover_url: row.cover_key
+      ? mediaUrl(ctx.config, row.cover_key)
+      : gameAssetUrl(ctx.config, row.slug, row.files_dir, row.cover),
     play_url: `${base}/play/${encodeURIComponent(row.slug)}`,
     stats: { plays: Number(row.plays), playtime_hours: Math.round(Number(row.playtime_seconds) / 360) / 10 },
     ...(favorite === undefined ? {} : { is_favorite: favorite }),

@@ -66,8 +66,15 @@ export function findKeys(db: Executor, gameId?: number): Promise<KeyListRow[]> {
   return query.orderBy('k.id').execute();
 }
 
-export function findKey(db: Executor, id: number): Promise<{ id: number; revoked_at: number | null } | undefined> {
-  return db.selectFrom('developer_keys').select(['id', 'revoked_at']).where('id', '=', id).executeTakeFirst();
+export function findKey(
+  db: Executor,
+  id: number,
+): Promise<{ id: number; game_id: number; revoked_at: number | null } | undefined> {
+  return db
+    .selectFrom('developer_keys')
+    .select(['id', 'game_id', 'revoked_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Revokes the key unless it is revoked already; true when this call revoked it. */

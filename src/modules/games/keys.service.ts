@@ -92,10 +92,13 @@ export async function listDeveloperKeys(ctx: AppContext, game?: string): Promise
   }));
 }
 
-/** Revokes a key at once (the next request with it gets 401); revoking a revoked key changes nothing. */
-export async function revokeDeveloperKey(ctx: AppContext, id: number): Promise<{ revoked: boolean }> {
+/**
+ * Revokes a key at once (the next request with it gets 401); revoking a revoked key changes nothing. With `gameId`, a
+ * key of another game is not found (a studio revokes its own game's keys only).
+ */
+export async function revokeDeveloperKey(ctx: AppContext, id: number, gameId?: number): Promise<{ revoked: boolean }> {
   if (!Number.isSafeInteger(id) || id < 1) throw validationFailed({ id: 'must be a key id (a positive integer)' });
   const key = await findKey(ctx.db, id);
-  if (!key) throw notFound(`No developer key ${id}`);
+  if (!key || (gameId !== undefined && key.game_id !== gameId)) throw notFound(`No developer key ${id}`);
   return { revoked: await revokeKey(ctx.db, id, ctx.clock.now()) };
 }

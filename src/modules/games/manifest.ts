@@ -273,3 +273,35 @@ export function parseManifest(raw: unknown, files: ReadonlySet<string>): GameMan
   if (Object.keys(p).length > 0) throw validationFailed(p, 'game.json is not valid');
   return manifest;
 }
+
+/** The listing fields a studio edits through the API (PATCH /studio/games/{slug}), checked by game.json's rules. */
+export type ListingPatch = Partial<
+  Pick<GameManifest, 'name' | 'tagline' | 'description' | 'category' | 'tags' | 'orientation' | 'requires_premium'>
+>;
+
+const LISTING_FIELDS = new Set([
+  'name',
+  'tagline',
+  'description',
+  'category',
+  'tags',
+  'orientation',
+  'requires_premium',
+]);
+
+/** Checks the fields present in `raw` as game.json checks them (same messages); absent fields stay absent. */
+export function parseListingPatch(raw: Json): ListingPatch {
+  const p: Problems = {};
+  for (const key of Object.keys(raw)) if (!LISTING_FIELDS.has(key)) p[key] = 'is not a listing field';
+  const patch: ListingPatch = {};
+  if ('name' in raw) patch.name = text(p, 'name', raw.name, LIMITS.name, { required: true }) ?? '';
+  if ('tagline' in raw) patch.tagline = text(p, 'tagline', raw.tagline, LIMITS.tagline) ?? null;
+  if ('description' in raw)
+    patch.description = text(p, 'description', raw.description, LIMITS.description, { multiline: true }) ?? null;
+  if ('category' in raw) patch.category = categoryOf(p, raw);
+  if ('tags' in raw) patch.tags = tagsOf(p, raw.tags ?? []);
+  if ('orientation' in raw) patch.orientation = oneOf(p, 'orientation', raw.orientation, ORIENTATIONS, 'any') ?? 'any';
+  if ('requires_premium' in raw) patch.requires_premium = boolean(p, 'requires_premium', raw.requires_premium, false);
+  if (Object.keys(p).length > 0) throw validationFailed(p, 'The listing is not valid');
+  return patch;
+}

@@ -15,6 +15,7 @@ import {
   type PublishedRow,
   type PublishValues,
 } from './games.repository.js';
+import { findReadySets } from './builds.repository.js';
 import { parseManifest, type GameManifest } from './manifest.js';
 import { searchTextOf } from './search.js';
 import { forgetStatusCounts } from '../status/status.counts.js';
@@ -161,8 +162,11 @@ function columnsOf(manifest: GameManifest, filesDir: string, now: number): Publi
 export const PUBLISHING_MARKER = '.publishing';
 const UPLOADS_AT_ONCE = 8;
 
-/** Uploads the files to the store under `prefix`, a few at a time (an object store answers each request in milliseconds). */
-async function uploadFiles(ctx: AppContext, from: string, prefix: string, files: string[]): Promise<void> {
+/**
+ * Uploads the files to the store under `prefix`, a few at a time (an object store answers each request in
+ * milliseconds). The one storing step of `games publish` and of studio builds.
+ */
+export async function uploadFiles(ctx: AppContext, from: string, prefix: string, files: string[]): Promise<void> {
   let next = 0;
   let failed = false;
   const worker = async () => {
@@ -213,12 +217,12 @@ async function markerTime(ctx: AppContext, prefix: string): Promise<number | und
 }
 
 /**
- * Removes the file sets the game no longer serves: neither the current one nor the one it replaced, not being
- * uploaded by a concurrent publish, and only while no play session of the game is active (a page loaded from an
- * old set keeps its files until its session ends; a later publish removes them). Markers are read before the row:
- * a set whose publish finished after that read is in the row.
+ * Removes the file sets the game no longer serves: neither the current one nor the one it replaced nor a build's that
+ * is not pruned, not being uploaded by a concurrent publish or build, and only while no play session of the game is
+ * active (a page loaded from an old set keeps its files until its session ends; a later publish removes them).
+ * Markers are read before the rows: a set whose publish finished after that read is in them.
  */
-async function removeOldSets(ctx: AppContext, slug: string): Promise<{ removed: string[]; kept: string[] }> {
+export async function removeOldSets(ctx: AppContext, slug: string): Promise<{ removed: string[]; kept: string[] }> {
   const now = ctx.clock.now();
   const folder = slugPrefix(slug);
   const candidates: string[] = [];
@@ -228,7 +232,8 @@ async function removeOldSets(ctx: AppContext, slug: string): Promise<{ removed: 
     if (started === undefined || now - started > STALE_MS) candidates.push(set);
   }
   const row = await findGameFileSets(ctx.db, slug);
-  const old = candidates.filter((set) => set !== row?.files_dir && set !== row?.previous_files_dir);
+  const builds = new Set(row ? await findReadySets(ctx.db, row.id) : []);
+  const old = candidates.filter((set) => set !== row?.files_dir && set !== row?.previous_files_dir && !builds.has(set));
   if (!old.length) return { removed: [], kept: [] };
   if (row && (await hasActiveSession(ctx.db, row.id, now - ctx.config.session_idle_timeout * 1000)))
     return { removed: [], kept: old };

@@ -3,6 +3,7 @@
 import type { Config } from '../../config.js';
 import { avatarUrl } from '../accounts/avatar-url.js';
 import { gameAssetUrl } from '../games/game-origin.js';
+import { mediaUrl } from '../games/listing-media.service.js';
 import { escapeHtml, type PageOptions } from './html.js';
 import type { PageGame, PagePlayer } from './portal.repository.js';
 
@@ -19,7 +20,9 @@ const STATUS = '<p class="loading" role="status">Loading…</p>';
 
 export function gamePageOptions(config: Config, game: PageGame): PageOptions {
   const url = `${config.public_url}/games/${encodeURIComponent(game.slug)}`;
-  const cover = gameAssetUrl(config, game.slug, game.files_dir, game.cover);
+  const cover = game.cover_key
+    ? mediaUrl(config, game.cover_key)
+    : gameAssetUrl(config, game.slug, game.files_dir, game.cover);
   const description = shortText(
     game.tagline || game.description || `Play ${game.name} in your browser on Game Platform.`,
   );

@@ -10,6 +10,7 @@ export interface PageGame {
   tagline: string | null;
   description: string | null;
   cover: string;
+  cover_key: string | null;
   files_dir: string;
   cross_origin_isolated: number;
 }
@@ -19,7 +20,7 @@ export async function findListedGame(db: Executor, slug: string): Promise<PageGa
   if (!SLUG_PATTERN.test(slug)) return undefined;
   return db
     .selectFrom('games')
-    .select(['slug', 'name', 'tagline', 'description', 'cover', 'files_dir', 'cross_origin_isolated'])
+    .select(['slug', 'name', 'tagline', 'description', 'cover', 'cover_key', 'files_dir', 'cross_origin_isolated'])
     .where('slug', '=', slug)
     .where('status', 'in', [...LISTED_STATUSES])
     .executeTakeFirst();

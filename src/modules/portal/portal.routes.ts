@@ -10,6 +10,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sessionCookieName } from '../../http/auth.js';
 import { findActivePlayer, findListedGame } from './portal.repository.js';
 import { gamesSource } from '../games/game-origin.js';
+import { SLUG_PATTERN } from '../games/manifest.js';
+import { buildIsIsolated } from '../games/preview.service.js';
 import { portalCsp, renderNotFound, renderPage, type PageOptions } from './html.js';
 import { gamePageOptions, profilePageOptions } from './page-cards.js';
 import { renderApiReference } from './api-docs.js';
@@ -133,6 +135,22 @@ export function portalRoutes(assets: PortalAssets) {
       }
       return sendPage(request, reply, assets, { page: 'play', title: `Play ${game.name}`, layout: 'play', data });
     });
+
+    // A build in preview, for its studio's members: the shell asks the API, which decides who may see it.
+    app.get<{ Params: { slug: string; build: string } }>(
+      '/preview/:slug/:build',
+      { config, schema },
+      async (request, reply) => {
+        const { slug, build } = request.params;
+        if (!SLUG_PATTERN.test(slug) || !/^[1-9]\d{0,8}$/.test(build)) return sendNotFound(request, reply, assets);
+        const data: Record<string, string> = { slug, preview: build };
+        if (await buildIsIsolated(app.ctx, slug, Number(build))) {
+          reply.header('cross-origin-embedder-policy', 'require-corp');
+          data.crossOriginIsolated = 'true';
+        }
+        return sendPage(request, reply, assets, { page: 'preview', title: 'Preview', layout: 'play', data });
+      },
+    );
 
     app.get<{ Params: { username: string } }>('/u/:username', { config, schema }, async (request, reply) => {
       const player = await findActivePlayer(app.ctx.db, request.params.username);

@@ -1,10 +1,13 @@
 // The store as files under data_dir: the layout of every deployment so far (games/<slug>/<set>/…, avatars/…).
 import { randomBytes } from 'node:crypto';
-import { createReadStream, type Dirent, type Stats } from 'node:fs';
+import { createReadStream, createWriteStream, type Dirent, type Stats } from 'node:fs';
 import { access, copyFile, mkdir, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   StorageError,
+  StreamSizeError,
   type ListedObject,
   type ObjectRange,
   type ObjectStat,
@@ -19,6 +22,19 @@ const statOf = (s: Stats): ObjectStat => ({ size: s.size, etag: etagOf(s), lastM
 
 const missing = (error: unknown) =>
   ['ENOENT', 'ENOTDIR', 'EISDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
+
+/** Writes a stream of exactly `size` bytes to `file`; more or fewer is a StreamSizeError (the caller removes the file). */
+async function writeStream(stream: Readable, size: number, file: string): Promise<void> {
+  let seen = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      done(seen > size ? new StreamSizeError(size, seen) : null, chunk);
+    },
+  });
+  await pipeline(stream, counter, createWriteStream(file));
+  if (seen !== size) throw new StreamSizeError(size, seen);
+}
 
 export class LocalStore implements ObjectStore {
   readonly kind = 'local';
@@ -51,7 +67,8 @@ export class LocalStore implements ObjectStore {
     const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
     try {
       if (Buffer.isBuffer(body)) await writeFile(temporary, body);
-      else await copyFile(body.file, temporary);
+      else if ('file' in body) await copyFile(body.file, temporary);
+      else await writeStream(body.stream, body.size, temporary);
       await rename(temporary, file);
     } catch (error) {
       await rm(temporary, { force: true });

@@ -1,7 +1,7 @@
 // The store as an S3-compatible bucket (AWS S3, Cloudflare R2, MinIO, Ceph…): every instance reads and writes the same objects.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   DeleteObjectsCommand,
@@ -15,6 +15,7 @@ import {
 } from '@aws-sdk/client-s3';
 import {
   StorageError,
+  StreamSizeError,
   type ListedObject,
   type ObjectRange,
   type ObjectStat,
@@ -46,6 +47,25 @@ const isMissing = (error: unknown) =>
   statusOf(error) === 404 ||
   (error as { name?: string }).name === 'NoSuchKey' ||
   (error as { name?: string }).name === 'NotFound';
+
+/**
+ * The stream, failing if it brings more than `size` bytes; fewer make the request end short, which the store refuses
+ * (the PUT fails, nothing is stored).
+ */
+function counted(stream: Readable, size: number): Readable {
+  let seen = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      done(seen > size ? new StreamSizeError(size, seen) : null, chunk);
+    },
+    flush(done) {
+      done(seen < size ? new StreamSizeError(size, seen) : null);
+    },
+  });
+  stream.on('error', (error) => counter.destroy(error));
+  return stream.pipe(counter);
+}
 
 export class S3Store implements ObjectStore {
   readonly kind = 's3';
@@ -111,7 +131,9 @@ export class S3Store implements ObjectStore {
   async put(key: string, body: PutBody, options: { contentType?: string } = {}): Promise<void> {
     const input = Buffer.isBuffer(body)
       ? { Body: body, ContentLength: body.length }
-      : { Body: createReadStream(body.file), ContentLength: (await stat(body.file)).size };
+      : 'file' in body
+        ? { Body: createReadStream(body.file), ContentLength: (await stat(body.file)).size }
+        : { Body: counted(body.stream, body.size), ContentLength: body.size };
     await this.client.send(
       new PutObjectCommand({
         Bucket: this.bucket,

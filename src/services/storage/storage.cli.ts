@@ -8,8 +8,8 @@ import { LocalStore } from './local-store.js';
 import { openStore } from './storage.js';
 import { StorageError, type ObjectStore } from './store.js';
 
-/** What the store keeps: uploaded avatars and every game's file sets. */
-export const STORED_FOLDERS = ['avatars/', 'games/'] as const;
+/** What the store keeps: uploaded avatars, every game's file sets and its listing pictures (uploads in parts are transient). */
+export const STORED_FOLDERS = ['avatars/', 'games/', 'media/'] as const;
 
 export interface CopyResult {
   copied: number;

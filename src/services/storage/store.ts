@@ -21,8 +21,21 @@ export interface StoredObject extends ObjectStat {
   body: Readable;
 }
 
-/** What put stores: bytes in memory, or a local file copied in (the size is known, so it streams to S3 unbuffered). */
-export type PutBody = Buffer | { file: string };
+/**
+ * What put stores: bytes in memory, a local file copied in, or a stream of exactly `size` bytes (an upload's body). The
+ * size is known in each case, so it streams to S3 unbuffered. A stream that ends early, or fails, stores nothing.
+ */
+export type PutBody = Buffer | { file: string } | { stream: Readable; size: number };
+
+/** Thrown by put when a stream brings more or fewer bytes than its `size`. */
+export class StreamSizeError extends Error {
+  constructor(
+    readonly expected: number,
+    readonly actual: number,
+  ) {
+    super(`the stream held ${actual} bytes, ${expected} were announced`);
+  }
+}
 
 export interface ListedObject {
   key: string;
