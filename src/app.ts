@@ -207,7 +207,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await registerOpenApi(app, config);
 
   await app.register(statusRoutes);
-  await app.register(healthRoutes);
+  await app.register(healthRoutes, { probe: database.readiness });
   await app.register(metricsRoutes);
   await app.register(accountsRoutes);
   await app.register(statesRoutes);

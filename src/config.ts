@@ -1,5 +1,6 @@
 // Settings: defaults, then gameplatform.config.json, then GP_* environment variables; parsed once, typed, frozen.
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Type, type Static, type TSchema, Kind } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -86,6 +87,20 @@ export const SettingsSchema = Type.Object(
       default: 60,
       description:
         'at start, how long to keep retrying (with backoff) a database that cannot be reached before giving up; 0: give up at once',
+    }),
+    database_pool_size: Type.Integer({
+      minimum: 0,
+      maximum: 1000,
+      default: 0,
+      description:
+        "PostgreSQL: connections each instance's request pool opens at most (a request waits for a free one); 0: sized for the host, 10 or twice the CPUs the process may use, whichever is more. Each instance also holds one for the readiness probe and one for the credential cache's listener",
+    }),
+    readiness_timeout_ms: Type.Integer({
+      minimum: 50,
+      maximum: 60_000,
+      default: 1000,
+      description:
+        'how long GET /readyz waits for the database (on a connection of its own, never behind requests) before answering 503; give the probe a longer timeout than this',
     }),
     credential_cache: Type.Boolean({
       default: true,
@@ -426,6 +441,11 @@ function checkProduction(s: Settings, url: URL): void {
   }
 }
 
+/** database_pool_size 0: 10 connections, or two per CPU the process may use when that is more. */
+export function hostPoolSize(cpus = availableParallelism()): number {
+  return Math.max(10, 2 * cpus);
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object') {
     for (const child of Object.values(value)) deepFreeze(child);
@@ -468,6 +488,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
   return deepFreeze({
     ...settings,
+    database_pool_size: settings.database_pool_size || hostPoolSize(),
     data_dir: dataDir,
     env: nodeEnv,
     public_url: settings.public_url.replace(/\/+$/, ''),

@@ -20,6 +20,7 @@ export async function startServer(config: Config): Promise<App> {
       `Node.js ${process.versions.node} is past its end of life and untested here; use Node.js 22.12 or newer (24 LTS)`,
     );
   const database = openDatabase(config.database_url, {
+    poolSize: config.database_pool_size,
     onPoolError: (error) => logger.warn({ err: error }, 'database connection lost; the pool will reconnect'),
   });
   // A database still starting or failing over is waited for (database_connect_timeout_seconds); a failed migration

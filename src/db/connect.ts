@@ -16,6 +16,7 @@ import {
   type Transaction,
 } from 'kysely';
 import { NotificationListener, type ListenerEvents } from './listener.js';
+import { kyselyProbe, postgresProbe, sqliteProbe, type ReadinessProbe } from './probe.js';
 import type { Database } from './schema.js';
 import { Sqlite } from './sqlite-driver.js';
 import { DatabaseUnavailableError } from './unavailable.js';
@@ -39,6 +40,8 @@ export interface DatabaseHandle {
   poolStats(): PoolStats;
   /** PostgreSQL: a connection of its own that LISTENs on `channels` (not connected until started). */
   listen?(channels: readonly string[], events: ListenerEvents): NotificationListener;
+  /** GET /readyz's own connection (never the request pool's) */
+  readiness: ReadinessProbe;
   destroy(): Promise<void>;
 }
 
@@ -98,7 +101,17 @@ function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: cacheStatements(sqlite) }) });
-  return { db, dialect: 'sqlite', poolStats: () => ({ size: 1, inUse: 0, waiting: 0 }), destroy: () => db.destroy() };
+  const readiness = file === ':memory:' ? kyselyProbe(db) : sqliteProbe(file);
+  return {
+    db,
+    dialect: 'sqlite',
+    poolStats: () => ({ size: 1, inUse: 0, waiting: 0 }),
+    readiness,
+    destroy: async () => {
+      await readiness.close();
+      await db.destroy();
+    },
+  };
 }
 
 // bigint (int8) columns hold epoch milliseconds and scores, all safe integers: read them as numbers.
@@ -141,8 +154,12 @@ function prepareMarkedStatements(client: pg.PoolClient): void {
   }) as typeof client.query;
 }
 
+/** Connections in the request pool when the settings name none (database_pool_size). */
+export const DEFAULT_POOL_SIZE = 10;
+
 export interface OpenOptions {
   onPoolError?: (error: Error) => void;
+  /** the request pool's connections (PostgreSQL; default DEFAULT_POOL_SIZE) */
   poolSize?: number;
   /** how long a request waits for a connection (a free one from the pool, or a new one) before 503; default 10 s */
   connectTimeoutMs?: number;
@@ -160,7 +177,7 @@ export interface OpenOptions {
 function resilientPool(url: string, options: OpenOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 10,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
     types: pgTypes as pg.CustomTypesConfig,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     keepAlive: true,
@@ -194,7 +211,12 @@ function openPostgres(url: string, options: OpenOptions): DatabaseHandle {
   });
   const listen = (channels: readonly string[], events: ListenerEvents) =>
     new NotificationListener(url, channels, events);
-  return { db, dialect: 'postgres', poolStats, listen, destroy: () => db.destroy() };
+  const readiness = postgresProbe(url);
+  const destroy = async () => {
+    await readiness.close();
+    await db.destroy();
+  };
+  return { db, dialect: 'postgres', poolStats, listen, readiness, destroy };
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
