@@ -170,6 +170,18 @@ export const SettingsSchema = Type.Object(
       description:
         'when set, GET /metrics needs Authorization: Bearer <metrics_token>; unset, /metrics is open to anyone who can reach it',
     }),
+    metrics_port: Type.Integer({
+      minimum: 0,
+      maximum: 65535,
+      default: 0,
+      description:
+        'when set, GET /metrics (and the probes /healthz, /readyz) are served over plain HTTP on this port of metrics_host, for Prometheus to scrape each instance, and /metrics leaves the public port; 0: /metrics is on the public port',
+    }),
+    metrics_host: Type.String({
+      default: '127.0.0.1',
+      description:
+        'the address the metrics listener (metrics_port) binds: an internal one (the loopback, a private network, the pod IP), never a public one',
+    }),
     rate_limits: Type.Object(
       {
         login: RateLimit(10, 60, 'POST /auth/login, per IP and per login name'),
@@ -355,6 +367,11 @@ function checkSemantics(s: Settings, env: Environment): void {
   }
   if (s.max_heartbeat_gap < s.heartbeat_interval) {
     throw new ConfigError('Setting max_heartbeat_gap (GP_MAX_HEARTBEAT_GAP) must be at least heartbeat_interval');
+  }
+  if (s.metrics_port && s.metrics_port === s.port) {
+    throw new ConfigError(
+      'Setting metrics_port (GP_METRICS_PORT) must differ from port (PORT): the metrics listener is a port of its own',
+    );
   }
   if (env === 'production') checkProduction(s, url);
   checkGamesUrl(s, url);

@@ -12,6 +12,7 @@ import { gamesUrlWarning } from './modules/games/game-origin.js';
 import { publishDemoGamesIfEmpty } from './modules/portal/demo-games.js';
 import { startIdleSweep } from './modules/play/play.sweeper.js';
 import { startDeletionPurge } from './modules/accounts/purge.sweeper.js';
+import { listenForMetrics } from './modules/status/metrics-listener.js';
 
 export async function startServer(config: Config): Promise<App> {
   const logger = pino(loggerOptions(config.log_level));
@@ -47,6 +48,8 @@ export async function startServer(config: Config): Promise<App> {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`serving ${config.public_url} (database: ${database.dialect}), games at ${config.games_url}`);
+  if (await listenForMetrics(app))
+    app.log.info(`metrics and probes at http://${config.metrics_host}:${config.metrics_port}/metrics`);
   const gamesWarning = gamesUrlWarning(config);
   if (gamesWarning) app.log.warn(gamesWarning);
 

@@ -51,7 +51,7 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description Answers 200 when the database answers within a second and has every migration of this version; 503 `unavailable` otherwise (`error.reason`: `database_unreachable` or `migrations_pending`) and while the process shuts down (no `reason`). A failing readiness probe means: send no traffic here for now. Not rate-limited; needs no credential.
+         * @description Answers 200 when the database answers within `readiness_timeout_ms` (1 s by default) and has every migration of this version; 503 `unavailable` otherwise (`error.reason`: `database_unreachable` or `migrations_pending`) and while the process shuts down (no `reason`). The database is asked on a connection kept for this probe, so requests that hold every connection of the pool never delay the answer. A failing readiness probe means: send no traffic here for now. Not rate-limited; needs no credential.
          */
         get: operations["getReadyz"];
         put?: never;
