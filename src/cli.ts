@@ -24,6 +24,10 @@ import { registerMailCommands } from './services/mail/mail.cli.js';
 import { registerPlayCommands } from './modules/play/play.cli.js';
 import { openStore } from './services/storage/storage.js';
 import { registerStorageCommands } from './services/storage/storage.cli.js';
+import { registerBackupCommands } from './services/backup/backup.cli.js';
+import { avatarObjectKeys } from './modules/accounts/stored-objects.repository.js';
+import { contentTypeOf } from './modules/games/file-types.js';
+import { fileSetPrefixes } from './modules/games/stored-objects.repository.js';
 import { StorageError } from './services/storage/store.js';
 
 export { CliRefusal };
@@ -110,6 +114,10 @@ export function buildProgram(): Command {
   registerMailCommands(program, withContext);
   registerPlayCommands(program, withContext);
   registerStorageCommands(program);
+  registerBackupCommands(program, {
+    references: async (db) => ({ keys: await avatarObjectKeys(db), prefixes: await fileSetPrefixes(db) }),
+    contentTypeOf,
+  });
 
   return program;
 }
