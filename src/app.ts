@@ -52,6 +52,7 @@ import { readiness } from './modules/status/health.service.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 import { openStore } from './services/storage/storage.js';
 import type { ObjectStore } from './services/storage/store.js';
+import type { Tracing } from './services/tracing/tracing.js';
 
 export type App = FastifyInstance & { ctx: AppContext };
 
@@ -73,6 +74,8 @@ export interface BuildOptions {
   logger?: FastifyBaseLogger;
   /** the file store (default: the one storage_url names) */
   storage?: ObjectStore;
+  /** OpenTelemetry tracing, when the settings turn it on (server.ts starts it before the app is built) */
+  tracing?: Tracing;
 }
 
 /**
@@ -159,6 +162,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // First, so that its request span wraps every hook and route after it.
+  if (options.tracing) await app.register(options.tracing.plugin);
   app.server.maxConnections = config.http.max_connections;
   closeSilentConnections(app.server, connectionLimits(config).headersTimeout);
 

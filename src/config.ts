@@ -6,6 +6,7 @@ import { Type, type Static, type TSchema, Kind } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import proxyAddr from '@fastify/proxy-addr';
 import { defaultGamesUrl, parseGamesUrl, sharesPortalHost } from './lib/games-url.js';
+import { tracingSettings, type TracingSettings } from './lib/tracing-settings.js';
 
 const RateLimit = (max: number, windowSeconds: number, what: string) =>
   Type.Object(
@@ -241,6 +242,8 @@ export type Config = Readonly<
     /** `database_url` with the default applied. */
     database_url: string;
     database_kind: 'sqlite' | 'postgres';
+    /** OpenTelemetry tracing, from the standard OTEL_* variables (off unless an exporter or endpoint is named) */
+    tracing: TracingSettings;
   }
 >;
 
@@ -503,8 +506,15 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const databaseUrl = settings.database_url || path.join(dataDir, 'gameplatform.sqlite');
   const isPostgres = /^postgres(ql)?:\/\//.test(databaseUrl);
 
+  let tracing: TracingSettings;
+  try {
+    tracing = tracingSettings(env);
+  } catch (error) {
+    throw new ConfigError(`Tracing: ${(error as Error).message}`);
+  }
   return deepFreeze({
     ...settings,
+    tracing,
     database_pool_size: settings.database_pool_size || hostPoolSize(),
     data_dir: dataDir,
     env: nodeEnv,

@@ -13,6 +13,7 @@ import { publishDemoGamesIfEmpty } from './modules/portal/demo-games.js';
 import { startIdleSweep } from './modules/play/play.sweeper.js';
 import { startDeletionPurge } from './modules/accounts/purge.sweeper.js';
 import { listenForMetrics } from './modules/status/metrics-listener.js';
+import { startTracing } from './services/tracing/tracing.js';
 
 export async function startServer(config: Config): Promise<App> {
   const logger = pino(loggerOptions(config.log_level));
@@ -20,6 +21,8 @@ export async function startServer(config: Config): Promise<App> {
     logger.warn(
       `Node.js ${process.versions.node} is past its end of life and untested here; use Node.js 22.12 or newer (24 LTS)`,
     );
+  const tracing = await startTracing(config);
+  if (tracing) logger.info(`tracing on: ${config.tracing.exporters.join(', ')} ${config.tracing.endpoint}`.trim());
   const database = openDatabase(config.database_url, {
     poolSize: config.database_pool_size,
     onPoolError: (error) => logger.warn({ err: error }, 'database connection lost; the pool will reconnect'),
@@ -30,7 +33,7 @@ export async function startServer(config: Config): Promise<App> {
   for (const line of await whileDatabaseUnreachable('migrating', () => migrateToLatest(database.db), waiting))
     logger.info(line);
 
-  const app = await buildApp({ config, database, logger });
+  const app = await buildApp({ config, database, logger, ...(tracing ? { tracing } : {}) });
   const demos = await whileDatabaseUnreachable(
     'publishing the demo games',
     () => publishDemoGamesIfEmpty(app.ctx),
@@ -59,6 +62,7 @@ export async function startServer(config: Config): Promise<App> {
     await app.close();
     // After app.close(): its onClose hooks still write (mail being delivered goes to the outbox).
     await database.destroy();
+    await tracing?.shutdown();
   });
   return app;
 }
