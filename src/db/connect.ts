@@ -75,7 +75,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
     super(settings);
   }
   override createDriver(): SqliteDriver {
-    return observeDriver(new ImmediateSqliteDriver(this.settings), this.reporter) as SqliteDriver;
+    return observeDriver(new ImmediateSqliteDriver(this.settings), this.reporter, 'throws') as SqliteDriver;
   }
 }
 
@@ -87,7 +87,7 @@ class ObservedPostgresDialect extends PostgresDialect {
     super(config);
   }
   override createDriver(): Driver {
-    return observeDriver(super.createDriver(), this.reporter);
+    return observeDriver(super.createDriver(), this.reporter, 'rejects');
   }
 }
 

@@ -16,7 +16,13 @@ function report(reporter: ErrorReporter, error: unknown): void {
 
 const observed = new WeakSet<DatabaseConnection>();
 
-function observeConnection(connection: DatabaseConnection, reporter: ErrorReporter): void {
+/**
+ * How a driver's statements fail: better-sqlite3 throws before Kysely's SQLite connection returns a promise (so a
+ * try/catch sees every failure and a success costs no extra promise); pg rejects the promise.
+ */
+export type FailureMode = 'throws' | 'rejects';
+
+function observeConnection(connection: DatabaseConnection, reporter: ErrorReporter, mode: FailureMode): void {
   if (observed.has(connection)) return;
   observed.add(connection);
   const execute = connection.executeQuery.bind(connection);
@@ -24,18 +30,20 @@ function observeConnection(connection: DatabaseConnection, reporter: ErrorReport
     report(reporter, error);
     throw error;
   };
-  // better-sqlite3 fails synchronously (Kysely's SQLite connection throws before returning a promise); pg rejects.
-  connection.executeQuery = <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
-    try {
-      return execute<R>(query).catch(failed);
-    } catch (error) {
-      return failed(error);
-    }
-  };
+  connection.executeQuery =
+    mode === 'throws'
+      ? <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+          try {
+            return execute<R>(query);
+          } catch (error) {
+            return failed(error);
+          }
+        }
+      : <R>(query: CompiledQuery): Promise<QueryResult<R>> => execute<R>(query).catch(failed);
 }
 
 /** Patches the driver so that each connection it hands out reports its failures to `reporter`. */
-export function observeDriver(driver: Driver, reporter: ErrorReporter): Driver {
+export function observeDriver(driver: Driver, reporter: ErrorReporter, mode: FailureMode): Driver {
   const acquire = driver.acquireConnection.bind(driver);
   driver.acquireConnection = async () => {
     let connection: DatabaseConnection;
@@ -45,7 +53,7 @@ export function observeDriver(driver: Driver, reporter: ErrorReporter): Driver {
       report(reporter, error);
       throw error;
     }
-    observeConnection(connection, reporter);
+    observeConnection(connection, reporter, mode);
     return connection;
   };
   return driver;
