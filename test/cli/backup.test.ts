@@ -1,7 +1,7 @@
 // `gameplatform backup` and `restore` end to end, on each database: a backup taken while players submit scores, save,
 // replace their avatars and a game is republished holds every write acknowledged before its snapshot, and a service
 // restored from it on a new machine (a new database and data_dir) serves every avatar and game file it points at.
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { extract } from 'tar';
@@ -10,6 +10,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { openDatabase, type DatabaseHandle } from '../../src/db/connect.js';
 import { migrateDown } from '../../src/db/migrate.js';
 import { migrations } from '../../src/db/migrations/index.js';
+import { removeStaleStaging } from '../../src/services/backup/backup.js';
 import type { BackupManifest } from '../../src/services/backup/manifest.js';
 import { LocalStore } from '../../src/services/storage/local-store.js';
 import { runCli } from '../helpers/cli.js';
@@ -259,13 +260,33 @@ for (const dialect of enabledDialects()) {
       expect(refused.stderr).toMatch(/newer version .*2099_01_01_0000_from_the_future/);
     });
 
-    it('refuses what is not a backup, in one line', async () => {
+    it('refuses what is not a backup, and a backup into a folder that does not exist, in one line', async () => {
       const bogus = path.join(tempDir('gp-backup-'), 'bogus.tar.gz');
       (await import('node:fs')).writeFileSync(bogus, 'not an archive');
       const target = await newTarget();
       const res = await runCli(['restore', bogus], env(target));
       expect(res.code).toBe(1);
       expect(res.stderr).toMatch(/^gameplatform: .*is not a gameplatform backup/);
+      const nowhere = await runCli(['backup', path.join(bogus, 'no', 'such', 'folder.tar.gz')], env(target));
+      expect(nowhere.code).toBe(1);
+      expect(nowhere.stderr).toMatch(/^gameplatform: the folder .* does not exist\n$/);
     });
   });
 }
+
+describe('backup staging folders', () => {
+  it('removes those a killed backup or restore left a day ago, and no other folder', async () => {
+    const dataDir = tempDir('gp-staging-');
+    for (const name of ['.backup-old', '.restore-old', '.backup-running', 'games', '.hidden-old'])
+      mkdirSync(path.join(dataDir, name));
+    const dayAgo = new Date(Date.now() - 25 * 3600_000);
+    for (const name of ['.backup-old', '.restore-old', '.hidden-old'])
+      utimesSync(path.join(dataDir, name), dayAgo, dayAgo);
+    await removeStaleStaging(dataDir);
+    expect(
+      ['.backup-old', '.restore-old', '.backup-running', 'games', '.hidden-old'].map((n) =>
+        existsSync(path.join(dataDir, n)),
+      ),
+    ).toEqual([false, false, true, true, true]);
+  });
+});

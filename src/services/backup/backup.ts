@@ -2,7 +2,7 @@
 // the stored objects it points at (files under data_dir: their bytes; a bucket: a list, or their bytes with --objects),
 // in one .tar.gz archive with a manifest (docs/operations.md, "Backups").
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { create } from 'tar';
 import type { Config } from '../../config.js';
@@ -99,10 +99,25 @@ async function snapshotWithObjects(
   }
 }
 
+/** A day: staging folders older than that were left by a backup or restore that was killed. */
+const STALE_STAGING_MS = 24 * 3600_000;
+
+/** Removes the staging folders that a killed backup or restore left under data_dir (their database copy takes room). */
+export async function removeStaleStaging(dataDir: string, now = Date.now()): Promise<void> {
+  for (const entry of await readdir(dataDir, { withFileTypes: true }).catch(() => [])) {
+    if (!entry.isDirectory() || !/^\.(backup|restore)-/.test(entry.name)) continue;
+    const folder = path.join(dataDir, entry.name);
+    const { mtimeMs } = await stat(folder);
+    if (now - mtimeMs > STALE_STAGING_MS) await rm(folder, { recursive: true, force: true });
+  }
+}
+
 export async function createBackup(file: string, options: BackupOptions): Promise<BackupResult> {
   const { config, store } = options;
   const target = path.resolve(file);
+  if (!existsSync(path.dirname(target))) throw new CliRefusal(`the folder ${path.dirname(target)} does not exist`);
   await mkdir(config.data_dir, { recursive: true });
+  await removeStaleStaging(config.data_dir);
   // Under data_dir (a dot-name the store never lists): its files can be hard-linked from there.
   const staging = await mkdtemp(path.join(config.data_dir, '.backup-'));
   try {

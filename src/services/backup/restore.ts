@@ -12,6 +12,7 @@ import { migrations } from '../../db/migrations/index.js';
 import { displayDatabaseUrl } from '../../db/reachability.js';
 import { CliRefusal } from '../../lib/refusal.js';
 import type { ObjectStore } from '../storage/store.js';
+import { removeStaleStaging } from './backup.js';
 import { MANIFEST_FILE, OBJECTS_DIR, parseManifest, type BackupManifest } from './manifest.js';
 import { restoreObjects, type RestoredObjects } from './objects.js';
 import { postgresHasTables, restorePostgres } from './postgres-backup.js';
@@ -82,6 +83,7 @@ export async function restoreBackup(file: string, options: RestoreOptions): Prom
   const source = path.resolve(file);
   if (!existsSync(source)) throw new CliRefusal(`there is no backup at ${source}`);
   await mkdir(config.data_dir, { recursive: true });
+  await removeStaleStaging(config.data_dir);
   const staging = await mkdtemp(path.join(config.data_dir, '.restore-'));
   try {
     const manifest = await readArchiveManifest(source, staging);
