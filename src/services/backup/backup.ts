@@ -112,6 +112,28 @@ export async function removeStaleStaging(dataDir: string, now = Date.now()): Pro
   }
 }
 
+/** Copies the objects of a bucket into the staging folder (--objects); one gone since the snapshot is missing. */
+async function downloadObjects(store: ObjectStore, objects: BackupObject[], dir: string, missing: string[]) {
+  for (const object of objects) {
+    if (await downloadObject(store, object.key, dir)) object.included = true;
+    else missing.push(object.key);
+  }
+}
+
+/** Writes the manifest and packs the staging folder's files into `target`, renamed into place only once whole. */
+async function writeArchive(staging: string, manifest: BackupManifest, target: string): Promise<number> {
+  await writeFile(path.join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 1)}\n`);
+  const entries = [
+    MANIFEST_FILE,
+    manifest.database_file,
+    ...manifest.objects.filter((o) => o.included).map((o) => `${OBJECTS_DIR}/${o.key}`),
+  ];
+  const partial = `${target}.partial`;
+  await create({ file: partial, cwd: staging, gzip: true, portable: true }, entries);
+  await rename(partial, target);
+  return (await stat(target)).size;
+}
+
 export async function createBackup(file: string, options: BackupOptions): Promise<BackupResult> {
   const { config, store } = options;
   const target = path.resolve(file);
@@ -127,50 +149,30 @@ export async function createBackup(file: string, options: BackupOptions): Promis
       store.kind === 'local'
         ? stageLocalObjects(config.data_dir, objectsDir, inventory)
         : listStoreObjects(store, inventory);
-    const { snapshot, migrations, references, objects, missing } = await snapshotWithObjects(
-      options,
-      staging,
-      takeInventory,
-      inventory,
-    );
-    const { startedAt, databaseFile, schema } = snapshot;
+    const taken = await snapshotWithObjects(options, staging, takeInventory, inventory);
+    const { snapshot, objects, missing } = taken;
     try {
       await snapshot.dump(staging);
     } finally {
       await snapshot.close();
     }
-    if (store.kind !== 'local' && options.includeObjects) {
-      for (const object of objects) {
-        if (await downloadObject(store, object.key, objectsDir)) object.included = true;
-        else missing.push(object.key);
-      }
-    }
+    if (store.kind !== 'local' && options.includeObjects) await downloadObjects(store, objects, objectsDir, missing);
     const manifest: BackupManifest = {
       format: BACKUP_FORMAT,
       format_version: BACKUP_FORMAT_VERSION,
       service_version: serviceVersion(),
       created_at: new Date().toISOString(),
-      snapshot_started_at: new Date(startedAt).toISOString(),
+      snapshot_started_at: new Date(snapshot.startedAt).toISOString(),
       dialect: config.database_kind,
-      database_file: databaseFile,
-      ...(schema ? { schema } : {}),
-      migrations,
+      database_file: snapshot.databaseFile,
+      ...(snapshot.schema ? { schema: snapshot.schema } : {}),
+      migrations: taken.migrations,
       store: { kind: store.kind, location: store.location },
-      prefixes: references.prefixes.sort(),
+      prefixes: taken.references.prefixes.sort(),
       objects,
       missing: missing.sort(),
     };
-    await writeFile(path.join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 1)}\n`);
-    const partial = `${target}.partial`;
-    const entries = [
-      MANIFEST_FILE,
-      databaseFile,
-      ...objects.filter((o) => o.included).map((o) => `${OBJECTS_DIR}/${o.key}`),
-    ];
-    await create({ file: partial, cwd: staging, gzip: true, portable: true }, entries);
-    // Renamed into place only once whole: a backup file is never half written.
-    await rename(partial, target);
-    return { manifest, bytes: (await stat(target)).size };
+    return { manifest, bytes: await writeArchive(staging, manifest, target) };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
