@@ -34,7 +34,9 @@ import { developerKeyCredential } from './modules/games/keys.service.js';
 import { devRoutes } from './modules/dev/dev.routes.js';
 import { createMailer } from './services/mail/mailer.js';
 import { createMetrics } from './services/metrics/metrics.js';
+import { instrumentStore } from './services/metrics/store-metrics.js';
 import { metricsRoutes, registerHttpMetrics } from './modules/status/metrics.routes.js';
+import { buildMetricsListener } from './modules/status/metrics-listener.js';
 import { gameFilesRoutes } from './modules/games/game-files.routes.js';
 import { gameRequestRewriter, isGameRequest } from './modules/games/game-origin.js';
 import { gamesRoutes } from './modules/games/games.routes.js';
@@ -46,6 +48,7 @@ import { statesRoutes } from './modules/states/states.routes.js';
 import { leaderboardRoutes } from './modules/scores/leaderboard.routes.js';
 import { scoresRoutes } from './modules/scores/scores.routes.js';
 import { healthRoutes } from './modules/status/health.routes.js';
+import { readiness } from './modules/status/health.service.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 import { mediaRoutes } from './modules/games/media.routes.js';
 import { adminRoutes } from './modules/studios/admin.routes.js';
@@ -58,6 +61,7 @@ import { studioRoutes } from './modules/studios/studio.routes.js';
 import { uploadsRoutes } from './modules/studios/uploads.routes.js';
 import { openStore } from './services/storage/storage.js';
 import type { ObjectStore } from './services/storage/store.js';
+import type { Tracing } from './services/tracing/tracing.js';
 
 export type App = FastifyInstance & { ctx: AppContext };
 
@@ -66,6 +70,8 @@ declare module 'fastify' {
     ctx: AppContext;
     /** PostgreSQL with credential_cache on: player tokens kept in memory, fresh by LISTEN/NOTIFY (else undefined) */
     credentialCache: CredentialCache | undefined;
+    /** with metrics_port set: the plain-HTTP listener for /metrics and the probes, not listening yet (else undefined) */
+    metricsListener: FastifyInstance | undefined;
   }
 }
 
@@ -77,6 +83,8 @@ export interface BuildOptions {
   logger?: FastifyBaseLogger;
   /** the file store (default: the one storage_url names) */
   storage?: ObjectStore;
+  /** OpenTelemetry tracing, when the settings turn it on (server.ts starts it before the app is built) */
+  tracing?: Tracing;
 }
 
 /**
@@ -165,13 +173,18 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // First, so that its request span wraps every hook and route after it.
+  if (options.tracing) await app.register(options.tracing.plugin);
   app.server.maxConnections = config.http.max_connections;
   closeSilentConnections(app.server, connectionLimits(config).headersTimeout);
 
   const clock = options.clock ?? systemClock;
   const metrics = createMetrics();
+  metrics.infrastructure.describeBuild(database.dialect);
+  metrics.infrastructure.trackListeners(database.listenerStats);
+  database.onError((kind) => metrics.infrastructure.databaseError(kind));
   const mailer = createMailer({ config, db: database.db, clock, log: app.log, metrics });
-  const storage = options.storage ?? (await openStore(config));
+  const storage = instrumentStore(options.storage ?? (await openStore(config)), metrics.infrastructure);
   // A missing bucket or refused credentials stop the start here, not as a 500 on the first upload.
   await storage.check();
   const credentialCache = await startCredentialCache(config, database, app.log);
@@ -189,6 +202,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     activeSessions: () => countActiveSessions(ctx),
     waitingMail: () => mailer.waiting(),
     pool: database.poolStats,
+    ready: async () => (await readiness(database.readiness, config.readiness_timeout_ms)).ready,
   });
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => storage.close());
@@ -218,8 +232,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await registerOpenApi(app, config);
 
   await app.register(statusRoutes);
-  await app.register(healthRoutes);
-  await app.register(metricsRoutes);
+  await app.register(healthRoutes, { probe: database.readiness });
+  // With a metrics listener of its own (metrics_port), /metrics is served there only.
+  if (!config.metrics_port) await app.register(metricsRoutes);
+  app.decorate(
+    'metricsListener',
+    config.metrics_port ? await buildMetricsListener(app, database.readiness) : undefined,
+  );
   await app.register(accountsRoutes);
   await app.register(statesRoutes);
   await app.register(gamesRoutes);

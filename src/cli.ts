@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 // The gameplatform command: serve, migrate, and the operator commands of DESIGN §9.
 import { realpathSync } from 'node:fs';
-import { createInterface } from 'node:readline/promises';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import pino from 'pino';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { AppContext } from './context.js';
-import { openDatabase, type DatabaseHandle } from './db/connect.js';
-import { appliedMigrations, migrateAllDown, migrateDown, migrateToLatest, pendingMigrations } from './db/migrate.js';
-import { displayDatabaseUrl, unreachableMessage } from './db/reachability.js';
+import type { DatabaseHandle } from './db/connect.js';
+import { migrateToLatest, pendingMigrations } from './db/migrate.js';
+import { registerMigrateCommand } from './db/migrate.cli.js';
+import { asRefusal, openForCli } from './db/open-cli.js';
 import { AppError } from './http/errors.js';
 import { CliRefusal } from './lib/refusal.js';
 import { loggerOptions } from './http/logging.js';
@@ -25,6 +25,10 @@ import { registerPlayCommands } from './modules/play/play.cli.js';
 import { registerStudioCommands } from './modules/studios/studios.cli.js';
 import { openStore } from './services/storage/storage.js';
 import { registerStorageCommands } from './services/storage/storage.cli.js';
+import { registerBackupCommands } from './services/backup/backup.cli.js';
+import { avatarObjectKeys } from './modules/accounts/stored-objects.repository.js';
+import { contentTypeOf } from './modules/games/file-types.js';
+import { fileSetPrefixes } from './modules/games/stored-objects.repository.js';
 import { StorageError } from './services/storage/store.js';
 
 export { CliRefusal };
@@ -34,31 +38,13 @@ export interface DatabaseOptions {
   readOnly?: boolean;
 }
 
-/** Opens the database of the settings; a database that cannot be reached or opened is a one-line refusal. */
-async function openForCli(config: Config): Promise<DatabaseHandle> {
-  try {
-    return openDatabase(config.database_url);
-  } catch (error) {
-    // Opening touches no network (PostgreSQL connects on the first query): this is SQLite's file or its directory.
-    throw new CliRefusal(
-      unreachableMessage(error, config.database_url) ??
-        `cannot reach the database ${displayDatabaseUrl(config.database_url)}: ${(error as Error).message ?? String(error)}`,
-    );
-  }
-}
-
-function asRefusal(error: unknown, config: Config): unknown {
-  const message = unreachableMessage(error, config.database_url);
-  return message ? new CliRefusal(message) : error;
-}
-
 /** Runs `fn` with the settings and a migrated database (read-only commands: a current one), closing it afterwards. */
 export async function withDatabase<T>(
   fn: (config: Config, database: DatabaseHandle) => Promise<T>,
   options: DatabaseOptions = {},
 ): Promise<T> {
   const config = loadConfig();
-  const database = await openForCli(config);
+  const database = openForCli(config);
   try {
     try {
       if (options.readOnly) {
@@ -105,17 +91,6 @@ export async function withContext<T>(fn: (ctx: AppContext) => Promise<T>, option
   }, options);
 }
 
-/** Asks on the terminal; without one (a script, a pipe) the answer is no, and the caller says to use --yes. */
-async function confirm(question: string): Promise<boolean> {
-  if (!process.stdin.isTTY) return false;
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
-  } finally {
-    rl.close();
-  }
-}
-
 export function buildProgram(): Command {
   const program = new Command('gameplatform').description('The game platform service').version(serviceVersion());
 
@@ -134,46 +109,17 @@ export function buildProgram(): Command {
       }
     });
 
-  program
-    .command('migrate')
-    .description('apply every pending migration (or revert with --down)')
-    .option('--down', 'revert the newest migration (asks first; --yes to skip)')
-    .option('--all', 'with --down: revert every migration (drops every table)')
-    .option('--yes', 'with --down: do not ask')
-    .action(async (options: { down?: boolean; all?: boolean; yes?: boolean }) => {
-      const config = loadConfig();
-      const database = await openForCli(config);
-      try {
-        if (options.down) {
-          const applied = await appliedMigrations(database.db).catch((error: unknown) =>
-            Promise.reject(asRefusal(error, config)),
-          );
-          if (applied.length === 0) return console.log('nothing to do: no migration is applied');
-          const what = options.all
-            ? `revert all ${applied.length} migrations of ${displayDatabaseUrl(config.database_url)}, dropping every table and its data`
-            : `revert migration ${applied[applied.length - 1]} of ${displayDatabaseUrl(config.database_url)}`;
-          if (!options.yes && !(await confirm(`${what[0]!.toUpperCase()}${what.slice(1)}?`))) {
-            throw new CliRefusal(
-              process.stdin.isTTY
-                ? 'nothing reverted'
-                : `migrate --down would ${what}; with no terminal to ask on, confirm with --yes`,
-            );
-          }
-        }
-        const run = options.down ? (options.all ? migrateAllDown : migrateDown) : migrateToLatest;
-        const lines = await run(database.db).catch((error: unknown) => Promise.reject(asRefusal(error, config)));
-        console.log(lines.length ? lines.join('\n') : 'nothing to do: the database is up to date');
-      } finally {
-        await database.destroy();
-      }
-    });
-
+  registerMigrateCommand(program);
   registerGameCommands(program, withContext);
   registerPlayerCommands(program, withContext);
   registerMailCommands(program, withContext);
   registerPlayCommands(program, withContext);
   registerStudioCommands(program, withContext);
   registerStorageCommands(program);
+  registerBackupCommands(program, {
+    references: async (db) => ({ keys: await avatarObjectKeys(db), prefixes: await fileSetPrefixes(db) }),
+    contentTypeOf,
+  });
 
   return program;
 }
@@ -184,7 +130,7 @@ export async function runCli(argv: string[] = process.argv): Promise<void> {
   } catch (error) {
     if (error instanceof ConfigError || error instanceof CliRefusal || error instanceof StorageError) {
       console.error(`gameplatform: ${error.message}`);
-      process.exit(1);
+      process.exit(error instanceof CliRefusal ? error.exitCode : 1);
     }
     // A refusal the operator can act on (bad input, unknown name): the message and each field, no stack.
     if (error instanceof AppError) {

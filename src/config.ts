@@ -1,10 +1,12 @@
 // Settings: defaults, then gameplatform.config.json, then GP_* environment variables; parsed once, typed, frozen.
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Type, type Static, type TSchema, Kind } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import proxyAddr from '@fastify/proxy-addr';
 import { defaultGamesUrl, parseGamesUrl, sharesPortalHost } from './lib/games-url.js';
+import { tracingSettings, type TracingSettings } from './lib/tracing-settings.js';
 
 const RateLimit = (max: number, windowSeconds: number, what: string) =>
   Type.Object(
@@ -107,6 +109,20 @@ export const SettingsSchema = Type.Object(
       description:
         'at start, how long to keep retrying (with backoff) a database that cannot be reached before giving up; 0: give up at once',
     }),
+    database_pool_size: Type.Integer({
+      minimum: 0,
+      maximum: 1000,
+      default: 0,
+      description:
+        "PostgreSQL: connections each instance's request pool opens at most (a request waits for a free one); 0: sized for the host, 10 or twice the CPUs the process may use, whichever is more. Each instance also holds one for the readiness probe and one for the credential cache's listener",
+    }),
+    readiness_timeout_ms: Type.Integer({
+      minimum: 50,
+      maximum: 60_000,
+      default: 1000,
+      description:
+        'how long GET /readyz waits for the database (on a connection of its own, never behind requests) before answering 503; give the probe a longer timeout than this',
+    }),
     credential_cache: Type.Boolean({
       default: true,
       description:
@@ -174,6 +190,18 @@ export const SettingsSchema = Type.Object(
       default: '',
       description:
         'when set, GET /metrics needs Authorization: Bearer <metrics_token>; unset, /metrics is open to anyone who can reach it',
+    }),
+    metrics_port: Type.Integer({
+      minimum: 0,
+      maximum: 65535,
+      default: 0,
+      description:
+        'when set, GET /metrics (and the probes /healthz, /readyz) are served over plain HTTP on this port of metrics_host, for Prometheus to scrape each instance, and /metrics leaves the public port; 0: /metrics is on the public port',
+    }),
+    metrics_host: Type.String({
+      default: '127.0.0.1',
+      description:
+        'the address the metrics listener (metrics_port) binds: an internal one (the loopback, a private network, the pod IP), never a public one',
     }),
     rate_limits: Type.Object(
       {
@@ -293,6 +321,8 @@ export type Config = Readonly<
     /** `database_url` with the default applied. */
     database_url: string;
     database_kind: 'sqlite' | 'postgres';
+    /** OpenTelemetry tracing, from the standard OTEL_* variables (off unless an exporter or endpoint is named) */
+    tracing: TracingSettings;
   }
 >;
 
@@ -420,6 +450,11 @@ function checkSemantics(s: Settings, env: Environment): void {
   if (s.max_heartbeat_gap < s.heartbeat_interval) {
     throw new ConfigError('Setting max_heartbeat_gap (GP_MAX_HEARTBEAT_GAP) must be at least heartbeat_interval');
   }
+  if (s.metrics_port && s.metrics_port === s.port) {
+    throw new ConfigError(
+      'Setting metrics_port (GP_METRICS_PORT) must differ from port (PORT): the metrics listener is a port of its own',
+    );
+  }
   if (env === 'production') checkProduction(s, url);
   checkGamesUrl(s, url);
 }
@@ -505,6 +540,11 @@ function checkProduction(s: Settings, url: URL): void {
   }
 }
 
+/** database_pool_size 0: 10 connections, or two per CPU the process may use when that is more. */
+export function hostPoolSize(cpus = availableParallelism()): number {
+  return Math.max(10, 2 * cpus);
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object') {
     for (const child of Object.values(value)) deepFreeze(child);
@@ -545,8 +585,16 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const databaseUrl = settings.database_url || path.join(dataDir, 'gameplatform.sqlite');
   const isPostgres = /^postgres(ql)?:\/\//.test(databaseUrl);
 
+  let tracing: TracingSettings;
+  try {
+    tracing = tracingSettings(env);
+  } catch (error) {
+    throw new ConfigError(`Tracing: ${(error as Error).message}`);
+  }
   return deepFreeze({
     ...settings,
+    tracing,
+    database_pool_size: settings.database_pool_size || hostPoolSize(),
     data_dir: dataDir,
     env: nodeEnv,
     public_url: settings.public_url.replace(/\/+$/, ''),

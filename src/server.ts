@@ -13,6 +13,8 @@ import { publishDemoGamesIfEmpty } from './modules/portal/demo-games.js';
 import { startIdleSweep } from './modules/play/play.sweeper.js';
 import { startDeletionPurge } from './modules/accounts/purge.sweeper.js';
 import { startUploadSweep } from './modules/games/uploads.sweeper.js';
+import { listenForMetrics } from './modules/status/metrics-listener.js';
+import { startTracing } from './services/tracing/tracing.js';
 
 export async function startServer(config: Config): Promise<App> {
   const logger = pino(loggerOptions(config.log_level));
@@ -20,7 +22,10 @@ export async function startServer(config: Config): Promise<App> {
     logger.warn(
       `Node.js ${process.versions.node} is past its end of life and untested here; use Node.js 22.12 or newer (24 LTS)`,
     );
+  const tracing = await startTracing(config);
+  if (tracing) logger.info(`tracing on: ${config.tracing.exporters.join(', ')} ${config.tracing.endpoint}`.trim());
   const database = openDatabase(config.database_url, {
+    poolSize: config.database_pool_size,
     onPoolError: (error) => logger.warn({ err: error }, 'database connection lost; the pool will reconnect'),
   });
   // A database still starting or failing over is waited for (database_connect_timeout_seconds); a failed migration
@@ -29,7 +34,7 @@ export async function startServer(config: Config): Promise<App> {
   for (const line of await whileDatabaseUnreachable('migrating', () => migrateToLatest(database.db), waiting))
     logger.info(line);
 
-  const app = await buildApp({ config, database, logger });
+  const app = await buildApp({ config, database, logger, ...(tracing ? { tracing } : {}) });
   const demos = await whileDatabaseUnreachable(
     'publishing the demo games',
     () => publishDemoGamesIfEmpty(app.ctx),
@@ -50,6 +55,8 @@ export async function startServer(config: Config): Promise<App> {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`serving ${config.public_url} (database: ${database.dialect}), games at ${config.games_url}`);
+  if (await listenForMetrics(app))
+    app.log.info(`metrics and probes at http://${config.metrics_host}:${config.metrics_port}/metrics`);
   const gamesWarning = gamesUrlWarning(config);
   if (gamesWarning) app.log.warn(gamesWarning);
 
@@ -59,6 +66,7 @@ export async function startServer(config: Config): Promise<App> {
     await app.close();
     // After app.close(): its onClose hooks still write (mail being delivered goes to the outbox).
     await database.destroy();
+    await tracing?.shutdown();
   });
   return app;
 }

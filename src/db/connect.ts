@@ -12,10 +12,14 @@ import {
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
+  type Driver,
+  type PostgresDialectConfig,
   type SqliteDialectConfig,
   type Transaction,
 } from 'kysely';
 import { NotificationListener, type ListenerEvents } from './listener.js';
+import { observeDriver, type DatabaseErrorListener, type ErrorReporter } from './observe.js';
+import { kyselyProbe, postgresProbe, sqliteProbe, type ReadinessProbe } from './probe.js';
 import type { Database } from './schema.js';
 import { Sqlite } from './sqlite-driver.js';
 import { DatabaseUnavailableError } from './unavailable.js';
@@ -27,6 +31,8 @@ export type DialectName = 'sqlite' | 'postgres';
 
 /** What the connection pool holds: connections open, checked out, and requests waiting for one. */
 export interface PoolStats {
+  /** the most connections the pool opens (database_pool_size) */
+  max: number;
   size: number;
   inUse: number;
   waiting: number;
@@ -39,7 +45,19 @@ export interface DatabaseHandle {
   poolStats(): PoolStats;
   /** PostgreSQL: a connection of its own that LISTENs on `channels` (not connected until started). */
   listen?(channels: readonly string[], events: ListenerEvents): NotificationListener;
+  /** GET /readyz's own connection (never the request pool's) */
+  readiness: ReadinessProbe;
+  /** The listeners opened by listen() and not closed: whether each is up, and how often it reconnected. */
+  listenerStats(): ListenerStats[];
+  /** Where every failed statement or connection wait is reported, by kind (one listener; a new one replaces it). */
+  onError(listener: DatabaseErrorListener): void;
   destroy(): Promise<void>;
+}
+
+export interface ListenerStats {
+  channels: string;
+  up: boolean;
+  reconnects: number;
 }
 
 /** Every transaction on SQLite takes the write lock at BEGIN, so two processes never deadlock upgrading a read lock. */
@@ -50,11 +68,26 @@ class ImmediateSqliteDriver extends SqliteDriver {
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly settings: SqliteDialectConfig) {
+  constructor(
+    private readonly settings: SqliteDialectConfig,
+    private readonly reporter: ErrorReporter,
+  ) {
     super(settings);
   }
   override createDriver(): SqliteDriver {
-    return new ImmediateSqliteDriver(this.settings);
+    return observeDriver(new ImmediateSqliteDriver(this.settings), this.reporter, 'throws') as SqliteDriver;
+  }
+}
+
+class ObservedPostgresDialect extends PostgresDialect {
+  constructor(
+    config: PostgresDialectConfig,
+    private readonly reporter: ErrorReporter,
+  ) {
+    super(config);
+  }
+  override createDriver(): Driver {
+    return observeDriver(super.createDriver(), this.reporter, 'rejects');
   }
 }
 
@@ -97,8 +130,25 @@ function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: cacheStatements(sqlite) }) });
-  return { db, dialect: 'sqlite', poolStats: () => ({ size: 1, inUse: 0, waiting: 0 }), destroy: () => db.destroy() };
+  const reporter: ErrorReporter = { listener: undefined };
+  const db = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: cacheStatements(sqlite) }, reporter),
+  });
+  const readiness = file === ':memory:' ? kyselyProbe(db) : sqliteProbe(file);
+  return {
+    db,
+    dialect: 'sqlite',
+    poolStats: () => ({ max: 1, size: 1, inUse: 0, waiting: 0 }),
+    readiness,
+    listenerStats: () => [],
+    onError: (listener) => {
+      reporter.listener = listener;
+    },
+    destroy: async () => {
+      await readiness.close();
+      await db.destroy();
+    },
+  };
 }
 
 // bigint (int8) columns hold epoch milliseconds and scores, all safe integers: read them as numbers.
@@ -141,8 +191,12 @@ function prepareMarkedStatements(client: pg.PoolClient): void {
   }) as typeof client.query;
 }
 
+/** Connections in the request pool when the settings name none (database_pool_size). */
+export const DEFAULT_POOL_SIZE = 10;
+
 export interface OpenOptions {
   onPoolError?: (error: Error) => void;
+  /** the request pool's connections (PostgreSQL; default DEFAULT_POOL_SIZE) */
   poolSize?: number;
   /** how long a request waits for a connection (a free one from the pool, or a new one) before 503; default 10 s */
   connectTimeoutMs?: number;
@@ -160,7 +214,7 @@ export interface OpenOptions {
 function resilientPool(url: string, options: OpenOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 10,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
     types: pgTypes as pg.CustomTypesConfig,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     keepAlive: true,
@@ -186,15 +240,33 @@ function resilientPool(url: string, options: OpenOptions): pg.Pool {
 
 function openPostgres(url: string, options: OpenOptions): DatabaseHandle {
   const pool = resilientPool(url, options);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const reporter: ErrorReporter = { listener: undefined };
+  const db = new Kysely<Database>({ dialect: new ObservedPostgresDialect({ pool }, reporter) });
   const poolStats = () => ({
+    max: pool.options.max,
     size: pool.totalCount,
     inUse: pool.totalCount - pool.idleCount,
     waiting: pool.waitingCount,
   });
-  const listen = (channels: readonly string[], events: ListenerEvents) =>
-    new NotificationListener(url, channels, events);
-  return { db, dialect: 'postgres', poolStats, listen, destroy: () => db.destroy() };
+  const listeners = new Set<NotificationListener>();
+  const listen = (channels: readonly string[], events: ListenerEvents) => {
+    const listener = new NotificationListener(url, channels, events);
+    listeners.add(listener);
+    return listener;
+  };
+  const listenerStats = () => {
+    for (const listener of listeners) if (listener.closed) listeners.delete(listener);
+    return [...listeners].map((l) => ({ channels: l.channels.join(','), up: l.up, reconnects: l.reconnects }));
+  };
+  const readiness = postgresProbe(url);
+  const destroy = async () => {
+    await readiness.close();
+    await db.destroy();
+  };
+  const onError = (listener: DatabaseErrorListener) => {
+    reporter.listener = listener;
+  };
+  return { db, dialect: 'postgres', poolStats, listen, readiness, listenerStats, onError, destroy };
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {

@@ -47,6 +47,7 @@ export class NotificationListener {
   #reconnectTimer: NodeJS.Timeout | undefined;
   #reconnectDelay = RECONNECT_FIRST_MS;
   #waiters: Waiter[] = [];
+  #reconnects = 0;
 
   constructor(url: string, channels: readonly string[], events: ListenerEvents) {
     this.#url = url;
@@ -57,6 +58,21 @@ export class NotificationListener {
   /** Connected, listening, and its last echo (if any is out) not late. */
   get up(): boolean {
     return this.#up;
+  }
+
+  /** the channels it listens on (its echo channel aside) */
+  get channels(): readonly string[] {
+    return this.#channels;
+  }
+
+  /** how many times it lost its connection (or its first one failed) and set out to connect again */
+  get reconnects(): number {
+    return this.#reconnects;
+  }
+
+  /** closed for good (close()) */
+  get closed(): boolean {
+    return this.#closed;
   }
 
   /** Connects and listens; resolves after the first attempt, whatever its outcome (it retries in the background). */
@@ -176,6 +192,7 @@ export class NotificationListener {
     this.#drop();
     client.end().catch(() => undefined);
     if (this.#closed) return;
+    this.#reconnects++;
     this.#events.onTrouble?.(`notification listener: ${message}; reconnecting in ${this.#reconnectDelay} ms`, error);
     this.#reconnectTimer = setTimeout(() => void this.#connect(), this.#reconnectDelay);
     this.#reconnectTimer.unref();

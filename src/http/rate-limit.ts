@@ -32,7 +32,11 @@ const reconnectDelay = (attempt: number) => Math.min(100 * 2 ** Math.min(attempt
  * that Redis is gone and once that it is back, however many requests and reconnect attempts come in between.
  * ioredis is loaded only here: a process without redis_url never loads it.
  */
-async function connectRedis(url: string, log: FastifyBaseLogger): Promise<{ redis: Redis; close(): Promise<void> }> {
+async function connectRedis(
+  url: string,
+  log: FastifyBaseLogger,
+  metrics: AppContext['metrics'],
+): Promise<{ redis: Redis; close(): Promise<void> }> {
   const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     connectTimeout: 2000,
@@ -40,6 +44,8 @@ async function connectRedis(url: string, log: FastifyBaseLogger): Promise<{ redi
     enableOfflineQueue: false,
     retryStrategy: reconnectDelay,
   });
+  const counted = metrics.infrastructure.trackRedis(() => redis.status === 'ready');
+  redis.on('error', () => counted.error());
   let reachable = true;
   let closing = false;
   const lost = (error?: Error) => {
@@ -85,7 +91,7 @@ export interface RateLimits {
 
 export async function registerRateLimits(app: FastifyInstance, ctx: AppContext): Promise<RateLimits> {
   const { config } = ctx;
-  const connection = config.redis_url ? await connectRedis(config.redis_url, app.log) : undefined;
+  const connection = config.redis_url ? await connectRedis(config.redis_url, app.log, ctx.metrics) : undefined;
   const redis = connection?.redis;
   if (connection) {
     await firstConnection(connection.redis);

@@ -8,6 +8,7 @@ import type { AppContext } from '../../src/context.js';
 import { openDatabase, type DatabaseHandle, type DialectName } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { loggerOptions } from '../../src/http/logging.js';
+import type { Tracing } from '../../src/services/tracing/tracing.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { requester, type Requester } from './request.js';
 
@@ -38,6 +39,8 @@ export interface HarnessOptions {
   beforeReady?: (app: App) => void | Promise<void>;
   /** where the app's log lines go (at the config's log_level, with the server's logger options); default none */
   logStream?: NodeJS.WritableStream;
+  /** OpenTelemetry tracing started by the test (startTracing with an in-memory exporter) */
+  tracing?: Tracing;
 }
 
 export function testConfig(dataDir: string, databaseUrl: string, options: HarnessOptions = {}): Config {
@@ -77,7 +80,13 @@ export async function createHarness(
     await migrateToLatest(database.db);
     const logger =
       options.logger ?? (options.logStream ? pino(loggerOptions(config.log_level), options.logStream) : undefined);
-    app = await buildApp({ config, database, clock, ...(logger ? { logger } : {}) });
+    app = await buildApp({
+      config,
+      database,
+      clock,
+      ...(logger ? { logger } : {}),
+      ...(options.tracing ? { tracing: options.tracing } : {}),
+    });
     await options.beforeReady?.(app);
     await app.ready();
   } catch (error) {

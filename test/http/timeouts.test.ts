@@ -99,12 +99,11 @@ for (const dialect of enabledDialects()) {
 
     it('holds no more connections than http.max_connections: one more is closed at once', async () => {
       const clients = await Promise.all(Array.from({ length: 12 }, () => connect(live.port)));
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const open = clients.filter((c) => !c.socket.destroyed && c.socket.readyState === 'open');
-      const closedEarly = await Promise.all(clients.map((c) => c.closedWithin(1)));
+      // The cap closes each extra connection as it is accepted; the 8 others stay open until the headers timeout
+      // (1 s) closes them for sending nothing. Each close is waited for (a loaded machine accepts late), up to 900 ms.
+      const closedAfter = await Promise.all(clients.map((c) => c.closedWithin(900)));
       for (const c of clients) c.socket.destroy();
-      expect(closedEarly.filter((t) => t !== null).length).toBe(4);
-      expect(open.length).toBeLessThanOrEqual(8);
+      expect(closedAfter.filter((t) => t !== null && t < 900).length).toBe(4);
       // once they are gone, new connections are served again
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(

@@ -51,7 +51,7 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description Answers 200 when the database answers within a second and has every migration of this version; 503 `unavailable` otherwise (`error.reason`: `database_unreachable` or `migrations_pending`) and while the process shuts down (no `reason`). A failing readiness probe means: send no traffic here for now. Not rate-limited; needs no credential.
+         * @description Answers 200 when the database answers within `readiness_timeout_ms` (1 s by default) and has every migration of this version; 503 `unavailable` otherwise (`error.reason`: `database_unreachable` or `migrations_pending`) and while the process shuts down (no `reason`). The database is asked on a connection kept for this probe, so requests that hold every connection of the pool never delay the answer. A failing readiness probe means: send no traffic here for now. Not rate-limited; needs no credential.
          */
         get: operations["getReadyz"];
         put?: never;
@@ -71,7 +71,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description The metrics in the Prometheus text format (outside /v1, at the root of public_url): Node.js and process defaults, HTTP requests by route pattern, method and status with their durations, play, scores, saves, rate-limit refusals and the database pool. Open when the setting metrics_token is unset; with it set, send `Authorization: Bearer <metrics_token>` (else 401 unauthenticated). Not rate-limited.
+         * @description The metrics in the Prometheus text format (outside /v1, at the root of public_url): Node.js and process defaults, HTTP requests by route pattern, method and status with their durations, play, scores, saves, rate-limit refusals, the database pool and its errors, the object store, Redis, readiness and build info. With the setting metrics_port set it is served on that port of metrics_host instead (plain HTTP, for scraping each instance), and not here. Open when the setting metrics_token is unset; with it set, send `Authorization: Bearer <metrics_token>` (else 401 unauthenticated). Not rate-limited.
          */
         get: operations["getMetrics"];
         put?: never;

@@ -4,11 +4,18 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ok, errorEnvelope, ok } from '../../http/envelope.js';
+import type { ReadinessProbe } from '../../db/probe.js';
 import { AppError } from '../../http/errors.js';
 import { readiness } from './health.service.js';
 
-export async function healthRoutes(fastify: FastifyInstance): Promise<void> {
+export interface HealthOptions {
+  /** the database connection /readyz reads on (never the request pool's) */
+  probe: ReadinessProbe;
+}
+
+export async function healthRoutes(fastify: FastifyInstance, options: HealthOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const budgetMs = app.ctx.config.readiness_timeout_ms;
   app.get(
     '/healthz',
     {
@@ -31,7 +38,7 @@ export async function healthRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['service'],
         summary: 'Readiness',
         description:
-          'Answers 200 when the database answers within a second and has every migration of this version; 503 `unavailable` otherwise (`error.reason`: `database_unreachable` or `migrations_pending`) and while the process shuts down (no `reason`). A failing readiness probe means: send no traffic here for now. Not rate-limited; needs no credential.',
+          'Answers 200 when the database answers within `readiness_timeout_ms` (1 s by default) and has every migration of this version; 503 `unavailable` otherwise (`error.reason`: `database_unreachable` or `migrations_pending`) and while the process shuts down (no `reason`). The database is asked on a connection kept for this probe, so requests that hold every connection of the pool never delay the answer. A failing readiness probe means: send no traffic here for now. Not rate-limited; needs no credential.',
         response: {
           200: Ok(Type.Object({ status: Type.Literal('ready', { description: 'always ready' }) })),
           503: errorEnvelope(503, ['unavailable']),
@@ -41,7 +48,7 @@ export async function healthRoutes(fastify: FastifyInstance): Promise<void> {
       logLevel: 'warn',
     },
     async () => {
-      const result = await readiness(app.ctx);
+      const result = await readiness(options.probe, budgetMs);
       if (!result.ready) {
         // Not logged here: probes come every few seconds, and a lost database is logged by the pool and the requests.
         const message =

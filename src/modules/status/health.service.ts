@@ -1,27 +1,31 @@
-// Readiness for GET /readyz: the database answers within a second and has every migration of this version.
-import type { AppContext } from '../../context.js';
-import { pendingMigrations } from '../../db/migrate.js';
-
-export const READY_TIMEOUT_MS = 1000;
+// Readiness for GET /readyz: the database answers within the budget (readiness_timeout_ms) and has every migration
+// of this version, read on the probe's own connection so that requests holding the pool never delay the answer.
+import type { ReadinessProbe } from '../../db/probe.js';
+import { migrations } from '../../db/migrations/index.js';
 
 /** Why the service is not ready, as told to the probe: coarse, no internals (the log has the database's errors). */
 export type NotReady = 'database_unreachable' | 'migrations_pending';
 
 export type Readiness = { ready: true } | { ready: false; reason: NotReady; detail: string };
 
-export async function readiness(ctx: AppContext, timeoutMs = READY_TIMEOUT_MS): Promise<Readiness> {
-  const check = pendingMigrations(ctx.db).then(
-    (pending): Readiness =>
-      pending.length
+const known = Object.keys(migrations);
+
+export async function readiness(probe: ReadinessProbe, budgetMs: number): Promise<Readiness> {
+  const check = probe.appliedMigrations(budgetMs).then(
+    (applied): Readiness => {
+      const done = new Set(applied);
+      const pending = known.filter((name) => !done.has(name));
+      return pending.length
         ? { ready: false, reason: 'migrations_pending', detail: `not applied: ${pending.join(', ')}` }
-        : { ready: true },
+        : { ready: true };
+    },
     (error: unknown): Readiness => ({ ready: false, reason: 'database_unreachable', detail: (error as Error).message }),
   );
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<Readiness>((resolve) => {
     timer = setTimeout(
-      () => resolve({ ready: false, reason: 'database_unreachable', detail: `no answer within ${timeoutMs} ms` }),
-      timeoutMs,
+      () => resolve({ ready: false, reason: 'database_unreachable', detail: `no answer within ${budgetMs} ms` }),
+      budgetMs,
     );
   });
   try {

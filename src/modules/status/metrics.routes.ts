@@ -48,7 +48,7 @@ export async function metricsRoutes(app: FastifyInstance): Promise<void> {
         security: [{}, { metricsToken: [] }],
         summary: 'Prometheus metrics',
         description:
-          'The metrics in the Prometheus text format (outside /v1, at the root of public_url): Node.js and process defaults, HTTP requests by route pattern, method and status with their durations, play, scores, saves, rate-limit refusals and the database pool. Open when the setting metrics_token is unset; with it set, send `Authorization: Bearer <metrics_token>` (else 401 unauthenticated). Not rate-limited.',
+          'The metrics in the Prometheus text format (outside /v1, at the root of public_url): Node.js and process defaults, HTTP requests by route pattern, method and status with their durations, play, scores, saves, rate-limit refusals, the database pool and its errors, the object store, Redis, readiness and build info. With the setting metrics_port set it is served on that port of metrics_host instead (plain HTTP, for scraping each instance), and not here. Open when the setting metrics_token is unset; with it set, send `Authorization: Bearer <metrics_token>` (else 401 unauthenticated). Not rate-limited.',
         response: {
           200: {
             description: 'Prometheus text exposition format 0.0.4',

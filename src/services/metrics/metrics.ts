@@ -1,12 +1,15 @@
 // The Prometheus metrics of one app instance (prom-client, a registry of its own): services count, /metrics reads.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PoolStats } from '../../db/connect.js';
+import { infrastructureMetrics } from './infrastructure.js';
 
 /** Values read only when /metrics is scraped (no cost on the request paths). */
 export interface MetricSources {
   activeSessions(): Promise<number>;
   waitingMail(): Promise<number>;
   pool(): PoolStats;
+  /** what GET /readyz would answer now (on the probe's own connection, within its budget) */
+  ready(): Promise<boolean>;
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
@@ -30,6 +33,8 @@ export function createMetrics(sources?: MetricSources) {
 
   const metrics = {
     registry,
+    /** the object store, database errors, Redis, the listener, build info (infrastructure.ts) */
+    infrastructure: infrastructureMetrics(registry),
     httpRequests: new Counter({
       name: 'http_requests_total',
       help: 'HTTP requests answered, by route pattern, method and status',
@@ -131,9 +136,18 @@ export function createMetrics(sources?: MetricSources) {
         if (from) this.set(read(from.pool()));
       },
     });
+  pool('max', 'Database connections the pool opens at most (database_pool_size; SQLite: 1)', (s) => s.max);
   pool('size', 'Database connections open (SQLite: 1, its one connection)', (s) => s.size);
   pool('in_use', 'Database connections checked out by a query or transaction (SQLite: 0)', (s) => s.inUse);
   pool('waiting', 'Queries waiting for a free connection (SQLite: 0)', (s) => s.waiting);
+  new Gauge({
+    name: `${PREFIX}ready`,
+    help: 'What GET /readyz answers now: 1 ready, 0 not (the database does not answer within readiness_timeout_ms, or lacks migrations)',
+    registers,
+    async collect() {
+      if (from) this.set((await from.ready()) ? 1 : 0);
+    },
+  });
   new Gauge({
     name: `${PREFIX}play_sessions_active`,
     help: 'Play sessions open now (read from the database on each scrape; sessions idle past the timeout count until the sweep closes them)',
