@@ -66,11 +66,15 @@ for (const dialect of enabledDialects()) {
       const status = await cli('--status', '--json');
       expect(status.code).toBe(3);
       expect(JSON.parse(status.stdout).pending).toEqual([newest]);
+      const before = (await tables()).sort();
       const plan = await cli('--dry-run');
       expect(plan.code).toBe(3);
-      expect(plan.stdout).toContain(`-- migration ${newest}`);
-      if (dialect === 'postgres') expect(plan.stdout).toMatch(/create trigger players_credentials/);
-      else expect(plan.stdout).toContain(`-- migration ${newest} (no statement on this database)`);
+      // Only the newest migration, with what it would run (whatever that migration is).
+      const sections = plan.stdout.split(/^-- migration /m).slice(1);
+      expect(sections.map((s) => s.split(/[\s(]/)[0])).toEqual([newest]);
+      const [header, ...statements] = sections[0]!.trim().split('\n');
+      expect(statements.length > 0 || header!.endsWith('(no statement on this database)')).toBe(true);
+      expect((await tables()).sort()).toEqual(before);
       expect((await migrationStatus(handle.db)).pending).toEqual([newest]);
       expect((await cli()).code).toBe(0);
     });

@@ -66,17 +66,25 @@ async function rebuildSqlitePlayers(db: Kysely<any>, edit: (create: string) => s
   const create = edit(table.sql!);
   if (create === table.sql) throw new Error('players: the CREATE statement did not change');
   const others = schema.rows.filter((r) => r.type !== 'table' && r.sql !== null).map((r) => r.sql!);
+  const rebuild = async (trx: Kysely<any>) => {
+    await sql.raw(create.replace(/^CREATE TABLE "players"/, 'CREATE TABLE "players_rebuilt"')).execute(trx);
+    await sql`insert into players_rebuilt select * from players`.execute(trx);
+    await sql`drop table players`.execute(trx);
+    await sql`alter table players_rebuilt rename to players`.execute(trx);
+    for (const statement of others) await sql.raw(statement).execute(trx);
+    const broken = await sql`pragma foreign_key_check`.execute(trx);
+    if (broken.rows.length) throw new Error('players: the rebuild broke a foreign key');
+  };
+  // Inside a caller's transaction (`migrate --dry-run`, rolled back) foreign_keys cannot be switched: their checks
+  // wait for the commit instead, which never comes.
+  if (db.isTransaction) {
+    await sql`pragma defer_foreign_keys = on`.execute(db);
+    await rebuild(db);
+    return;
+  }
   await sql`pragma foreign_keys = off`.execute(db);
   try {
-    await db.transaction().execute(async (trx) => {
-      await sql.raw(create.replace(/^CREATE TABLE "players"/, 'CREATE TABLE "players_rebuilt"')).execute(trx);
-      await sql`insert into players_rebuilt select * from players`.execute(trx);
-      await sql`drop table players`.execute(trx);
-      await sql`alter table players_rebuilt rename to players`.execute(trx);
-      for (const statement of others) await sql.raw(statement).execute(trx);
-      const broken = await sql`pragma foreign_key_check`.execute(trx);
-      if (broken.rows.length) throw new Error('players: the rebuild broke a foreign key');
-    });
+    await db.transaction().execute(rebuild);
   } finally {
     await sql`pragma foreign_keys = on`.execute(db);
   }
