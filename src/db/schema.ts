@@ -64,6 +64,9 @@ export interface GamesTable {
   leaderboard_enabled: Flag;
   leaderboard_order: string;
   leaderboard_unit: string;
+  /** game.json `leaderboard.min` / `max`: the lowest and highest score a submission may carry (null: no bound) */
+  leaderboard_min: number | null;
+  leaderboard_max: number | null;
   save_slots: number;
   requires_premium: Flag;
   status: string;

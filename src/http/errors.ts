@@ -121,6 +121,11 @@ export const ERROR_CATALOG = {
     status: 422,
     description: "score names a play session that is not this player's for this game",
   },
+  score_out_of_range: {
+    status: 422,
+    description:
+      "a score below the game's leaderboard.min or above its leaderboard.max (game.json); error.min and error.max give the bounds",
+  },
   idempotency_key_reused: { status: 422, description: 'an Idempotency-Key sent again with a different body' },
   invalid_identity_token: {
     status: 422,

@@ -145,12 +145,29 @@ export class AccessLog extends LogController {
     this.#plainOf(request.server.log).info({ reqId: request.id, ...line }, 'request completed');
   }
 
+  /**
+   * A download the client left (a closed tab, a loader that gave up, a player who went on) is no fault of the
+   * service: debug. Anything else that breaks a stream once its headers are out (the store failing mid-file) is warn.
+   */
+  override streamError(error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply): void {
+    const code = error.code ?? '';
+    const socket = reply.raw.socket;
+    if (code === 'ERR_STREAM_PREMATURE_CLOSE' || (CLIENT_RESETS.has(code) && (!socket || socket.destroyed))) {
+      reply.log.debug({ code: error.code, url: redactUrl(request.url) }, 'the client left before the answer was sent');
+      return;
+    }
+    reply.log.warn({ err: error }, 'response terminated with an error with headers already sent');
+  }
+
   #plainOf(root: FastifyBaseLogger): FastifyBaseLogger {
     let plain = this.#plain.get(root);
     if (!plain) this.#plain.set(root, (plain = root.child({}, { redact: { paths: [] } } as ChildLoggerOptions)));
     return plain;
   }
 }
+
+/** Errors of writing to a connection the client reset (a premature close is the usual sign of a client leaving). */
+const CLIENT_RESETS = new Set(['ECONNRESET', 'EPIPE']);
 
 type LogArgs = [object | string, ...unknown[]];
 type Writer = Record<'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace', (...args: LogArgs) => void>;

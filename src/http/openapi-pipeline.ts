@@ -83,6 +83,16 @@ const ERROR_EXTRAS: Partial<
       }),
     },
   },
+  score_out_of_range: {
+    required: {
+      min: Type.Union([Type.Integer(), Type.Null()], {
+        description: 'the lowest score the game accepts (game.json leaderboard.min); null: no lower bound',
+      }),
+      max: Type.Union([Type.Integer(), Type.Null()], {
+        description: 'the highest score the game accepts (game.json leaderboard.max); null: no upper bound',
+      }),
+    },
+  },
   insufficient_scope: {
     required: {
       required_scope: Type.String({ description: 'the scope the developer key lacks', examples: ['scores:write'] }),

@@ -1,5 +1,5 @@
 // What engine exports need from the game-file server: their types, pre-compressed files beside the original (and
-// Unity's `*.wasm.br` names), compression on the fly, ranges and validators, cross-origin isolation on request.
+// Unity's `*.wasm.br` names), copies compressed at publish, ranges and validators, cross-origin isolation on request.
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPlayer, createPlaySession, publishFixture } from '../helpers/factories.js';
@@ -79,7 +79,7 @@ eachDialect('games: what engines need', (h) => {
       expect(gunzipSync(data.rawPayload)).toEqual(PCK);
     });
 
-    it('decodes a compressed name for a browser that does not take its encoding', async () => {
+    it('sends a compressed name decoded to a browser that does not take its encoding', async () => {
       const res = await h.http.get(url('Build/unity.framework.js.br'), { headers: { 'accept-encoding': 'identity' } });
       expect(res.status).toBe(200);
       expect(res.headers['content-encoding']).toBeUndefined();
@@ -111,8 +111,8 @@ eachDialect('games: what engines need', (h) => {
     });
   });
 
-  describe('compression on the fly', () => {
-    it('compresses scripts, styles and engine data that have no compressed copy, with br when the browser takes it', async () => {
+  describe('copies compressed at publish', () => {
+    it('sends scripts and engine data that were uploaded without a compressed copy as br when the browser takes it', async () => {
       for (const [file, body] of [
         ['main.mjs', SCRIPT],
         ['game.pck', PCK],

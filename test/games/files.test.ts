@@ -99,6 +99,29 @@ eachDialect("games: files on the game's origin", (h) => {
       expect(again.status).toBe(304);
     });
 
+    it('caches a plain URL for good when its name carries a content hash (Vite, webpack, Unity), else revalidates it', async () => {
+      const built = await publishFixture(h.ctx, 'orbit-dash', {
+        files: {
+          'assets/index-BqA2ZdGd.js': 'vite bundle',
+          'main.3f2a9c1b.js': 'webpack bundle',
+          'Build/0a1b2c3d4e5f60718293a4b5c6d7e8f9.wasm': 'unity',
+          'assets/player.png': 'not hashed',
+        },
+      });
+      for (const file of [
+        'assets/index-BqA2ZdGd.js',
+        'main.3f2a9c1b.js',
+        'Build/0a1b2c3d4e5f60718293a4b5c6d7e8f9.wasm',
+      ]) {
+        const res = await h.http.get(url(file, built.slug));
+        expect(res.status, file).toBe(200);
+        expect(res.headers['cache-control'], file).toBe('public, max-age=31536000, immutable');
+      }
+      for (const file of ['assets/player.png', 'game.js']) {
+        expect((await h.http.get(url(file, built.slug))).headers['cache-control'], file).toBe('public, no-cache');
+      }
+    });
+
     it('caches the versioned URL for good: its bytes never change', async () => {
       const res = await h.http.get(url(`~${game.files_dir}/game.js`));
       expect(res.status).toBe(200);
@@ -344,6 +367,33 @@ eachDialect("games: files on the game's origin", (h) => {
 
       const next = await raw(port, host(v1.slug), '/big.bin');
       expect(next.body.equals(Buffer.alloc(size, 'b'))).toBe(true);
+    });
+
+    it('gates the entry file of the replaced version at its plain URL after a republish that renames the entry', async () => {
+      const page = `<!doctype html><title>v1</title>${'<p>the first version of the game</p>'.repeat(60)}`;
+      const v1 = await publishFixture(h.ctx, 'orbit-dash', {
+        manifest: { requires_premium: true },
+        files: { 'index.html': page },
+      });
+      await publishFixture(h.ctx, 'orbit-dash', {
+        manifest: { slug: v1.slug, version: '2.0.0', entry: 'start.html', requires_premium: true },
+        files: { 'start.html': '<p>v2</p>' },
+      });
+      for (const file of ['index.html', 'index.html.br', 'index.html.gz']) {
+        for (const encoding of ['identity', 'gzip, br']) {
+          const res = await h.http.get(url(file, v1.slug), { headers: { 'accept-encoding': encoding } });
+          expect(res.status, `${file} ${encoding}`).toBe(403);
+          expect(res.body.error.code).toBe('play_not_allowed');
+          expect(res.text).not.toContain('the first version');
+        }
+      }
+      // With a valid session it leads to that file in its own set, as before.
+      const unlimited = await createPlayer(h.ctx, { role: 'staff' });
+      const token = await session({}, v1.game.id, unlimited);
+      const res = await h.http.get(url('index.html', v1.slug), { query: { session: token } });
+      expect(res.status).toBe(302);
+      expect(res.headers.location).toBe(`${url(`~${v1.files_dir}/index.html`, v1.slug)}?session=${token}`);
+      expect((await h.http.get(res.headers.location!)).text).toBe(page);
     });
 
     it('keeps serving the replaced file set under its versioned URL, and stops after the next publish', async () => {

@@ -15,6 +15,13 @@ it('demo games: each directory passes the publish checks', async () => {
   for (const dir of dirs) await expect(checkGameDirectory(dir)).resolves.toBeTruthy();
 });
 
+it('demo games: each declares the bounds of its scores', async () => {
+  for (const dir of demoGameDirs()) {
+    const { manifest } = await checkGameDirectory(dir);
+    expect(manifest.leaderboard, dir).toMatchObject({ min: 0, max: expect.any(Number) });
+  }
+});
+
 it('demo games: the Phaser one is published from its build, with its bundle, atlas, image and sounds, and no sources', async () => {
   const dir = demoGameDirs().find((d) => d.endsWith('star-catcher'))!;
   expect(dir).toBe(path.join(builtGamesRoot(), 'star-catcher'));

@@ -218,7 +218,7 @@ eachDialect(
       const game = await publishFixture(h.ctx, 'orbit-dash');
       expect(store().kind).toBe('s3');
       expect(await keys(`games/${game.slug}/`)).toEqual(
-        ['assets/ship.svg', 'cover.png', 'game.js', 'index.html', 'style.css'].map(
+        ['.compressed', 'assets/ship.svg', 'cover.png', 'game.js', 'index.html', 'style.css'].map(
           (f) => `games/${game.slug}/${game.files_dir}/${f}`,
         ),
       );
@@ -253,6 +253,31 @@ eachDialect(
       expect((await h.http.get(url('nope.js'))).status).toBe(404);
       // The entry file stays behind the session gate.
       expect((await h.http.get(url(`~${game.files_dir}/index.html`))).status).toBe(403);
+    });
+
+    it('stores compressed copies in the bucket, serves them with Content-Length, and games compress finds what is missing', async () => {
+      const script = `// a script\n${'export const star = "bright";\n'.repeat(300)}`;
+      const game = await publishFixture(h.ctx, 'orbit-dash', { files: { 'main.js': script } });
+      const prefix = `games/${game.slug}/${game.files_dir}`;
+      expect(await keys(`${prefix}/main.js`)).toEqual([
+        `${prefix}/main.js`,
+        `${prefix}/main.js.br`,
+        `${prefix}/main.js.gz`,
+      ]);
+      const url = `http://${game.slug}.games.localhost:8080/main.js`;
+      const br = await h.http.get(url, { headers: { 'accept-encoding': 'br' } });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(Number(br.headers['content-length'])).toBe(br.rawPayload.length);
+      expect(br.headers.etag).toMatch(/^"[0-9a-f]{32}-br"$/);
+      expect((await import('node:zlib')).brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+
+      for (const key of ['main.js.br', 'main.js.gz', '.compressed']) await store().delete(`${prefix}/${key}`);
+      const { compressGameFiles } = await import('../../src/modules/games/compress.service.js');
+      expect(await compressGameFiles(h.ctx, { slug: game.slug })).toEqual([
+        { slug: game.slug, set: game.files_dir, done_before: false, copies: 2, decoded: 0, unreadable: [] },
+      ]);
+      expect(await keys(`${prefix}/`)).toContain(`${prefix}/main.js.gz`);
+      expect(await keys(`${prefix}/`)).toContain(`${prefix}/.compressed`);
     });
 
     it('stores an avatar in the bucket, serves it from there, and deletes the one it replaces', async () => {

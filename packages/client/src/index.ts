@@ -1,7 +1,12 @@
 // @gameplatform/client: a typed client of the Game Platform API. The types come from the service's OpenAPI document
 // (schema.ts, generated); the runtime is openapi-fetch: `client.GET('/v1/…', { params, body })` gives `{ data }` or
 // `{ error }`, each typed for that route and status.
-import createFetchClient, { type Client, type ClientOptions } from 'openapi-fetch';
+import createFetchClient, {
+  type Client,
+  type ClientOptions,
+  type FetchResponse,
+  type MaybeOptionalInit,
+} from 'openapi-fetch';
 import type { components, operations, paths } from './schema.js';
 
 export type { components, operations, paths };
@@ -28,12 +33,48 @@ export interface GamePlatformClientOptions extends Omit<ClientOptions, 'baseUrl'
   token?: string;
 }
 
-export type GamePlatformClient = Client<paths>;
+type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
+type PathsWith<M extends Method> = {
+  [P in keyof paths]: paths[P] extends { [K in M]: unknown } ? P : never;
+}[keyof paths];
+type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+
+/**
+ * The body a route takes, closed: a field the API does not know (it answers 422 for it) does not compile. openapi-fetch
+ * infers the body's type from the call, which would let any extra field through.
+ */
+type ClosedBody<Init, Allowed> = Init extends { body?: infer Given }
+  ? Given extends object
+    ? NonNullable<Allowed> extends object
+      ? { body?: { [K in Exclude<keyof Given, keyof NonNullable<Allowed>>]: never } }
+      : unknown
+    : unknown
+  : unknown;
+
+type Allowed<P extends keyof paths, M extends Method> =
+  NonNullable<MaybeOptionalInit<paths[P], M>> extends {
+    body?: infer B;
+  }
+    ? B
+    : never;
+
+type InitOf<Init> =
+  RequiredKeys<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
+
+type ClosedMethod<M extends Method> = <P extends PathsWith<M>, Init extends MaybeOptionalInit<paths[P], M>>(
+  url: P,
+  ...init: InitOf<Init & ClosedBody<Init, Allowed<P, M>>>
+) => Promise<FetchResponse<paths[P][M] & Record<string | number, any>, Init, `${string}/${string}`>>;
+
+/** openapi-fetch's client over the API's paths, whose request bodies are closed (ClosedBody). */
+export type GamePlatformClient = Omit<Client<paths>, Uppercase<Method>> & {
+  [M in Method as Uppercase<M>]: ClosedMethod<M>;
+};
 
 /** A client for every /v1 route: `client.GET(path, init)`, `client.POST(…)`, … */
 export function createClient(options: GamePlatformClientOptions): GamePlatformClient {
   const { baseUrl, token, ...rest } = options;
-  const client = createFetchClient<paths>({ baseUrl: baseUrl.replace(/\/+$/, ''), ...rest });
+  const client = createFetchClient<paths>({ baseUrl: baseUrl.replace(/\/+$/, ''), ...rest }) as GamePlatformClient;
   if (token) {
     client.use({
       onRequest({ request }) {

@@ -784,7 +784,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a score
-         * @description With a player credential, or a developer key of this game with scope scores:write naming `player_id` (a player who has started a play session of this game; anyone else is 404 not_found). Every submission is stored; it counts on the board for all time and for the current month, ISO week and day in reset_timezone. `rank` is the all-time standing after this score. `Idempotency-Key` makes retries safe: the same key from the same caller within 24 hours returns the first response (header `Idempotent-Replayed: true`) and stores nothing; another body with that key is 422 idempotency_key_reused. 404 leaderboard_disabled when the game has no leaderboard.
+         * @description With a player credential, or a developer key of this game with scope scores:write naming `player_id` (a player who has started a play session of this game; anyone else is 404 not_found). Every submission is stored; it counts on the board for all time and for the current month, ISO week and day in reset_timezone. `rank` is the all-time standing after this score. `Idempotency-Key` makes retries safe: the same key from the same caller within 24 hours returns the first response (header `Idempotent-Replayed: true`) and stores nothing; another body with that key is 422 idempotency_key_reused. 404 leaderboard_disabled when the game has no leaderboard. A score outside the bounds the game declares (game.json `leaderboard.min`, `leaderboard.max`) is 422 score_out_of_range, with `error.min` and `error.max`.
          */
         post: operations["submitScore"];
         delete?: never;
@@ -1042,7 +1042,8 @@ export interface paths {
          *     `player_id`, so a key used on either route replays on both. Another body with that key is 422 `idempotency_key_reused`.
          *
          *     Unknown, draft and retired games are 404 `not_found`; a slug of another game than the key's is 403 `forbidden`;
-         *     a game with `leaderboard.enabled: false` is 404 `leaderboard_disabled`.
+         *     a game with `leaderboard.enabled: false` is 404 `leaderboard_disabled`; a score outside the bounds the game declares
+         *     (game.json `leaderboard.min`, `leaderboard.max`) is 422 `score_out_of_range` with `error.min` and `error.max`.
          *
          *     The key acts only for players of its own game: active players who have started a play session of it.
          *     Anyone else — a player who never played the game, a suspended player, an unknown id — is 404 `not_found`, one answer for all.
@@ -2646,6 +2647,20 @@ export interface components {
              */
             created_at: string;
             last_used_at: string | null;
+        };
+        /** @description 422: a score below the game's leaderboard.min or above its leaderboard.max (game.json); error.min and error.max give the bounds */
+        ScoreOutOfRangeError: {
+            /**
+             * @description stable error code
+             * @constant
+             */
+            code: "score_out_of_range";
+            /** @description for people; may change */
+            message: string;
+            /** @description the lowest score the game accepts (game.json leaderboard.min); null: no lower bound */
+            min: number | null;
+            /** @description the highest score the game accepts (game.json leaderboard.max); null: no upper bound */
+            max: number | null;
         };
         /** @description 410: heartbeat on a closed play session; error.reason says why it closed (replaced, timeout, limit, quit, …) */
         SessionEndedError: {
@@ -12455,7 +12470,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description the score, a safe integer (|score| ≤ 2^53 − 1) */
+                    /** @description the score, a safe integer (|score| ≤ 2^53 − 1), within the game's bounds when it declares them (game.json leaderboard.min and max), else 422 score_out_of_range */
                     score: number;
                     /**
                      * @description board name, `^[a-z0-9_-]{1,40}$`; a game can have several boards, each exists from its first score
@@ -12628,7 +12643,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message; `invalid_play_session`: score names a play session that is not this player's for this game; `idempotency_key_reused`: an Idempotency-Key sent again with a different body */
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message; `invalid_play_session`: score names a play session that is not this player's for this game; `score_out_of_range`: a score below the game's leaderboard.min or above its leaderboard.max (game.json); error.min and error.max give the bounds; `idempotency_key_reused`: an Idempotency-Key sent again with a different body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12641,7 +12656,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: false;
-                        error: components["schemas"]["ValidationFailedError"] | components["schemas"]["InvalidPlaySessionError"] | components["schemas"]["IdempotencyKeyReusedError"];
+                        error: components["schemas"]["ValidationFailedError"] | components["schemas"]["InvalidPlaySessionError"] | components["schemas"]["ScoreOutOfRangeError"] | components["schemas"]["IdempotencyKeyReusedError"];
                     };
                 };
             };
@@ -14928,7 +14943,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description the score, a safe integer (|score| ≤ 2^53 − 1) */
+                    /** @description the score, a safe integer (|score| ≤ 2^53 − 1), within the game's bounds when it declares them (game.json leaderboard.min and max), else 422 score_out_of_range */
                     score: number;
                     /**
                      * @description board name, `^[a-z0-9_-]{1,40}$`; a game can have several boards, each exists from its first score
@@ -15099,7 +15114,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message; `invalid_play_session`: score names a play session that is not this player's for this game; `idempotency_key_reused`: an Idempotency-Key sent again with a different body */
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message; `invalid_play_session`: score names a play session that is not this player's for this game; `score_out_of_range`: a score below the game's leaderboard.min or above its leaderboard.max (game.json); error.min and error.max give the bounds; `idempotency_key_reused`: an Idempotency-Key sent again with a different body */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -15112,7 +15127,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: false;
-                        error: components["schemas"]["ValidationFailedError"] | components["schemas"]["InvalidPlaySessionError"] | components["schemas"]["IdempotencyKeyReusedError"];
+                        error: components["schemas"]["ValidationFailedError"] | components["schemas"]["InvalidPlaySessionError"] | components["schemas"]["ScoreOutOfRangeError"] | components["schemas"]["IdempotencyKeyReusedError"];
                     };
                 };
             };

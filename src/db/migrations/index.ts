@@ -21,6 +21,7 @@ import * as guests from './2026_11_28_10_01_guests.js';
 import * as studios from './2026_11_28_11_01_studios.js';
 import * as builds from './2026_11_28_11_02_builds.js';
 import * as previewData from './2026_11_28_11_03_preview_data.js';
+import * as leaderboardBounds from './2026_11_28_1201_leaderboard_bounds.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_11_01_studios': studios,
   '2026_11_28_11_02_builds': builds,
   '2026_11_28_11_03_preview_data': previewData,
+  '2026_11_28_1201_leaderboard_bounds': leaderboardBounds,
 };

@@ -128,9 +128,8 @@ export async function avatarRoutes(fastify: FastifyInstance): Promise<void> {
     const stat = AVATAR_FILE.test(file) ? await app.ctx.storage.head(avatarKey(file)) : null;
     if (!stat) throw notFound('No such avatar');
     reply.type('image/webp').header('Cache-Control', `public, max-age=${ONE_YEAR}, immutable`);
-    const sent = await sendObject(request, reply, app.ctx.storage, avatarKey(file), stat);
-    if (!sent) throw notFound('No such avatar');
-    return sent;
+    if (!(await sendObject(request, reply, app.ctx.storage, avatarKey(file), stat))) throw notFound('No such avatar');
+    return reply;
   });
 
   // Initials avatars: hue and initials are in the path, so the picture for a URL never changes either.

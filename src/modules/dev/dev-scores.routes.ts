@@ -27,7 +27,8 @@ and day in reset_timezone; 201 \`{accepted, score, board, rank: {rank, best}, pe
 \`player_id\`, so a key used on either route replays on both. Another body with that key is 422 \`idempotency_key_reused\`.
 
 Unknown, draft and retired games are 404 \`not_found\`; a slug of another game than the key's is 403 \`forbidden\`;
-a game with \`leaderboard.enabled: false\` is 404 \`leaderboard_disabled\`.
+a game with \`leaderboard.enabled: false\` is 404 \`leaderboard_disabled\`; a score outside the bounds the game declares
+(game.json \`leaderboard.min\`, \`leaderboard.max\`) is 422 \`score_out_of_range\` with \`error.min\` and \`error.max\`.
 
 ${PLAYERS_OF_THE_GAME}
 
@@ -40,7 +41,13 @@ ${keyOnly('scores:write')}`,
       config: {
         auth: 'key',
         scope: 'scores:write',
-        errors: ['not_found', 'leaderboard_disabled', 'invalid_play_session', 'idempotency_key_reused'],
+        errors: [
+          'not_found',
+          'leaderboard_disabled',
+          'invalid_play_session',
+          'score_out_of_range',
+          'idempotency_key_reused',
+        ],
       },
     },
     async (request, reply) => {

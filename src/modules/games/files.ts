@@ -34,9 +34,17 @@ export function isSetName(name: string): boolean {
 // Control characters, separators, and what a URL would read as query, fragment or escape.
 const BAD_CHARACTER = /[\u0000-\u001f\u007f/\\?#%]/;
 
-/** One segment of a game file path: not empty, not `.` or `..`, no dotfile, no separator or control character. */
+/** The longest file name file systems (and so a local store) hold: 255 bytes of UTF-8. */
+export const MAX_NAME_BYTES = 255;
+
+/** One segment of a game file path: 1 to 255 bytes, not `.` or `..`, no dotfile, no separator or control character. */
 export function isServableSegment(segment: string): boolean {
-  return segment.length > 0 && segment.length <= 255 && !segment.startsWith('.') && !BAD_CHARACTER.test(segment);
+  return (
+    segment.length > 0 &&
+    Buffer.byteLength(segment) <= MAX_NAME_BYTES &&
+    !segment.startsWith('.') &&
+    !BAD_CHARACTER.test(segment)
+  );
 }
 
 /** A relative path (`/`-separated) that publish may store and /g/ may serve. */
@@ -49,4 +57,21 @@ export function isServablePath(relative: string): boolean {
 /** The URL path of a game file: each segment percent-encoded. */
 export function encodeFilePath(relative: string): string {
   return relative.split('/').map(encodeURIComponent).join('/');
+}
+
+/**
+ * A content hash in a name: the bytes under such a name never change, so a plain URL may be cached for good too.
+ * webpack's and Parcel's `[contenthash]` and Unity's "Name Files As Hashes" (a run of 8 or more hex digits, with a
+ * digit and a letter, between separators); esbuild's `[name]-[hash]` (8 of A–Z and 2–7, with a digit); Rollup's and
+ * Vite's `[name]-[hash]` (8 base64url characters, not all lower-case letters) inside an `assets` folder, where Vite
+ * puts only what it hashed. A pre-compressed copy's name counts as the name it holds.
+ */
+const HEX_HASH = /(?:^|[._-])(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\./;
+const ESBUILD_HASH = /-(?=[A-Z2-7]{0,7}[2-7])[A-Z2-7]{8}\./;
+const ROLLUP_HASH = /-(?=[\w-]{0,7}[A-Z0-9])[\w-]{8}(?:\.[A-Za-z0-9]+)+$/;
+
+export function hasContentHash(relative: string): boolean {
+  const segments = relative.replace(/\.(?:br|gz)$/, '').split('/');
+  const name = segments.pop()!;
+  return HEX_HASH.test(name) || ESBUILD_HASH.test(name) || (segments.includes('assets') && ROLLUP_HASH.test(name));
 }

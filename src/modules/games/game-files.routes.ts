@@ -1,7 +1,6 @@
 // GET /g/{slug}/…: the game files, outside /v1 and the OpenAPI document, errors still in the JSON envelope. Registered
 // with prefix /g. Requests on a game's own origin reach it rewritten (game-origin.ts); asked on the portal's origin,
 // a game path is redirected there, so no game page ever runs in the portal's origin.
-import compress, { type FastifyCompressOptions } from '@fastify/compress';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -17,11 +16,7 @@ const CACHE_CONTROL: Record<CachePolicy, string> = {
   'no-store': 'no-store',
 };
 
-/** Text, scripts, JSON, SVG, WebAssembly and engine data (octet-stream) are compressed when no pre-compressed copy exists. */
-const COMPRESS_OPTIONS: FastifyCompressOptions = { global: true, encodings: ['br', 'gzip'], threshold: 1024 };
-
 export async function gameFilesRoutes(fastify: FastifyInstance): Promise<void> {
-  await fastify.register(compress, COMPRESS_OPTIONS);
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const frameAncestors = `frame-ancestors 'self' ${app.ctx.config.public_origin}`;
 
@@ -66,7 +61,7 @@ export async function gameFilesRoutes(fastify: FastifyInstance): Promise<void> {
       });
       if (answer.kind === 'redirect') return redirect(reply, answer.location);
       const store = app.ctx.storage;
-      const variant = await chooseVariant(store, answer.roots, answer.file, request.headers['accept-encoding']);
+      const variant = await chooseVariant(store, answer.roots, answer.file, request.headers);
       if (!variant) throw notFound(`Nothing at ${request.method} ${request.originalUrl.split('?')[0]}`);
       reply.header('Cache-Control', CACHE_CONTROL[answer.cache]);
       // An entry file's URL holds its session token: never sent on; a preview's only to its own origin, where it names
@@ -78,9 +73,9 @@ export async function gameFilesRoutes(fastify: FastifyInstance): Promise<void> {
           .header('Cross-Origin-Embedder-Policy', 'require-corp')
           .header('Cross-Origin-Opener-Policy', 'same-origin');
       }
-      const sent = await sendVariant(request, reply, store, variant);
-      if (!sent) throw notFound(`Nothing at ${request.method} ${request.originalUrl.split('?')[0]}`);
-      return sent;
+      if (!(await sendVariant(request, reply, store, variant)))
+        throw notFound(`Nothing at ${request.method} ${request.originalUrl.split('?')[0]}`);
+      return reply;
     },
   );
 }

@@ -4,7 +4,15 @@ import { AppError, notFound } from '../../http/errors.js';
 import { findServedBuild } from './builds.repository.js';
 import { checkPlayEntry, checkPreviewEntry, isPreviewToken } from './entry-gate.js';
 import { encodedName } from './file-types.js';
-import { encodeFilePath, isServablePath, isServableSegment, isSetName, SET_MARKER, slugPrefix } from './files.js';
+import {
+  encodeFilePath,
+  hasContentHash,
+  isServablePath,
+  isServableSegment,
+  isSetName,
+  SET_MARKER,
+  slugPrefix,
+} from './files.js';
 import { gameBaseUrl, gameFileUrl } from './game-origin.js';
 import { type FilesGameRow, findGameForFiles } from './games.repository.js';
 import { isListed, SLUG_PATTERN } from './manifest.js';
@@ -95,14 +103,23 @@ async function resolvePlain(ctx: AppContext, game: FilesGameRow, target: GamePat
   const file = target.file || game.entry;
   const dir = slugPrefix(game.slug);
   const isolated = game.cross_origin_isolated === 1;
-  if (!namesEntry(file, game.entry)) {
+  // The replaced set's entry under a name the current set does not use (a republish renamed it) is an entry too.
+  const replacedEntry =
+    game.previous_files_dir &&
+    game.previous_entry &&
+    !namesEntry(file, game.entry) &&
+    namesEntry(file, game.previous_entry)
+      ? { set: game.previous_files_dir, entry: game.previous_entry }
+      : undefined;
+  if (!namesEntry(file, game.entry) && !replacedEntry) {
     const roots = [`${dir}/${game.files_dir}`];
     if (game.previous_files_dir) roots.push(`${dir}/${game.previous_files_dir}`);
-    return fileIn(roots, file, 'revalidate', isolated);
+    return fileIn(roots, file, hasContentHash(file) ? 'immutable' : 'revalidate', isolated);
   }
+  const { set, entry } = replacedEntry ?? { set: game.files_dir, entry: game.entry };
   await checkPlayEntry(ctx, game, request.session);
   return redirectTo(
-    `${gameFileUrl(ctx.config, game.slug, game.files_dir, game.entry)}?session=${encodeURIComponent(request.session!)}`,
+    `${gameFileUrl(ctx.config, game.slug, set, entry)}?session=${encodeURIComponent(request.session!)}`,
   );
 }
 

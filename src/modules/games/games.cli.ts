@@ -5,6 +5,7 @@ import semver from 'semver';
 import type { AppContext } from '../../context.js';
 import { SCOPES } from '../../http/auth.js';
 import { listAllGames, setGameStatus } from './admin.service.js';
+import { compressGameFiles, type CompressedSet } from './compress.service.js';
 import { createDeveloperKey, listDeveloperKeys, revokeDeveloperKey } from './keys.service.js';
 import { GAME_STATUSES } from './manifest.js';
 import { publishGame, type PublishResult } from './publish.service.js';
@@ -41,13 +42,23 @@ function describePublish(r: PublishResult): string[] {
   const what = r.created
     ? `published new game ${r.slug} ${r.version}`
     : `updated ${r.slug} ${r.previous_version} -> ${r.version}`;
-  const lines = [`${what} (status ${r.status}): ${r.files} files, ${size(r.bytes)}, file set ${r.files_dir}`];
+  const lines = [
+    `${what} (status ${r.status}): ${r.files} files, ${size(r.bytes)}, ${r.copies} compressed copies, file set ${r.files_dir}`,
+  ];
   if (r.removed.length) lines.push(`removed older file sets: ${r.removed.join(', ')}`);
   if (r.kept.length)
     lines.push(
       `kept older file sets while play sessions of the game are active (a later publish removes them): ${r.kept.join(', ')}`,
     );
   return lines;
+}
+
+function describeCompressed(s: CompressedSet): string {
+  const where = `${s.slug} (file set ${s.set})`;
+  if (s.done_before) return `${where}: has its copies already`;
+  const decoded = s.decoded ? `, ${s.decoded} files decoded from their compressed upload` : '';
+  const bad = s.unreadable.length ? `; cannot decode: ${s.unreadable.join('; ')}` : '';
+  return `${where}: ${s.copies} compressed copies stored${decoded}${bad}`;
 }
 
 function registerGames(program: Command, withContext: WithContext): void {
@@ -67,6 +78,22 @@ function registerGames(program: Command, withContext: WithContext): void {
       ) {
         console.error(`note: version ${result.version} is not newer than the previous ${result.previous_version}`);
       }
+    });
+
+  games
+    .command('compress')
+    .argument('[slug]', 'only this game (default: every game)')
+    .option('--force', 'also the file sets that have their copies already')
+    .description(
+      'store brotli and gzip copies beside the files of published file sets that lack them (sets published before copies were made at publish)',
+    )
+    .action(async (slug: string | undefined, options: { force?: boolean }) => {
+      const sets = await withContext((ctx) =>
+        compressGameFiles(ctx, { slug, force: options.force }, (set) => console.log(describeCompressed(set))),
+      );
+      const copies = sets.reduce((n, s) => n + s.copies, 0);
+      console.log(`${sets.length} file sets, ${copies} compressed copies stored`);
+      if (sets.some((s) => s.unreadable.length)) process.exitCode = 1;
     });
 
   games

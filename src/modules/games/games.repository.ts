@@ -131,6 +131,16 @@ export function findAllGames(db: Executor): Promise<GameRecord[]> {
   return db.selectFrom('games').select(GAME_SELECTION).orderBy('slug').execute();
 }
 
+/** The file sets each game serves (current and replaced), any status; one game when `slug` is given. */
+export function findServedFileSets(
+  db: Executor,
+  slug?: string,
+): Promise<Array<{ slug: string; files_dir: string; previous_files_dir: string | null }>> {
+  let query = db.selectFrom('games').select(['slug', 'files_dir', 'previous_files_dir']).orderBy('slug');
+  if (slug !== undefined) query = query.where('slug', '=', slug);
+  return query.execute();
+}
+
 export function findGameId(db: Executor, slug: string): Promise<{ id: number; slug: string } | undefined> {
   return db.selectFrom('games').select(['id', 'slug']).where('slug', '=', slug).executeTakeFirst();
 }

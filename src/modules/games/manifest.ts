@@ -43,7 +43,14 @@ export interface GameManifest {
   version: string;
   orientation: (typeof ORIENTATIONS)[number];
   players: { min: number; max: number };
-  leaderboard: { enabled: boolean; order: (typeof LEADERBOARD_ORDERS)[number]; unit: string };
+  leaderboard: {
+    enabled: boolean;
+    order: (typeof LEADERBOARD_ORDERS)[number];
+    unit: string;
+    /** the lowest and highest score a submission may carry; null: no bound */
+    min: number | null;
+    max: number | null;
+  };
   save_slots: number;
   requires_premium: boolean;
   /** absent: `published` on the first publish, unchanged on a republish */
@@ -196,17 +203,29 @@ function playersOf(p: Problems, value: unknown): GameManifest['players'] {
   return { min, max };
 }
 
+/** `leaderboard.min` / `max`: an optional safe integer. */
+function bound(p: Problems, field: string, value: unknown): number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value))
+    return (void (p[field] = 'must be an integer (a safe one: |n| ≤ 2^53 − 1)'), null);
+  return value;
+}
+
 function leaderboardOf(p: Problems, value: unknown): GameManifest['leaderboard'] {
-  const fallback = { enabled: false, order: 'desc', unit: 'points' } as const;
+  const fallback = { enabled: false, order: 'desc', unit: 'points', min: null, max: null } as const;
   if (value === undefined) return { ...fallback };
-  if (!isObject(value)) return (void (p.leaderboard = 'must be an object {enabled, order, unit}'), { ...fallback });
+  if (!isObject(value))
+    return (void (p.leaderboard = 'must be an object {enabled, order, unit, min, max}'), { ...fallback });
   for (const key of Object.keys(value))
-    if (!['enabled', 'order', 'unit'].includes(key)) p[`leaderboard.${key}`] = 'is not a known field';
+    if (!['enabled', 'order', 'unit', 'min', 'max'].includes(key)) p[`leaderboard.${key}`] = 'is not a known field';
   const enabled = boolean(p, 'leaderboard.enabled', value.enabled, false);
   const order = oneOf(p, 'leaderboard.order', value.order, LEADERBOARD_ORDERS, 'desc') ?? 'desc';
   const unit =
     value.unit === undefined ? 'points' : text(p, 'leaderboard.unit', value.unit, LIMITS.unit, { required: true });
-  return { enabled, order, unit: unit ?? 'points' };
+  const min = bound(p, 'leaderboard.min', value.min);
+  const max = bound(p, 'leaderboard.max', value.max);
+  if (min !== null && max !== null && min > max) p['leaderboard.max'] = 'must be at least leaderboard.min';
+  return { enabled, order, unit: unit ?? 'points', min, max };
 }
 
 function releasedAtOf(p: Problems, value: unknown): string {

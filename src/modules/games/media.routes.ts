@@ -17,8 +17,7 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
       .type('image/webp')
       .header('Cache-Control', `public, max-age=${ONE_YEAR}, immutable`)
       .header('Cross-Origin-Resource-Policy', 'cross-origin');
-    const sent = await sendObject(request, reply, app.ctx.storage, key, stat);
-    if (!sent) throw notFound('No such picture');
-    return sent;
+    if (!(await sendObject(request, reply, app.ctx.storage, key, stat))) throw notFound('No such picture');
+    return reply;
   });
 }

@@ -3,8 +3,10 @@ import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../../context.js';
 import { AppError, validationFailed } from '../../http/errors.js';
+import { eachAtOnce } from '../../lib/at-once.js';
+import { COPIES_MARKER, storeCopies } from './file-copies.js';
 import { contentTypeOf, encodedName } from './file-types.js';
-import { isServableSegment, isSetName, newSetName, SET_MARKER, slugPrefix } from './files.js';
+import { isServableSegment, isSetName, MAX_NAME_BYTES, newSetName, SET_MARKER, slugPrefix } from './files.js';
 import { gamesUrlOf } from './game-origin.js';
 import {
   findGameFileSets,
@@ -38,6 +40,8 @@ export interface PublishResult {
   files_dir: string;
   files: number;
   bytes: number;
+  /** compressed copies stored beside the files (file-copies.ts) */
+  copies: number;
   /** file sets deleted because they were neither the new one nor the one it replaced */
   removed: string[];
   /** such file sets left in place because a play session of the game is still active (a later publish removes them) */
@@ -62,6 +66,10 @@ async function listGameFiles(dir: string): Promise<GameFiles> {
       const file = relative ? `${relative}/${entry.name}` : entry.name;
       if (!relative && entry.name === MANIFEST_FILE) continue;
       if (entry.isSymbolicLink()) problems.push(`${file} is a symbolic link; publish copies regular files only`);
+      else if (Buffer.byteLength(entry.name) > MAX_NAME_BYTES)
+        problems.push(
+          `${file}: a name may have at most ${MAX_NAME_BYTES} bytes (this one has ${Buffer.byteLength(entry.name)})`,
+        );
       else if (!isServableSegment(entry.name))
         problems.push(`${file}: a name must not contain \\ ? # % or control characters`);
       else if (!relative && entry.name.startsWith(SET_MARKER))
@@ -69,8 +77,15 @@ async function listGameFiles(dir: string): Promise<GameFiles> {
       else if (entry.isDirectory()) await walk(file);
       else if (!entry.isFile()) problems.push(`${file} is not a regular file`);
       else {
+        const stat = await lstat(path.join(dir, file));
+        // A hard link is a second name of a file that may live anywhere (a key, the database): refused, wherever
+        // its other names are.
+        if (stat.nlink > 1)
+          problems.push(
+            `${file} is a hard link (the file has ${stat.nlink} names); publish copies files that have one name: copy it in (cp) instead`,
+          );
         found.files.push(file);
-        found.bytes += (await lstat(path.join(dir, file))).size;
+        found.bytes += stat.size;
       }
     }
   };
@@ -140,6 +155,8 @@ function columnsOf(manifest: GameManifest, filesDir: string, now: number): Publi
     leaderboard_enabled: manifest.leaderboard.enabled ? 1 : 0,
     leaderboard_order: manifest.leaderboard.order,
     leaderboard_unit: manifest.leaderboard.unit,
+    leaderboard_min: manifest.leaderboard.min,
+    leaderboard_max: manifest.leaderboard.max,
     save_slots: manifest.save_slots,
     requires_premium: manifest.requires_premium ? 1 : 0,
     ...(manifest.status === undefined ? {} : { status: manifest.status }),
@@ -164,30 +181,31 @@ const UPLOADS_AT_ONCE = 8;
 
 /**
  * Uploads the files to the store under `prefix`, a few at a time (an object store answers each request in
- * milliseconds). The one storing step of `games publish` and of studio builds.
+ * milliseconds), then stores their compressed copies (file-copies.ts) and marks the set as having them. The one storing step of `games publish` and of studio builds. A compressed
+ * file that cannot be decoded is 422: the browser could not decode it either.
  */
-export async function uploadFiles(ctx: AppContext, from: string, prefix: string, files: string[]): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (next < files.length && !failed) {
-      const file = files[next++]!;
-      try {
-        await ctx.storage.put(
-          `${prefix}/${file}`,
-          { file: path.join(from, file) },
-          { contentType: contentTypeOf(encodedName(file)?.inner ?? file) },
-        );
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  // Every upload has ended before this returns: the cleanup of a failed publish must not race one still running.
-  const results = await Promise.allSettled(Array.from({ length: Math.min(UPLOADS_AT_ONCE, files.length) }, worker));
-  const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failure) throw failure.reason;
+export async function uploadFiles(ctx: AppContext, from: string, prefix: string, files: string[]): Promise<number> {
+  await eachAtOnce(files, UPLOADS_AT_ONCE, (file) =>
+    ctx.storage.put(
+      `${prefix}/${file}`,
+      { file: path.join(from, file) },
+      { contentType: contentTypeOf(encodedName(file)?.inner ?? file) },
+    ),
+  );
+  const copies = await storeCopies(
+    ctx.storage,
+    prefix,
+    { names: files, local: async (file) => path.join(from, file) },
+    { maxDecodedBytes: PUBLISH_LIMITS.bytes },
+  );
+  if (copies.unreadable.length) {
+    throw validationFailed(
+      { files: copies.unreadable.join('; ') },
+      'A compressed file of the game cannot be decoded: upload it again, or the file it was made from',
+    );
+  }
+  await ctx.storage.put(`${prefix}/${COPIES_MARKER}`, Buffer.from('1'));
+  return copies.copies;
 }
 
 /** Switches the game to `set` in one write, with its row locked (a new slug: one insert, the loser of a race updates). */
@@ -254,9 +272,10 @@ export async function publishGame(ctx: AppContext, sourceDir: string): Promise<P
   const set = newSetName(ctx.clock.now());
   const prefix = `${slugPrefix(manifest.slug)}/${set}`;
   let switched: Awaited<ReturnType<typeof switchFileSet>>;
+  let copies = 0;
   try {
     await ctx.storage.put(`${prefix}/${PUBLISHING_MARKER}`, Buffer.from(String(ctx.clock.now())));
-    await uploadFiles(ctx, dir, prefix, files.files);
+    copies = await uploadFiles(ctx, dir, prefix, files.files);
     switched = await switchFileSet(ctx, manifest, set);
     forgetStatusCounts(ctx); // GET /status counts the listed games again
   } catch (error) {
@@ -290,6 +309,7 @@ export async function publishGame(ctx: AppContext, sourceDir: string): Promise<P
     files_dir: set,
     files: files.files.length,
     bytes: files.bytes,
+    copies,
     removed,
     kept,
   };

@@ -36,10 +36,13 @@ URL (a reload of the same URL works while the session lasts). Every other file i
 <p><strong>Files and caching.</strong> The shell loads your entry file under a versioned path
 (<code>/~{version}/index.html</code>): relative URLs stay in that version, whose files are cached for good, so a
 second visit downloads only the entry file. Root-absolute URLs (<code>/assets/x.js</code>) read the current version
-(revalidated), then the one it replaced. Ship <code>x.br</code> or <code>x.gz</code> beside a file and browsers that
-take it get that copy; files asked by a compressed name (<code>Build/game.wasm.br</code>) are sent with
-<code>Content-Encoding</code> and the real type; everything else that compresses is compressed on the fly. At most
-5,000 files and 1 GiB per game.</p>
+(revalidated, unless the name carries a content hash, as Vite's <code>assets/index-BqA2ZdGd.js</code> and
+webpack's <code>main.3f2a9c1b.js</code> do: cached for good), then the one it replaced. Publishing stores a brotli
+and a gzip copy beside every file that compresses (scripts, WebAssembly, JSON, engine data…), so browsers get
+compressed files with <code>Content-Length</code> (download progress) and the server compresses nothing per request.
+Copies you ship (<code>x.br</code>, <code>x.gz</code>) are used as they are; files asked by a compressed name
+(<code>Build/game.wasm.br</code>) are sent with <code>Content-Encoding</code> and the real type. At most 5,000 files
+and 1 GiB per game.</p>
 <p><strong>Storage is not a save system.</strong> Browsers may clear it, players switch devices, and where the
 operator runs games on a domain of their own, browsers that block third-party storage deny it. Keep progress that
 matters in save slots (<code>GamePlatform.saves</code>); use local storage for settings and caches.</p>`;

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/connect.js';
 import { prepared } from '../../db/prepared.js';
 import { LISTED_STATUSES } from '../games/manifest.js';
-import type { ScoringGame } from './scoring-game.js';
+import type { ScoreBounds, ScoringGame } from './scoring-game.js';
 import { type PageRow, pageQuery } from './pages.repository.js';
 
 export interface BoardRef {
@@ -219,7 +219,8 @@ export async function listBoardNames(db: Executor, gameId: number, limit: number
 }
 
 export interface GameWithBoards {
-  game: ScoringGame;
+  /** with the bounds of its scores, read in the same statement */
+  game: ScoringGame & ScoreBounds;
   /** the game's boards of the four periods that exist, under its current order */
   boards: Array<{ id: number; period: string; period_key: string }>;
 }
@@ -290,6 +291,7 @@ const gameWithBoardsQuery = prepared(
           ),
       )
       .select(['g.id', 'g.slug', 'g.name', 'g.leaderboard_enabled', 'g.leaderboard_order', 'g.leaderboard_unit'])
+      .select(['g.leaderboard_min', 'g.leaderboard_max'])
       .select(['l.id as board_id', 'l.period', 'l.period_key'])
       .where('g.slug', '=', slug)
       .where('g.status', 'in', [...LISTED_STATUSES]),

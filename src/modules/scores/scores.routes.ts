@@ -22,7 +22,8 @@ export async function scoresRoutes(fastify: FastifyInstance): Promise<void> {
           'of this game; anyone else is 404 not_found). Every submission is stored; it counts on the board for all time and for the current month, ' +
           'ISO week and day in reset_timezone. `rank` is the all-time standing after this score. `Idempotency-Key` makes retries safe: the same key ' +
           'from the same caller within 24 hours returns the first response (header `Idempotent-Replayed: true`) and stores nothing; another body with ' +
-          'that key is 422 idempotency_key_reused. 404 leaderboard_disabled when the game has no leaderboard.',
+          'that key is 422 idempotency_key_reused. 404 leaderboard_disabled when the game has no leaderboard. A score outside the bounds the game ' +
+          'declares (game.json `leaderboard.min`, `leaderboard.max`) is 422 score_out_of_range, with `error.min` and `error.max`.',
         params: SlugParams,
         headers: SubmitHeaders,
         body: SubmitBody,
@@ -31,7 +32,13 @@ export async function scoresRoutes(fastify: FastifyInstance): Promise<void> {
       config: {
         auth: 'player_or_key',
         scope: 'scores:write',
-        errors: ['not_found', 'leaderboard_disabled', 'invalid_play_session', 'idempotency_key_reused'],
+        errors: [
+          'not_found',
+          'leaderboard_disabled',
+          'invalid_play_session',
+          'score_out_of_range',
+          'idempotency_key_reused',
+        ],
       },
     },
     async (request, reply) => {

@@ -29,7 +29,8 @@ export const SubmitBody = Type.Object(
     score: Type.Integer({
       minimum: -Number.MAX_SAFE_INTEGER,
       maximum: Number.MAX_SAFE_INTEGER,
-      description: 'the score, a safe integer (|score| ≤ 2^53 − 1)',
+      description:
+        "the score, a safe integer (|score| ≤ 2^53 − 1), within the game's bounds when it declares them (game.json leaderboard.min and max), else 422 score_out_of_range",
     }),
     board: Type.Optional(Board),
     meta: Type.Optional(

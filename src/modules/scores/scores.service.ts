@@ -36,7 +36,7 @@ import {
   recentScoresForGame,
   saveRequestResponse,
 } from './scores.repository.js';
-import { openScoringGame, type ScoringGame } from './scoring-game.js';
+import { checkScoreBounds, openScoringGame, type ScoringGame } from './scoring-game.js';
 
 /** A game whose score and leaderboard routes are open: listed (404 not_found) with its leaderboard on (404 leaderboard_disabled). */
 export async function scoringGame(ctx: AppContext, slug: string): Promise<ScoringGame> {
@@ -184,6 +184,7 @@ async function checkSubmission(
   const found = await findGameWithBoards(ctx.db, slug, board, periods);
   const game = openScoringGame(found?.game, credential);
   const playerId = await playerFor(ctx, game, credential, body.player_id);
+  checkScoreBounds(game, body.score);
   const meta = metaText(body.meta);
   let playSessionId: number | null = null;
   if (body.play_session !== undefined) {

@@ -20,8 +20,9 @@ import {
 const etagOf = (s: Stats) => `W/"${s.size.toString(16)}-${s.mtime.getTime().toString(16)}"`;
 const statOf = (s: Stats): ObjectStat => ({ size: s.size, etag: etagOf(s), lastModified: s.mtime });
 
+/** No such object: also a name longer than the file system allows (a sibling such as `<255-byte name>.br`). */
 const missing = (error: unknown) =>
-  ['ENOENT', 'ENOTDIR', 'EISDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
+  ['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG'].includes((error as NodeJS.ErrnoException).code ?? '');
 
 /** Writes a stream of exactly `size` bytes to `file`; more or fewer is a StreamSizeError (the caller removes the file). */
 async function writeStream(stream: Readable, size: number, file: string): Promise<void> {
@@ -63,8 +64,9 @@ export class LocalStore implements ObjectStore {
   async put(key: string, body: PutBody): Promise<void> {
     const file = this.fileOf(key);
     await mkdir(path.dirname(file), { recursive: true });
-    // Written beside, then renamed: a reader never sees half a file.
-    const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+    // Written beside, then renamed: a reader never sees half a file. A short name, so that a file whose name has
+    // the 255 bytes a file system allows still has room for its temporary one.
+    const temporary = path.join(path.dirname(file), `.${randomBytes(8).toString('hex')}.tmp`);
     try {
       if (Buffer.isBuffer(body)) await writeFile(temporary, body);
       else if ('file' in body) await copyFile(body.file, temporary);

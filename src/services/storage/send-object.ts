@@ -56,7 +56,9 @@ function rangeStillApplies(request: FastifyRequest, stat: ObjectStat): boolean {
 
 /**
  * Answers with the object at `key` whose stat the caller has (from head). The caller sets Content-Type, Cache-Control
- * and Content-Encoding. Returns null when the object vanished between head and get (the caller answers 404).
+ * and Content-Encoding. Returns false when the object vanished between head and get (the caller answers 404).
+ * It never returns the reply: a reply is a thenable that settles when the answer is finished (or the client leaves),
+ * so an async caller returning or awaiting it would wait for the whole download and see an abort as its own error.
  */
 export async function sendObject(
   request: FastifyRequest,
@@ -64,24 +66,32 @@ export async function sendObject(
   store: ObjectStore,
   key: string,
   stat: ObjectStat,
-): Promise<FastifyReply | null> {
+): Promise<boolean> {
   reply
     .header('ETag', stat.etag)
     .header('Last-Modified', stat.lastModified.toUTCString())
     .header('Accept-Ranges', 'bytes');
-  if (isFresh(request, stat)) return reply.code(304).send();
+  if (isFresh(request, stat)) {
+    reply.code(304).send();
+    return true;
+  }
   let range =
     request.headers.range && rangeStillApplies(request, stat) ? parseRange(request.headers.range, stat.size) : null;
   if (range === 'unsatisfiable') {
-    return reply.code(416).header('Content-Range', `bytes */${stat.size}`).header('Cache-Control', 'no-store').send();
+    reply.code(416).header('Content-Range', `bytes */${stat.size}`).header('Cache-Control', 'no-store').send();
+    return true;
   }
   if (range && range.start === 0 && range.end === stat.size - 1) range = null;
   const length = range ? range.end - range.start + 1 : stat.size;
   if (range) reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${stat.size}`);
   reply.header('Content-Length', String(length));
   // HEAD: an empty stream keeps Content-Length (Fastify's HEAD handling sets 0 for an empty body).
-  if (request.method === 'HEAD') return reply.send(Readable.from([]));
+  if (request.method === 'HEAD') {
+    reply.send(Readable.from([]));
+    return true;
+  }
   const object = await store.get(key, range ?? undefined);
-  if (!object) return null;
-  return reply.send(object.body);
+  if (!object) return false;
+  reply.send(object.body);
+  return true;
 }
