@@ -377,6 +377,22 @@ export interface GuestQuotasTable {
   created: Generated<number>;
 }
 
+/** One action taken in a console: who (name kept as it was), in which studio, what, on what, why, before → after. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  actor_id: number | null;
+  actor_name: string;
+  studio_id: number | null;
+  action: string;
+  target_type: string;
+  target_id: string;
+  reason: string | null;
+  /** JSON of the changed fields before and after, or null */
+  before_json: string | null;
+  after_json: string | null;
+}
+
 export interface Database {
   players: PlayersTable;
   player_tokens: PlayerTokensTable;
@@ -402,6 +418,7 @@ export interface Database {
   preview_sessions: PreviewSessionsTable;
   preview_states: PreviewStatesTable;
   preview_scores: PreviewScoresTable;
+  audit_log: AuditLogTable;
 }
 
 export type PlayerRow = Selectable<PlayersTable>;

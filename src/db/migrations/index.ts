@@ -22,6 +22,7 @@ import * as studios from './2026_11_28_11_01_studios.js';
 import * as builds from './2026_11_28_11_02_builds.js';
 import * as previewData from './2026_11_28_11_03_preview_data.js';
 import * as leaderboardBounds from './2026_11_28_1201_leaderboard_bounds.js';
+import * as auditLog from './2026_11_28_2100_audit_log.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_11_02_builds': builds,
   '2026_11_28_11_03_preview_data': previewData,
   '2026_11_28_1201_leaderboard_bounds': leaderboardBounds,
+  '2026_11_28_2100_audit_log': auditLog,
 };
