@@ -1,4 +1,4 @@
-// PostgreSQL failing over under heartbeat load, tried as an operator would (issue 13): the real service as a child
+// PostgreSQL failing over under heartbeat load, tried as an operator would: the real service as a child
 // process on a scratch database, N players heartbeating and saving over HTTP, and every backend of the database
 // terminated three times in a row, again for each try. Reports whether the process lived, what the requests got, and
 // how long until every player was served again.

@@ -1,4 +1,4 @@
-// The hot routes over real HTTP, against a bare Fastify route measured in the same run (issue 14).
+// The hot routes over real HTTP, against a bare Fastify route measured in the same run.
 //
 // Two processes besides this one: the bare route (bench/http-bare.ts) and the service as it is deployed (`npm run
 // build`, then `node dist/src/cli.js serve` with the node flags of `npm start`, GP_* settings, default log_level info,

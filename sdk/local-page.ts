@@ -1,4 +1,4 @@
-// Local mode in a page (docs/game-developers.md, "Local mode"): the game's own game.json read beside the page, and the
+// Local mode in a page (docs/game-developers.md, "Local mode: without the platform"): the game's own game.json read beside the page, and the
 // platform's events on demand, so that pause, limit and entitlement handlers can be tried without a platform:
 // `?gp_simulate=entitlement|limit|pause` (several with commas) plays them on a clock, and a small panel fires each one.
 import type { EventName } from './protocol.js';

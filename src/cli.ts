@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The gameplatform command: serve, migrate, and the operator commands of DESIGN §9.
+// The gameplatform command: serve, migrate, and the operator commands (docs/operations.md, "Command line").
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';

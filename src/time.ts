@@ -18,7 +18,7 @@ const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 
 /**
  * `YYYY-MM-DD{separator}HH:MM:SS` in UTC, as Date#toISOString writes it, by integer arithmetic (days to a civil date:
- * Howard Hinnant's algorithm). Lists format a timestamp or two per row, and toISOString took 0.75 µs each (issue 14).
+ * Howard Hinnant's algorithm). Lists format a timestamp or two per row, and toISOString took 0.75 µs each.
  * Before 1970 and from year 10000 on, toISOString itself (a RangeError for NaN, as before).
  */
 function utcText(ms: number, separator: string): string {
@@ -101,7 +101,7 @@ export const PERIODS: readonly Period[] = ['all', 'month', 'week', 'day'];
 export function periodWindow(period: Period, ms: number, zone: string): TimeWindow | null {
   if (period === 'all') return null;
   // Every score submission and leaderboard read asks for the current periods: Luxon's zone arithmetic took a tenth of
-  // a submission's CPU time (issue 14). The last window per period and zone is kept, as dayWindow does.
+  // a submission's CPU time. The last window per period and zone is kept, as dayWindow does.
   const cacheKey = `${period} ${zone}`;
   const cached = lastPeriod.get(cacheKey);
   if (cached && ms >= cached.start && ms < cached.end) return { start: cached.start, end: cached.end };

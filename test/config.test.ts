@@ -8,7 +8,7 @@ import { tempDir } from './helpers/temp.js';
 const dir = () => tempDir('gp-config-');
 
 describe('config', () => {
-  it('has the defaults of DESIGN §2', () => {
+  it('has the documented defaults', () => {
     const cwd = dir();
     const c = loadConfig({ env: {}, cwd });
     expect(c.free_seconds_per_day).toBe(900);

@@ -1,11 +1,14 @@
 // The README and the docs it links stay true: every setting and every command is in them, every link resolves, and
 // they read as a guide in the present tense: no dated journal, no issue numbers, no citations of documents the
 // repository does not hold, and a development guide short enough to read.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { settingLeaves } from '../src/config.js';
 import { buildProgram } from '../src/cli.js';
 
+const root = fileURLToPath(new URL('..', import.meta.url));
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 const front = read('README.md');
 const docs = readdirSync(new URL('../docs/', import.meta.url))
@@ -88,6 +91,32 @@ describe('README', () => {
       expect(linesMatching(read(page), ISSUE_NUMBER), page).toEqual([]);
       expect(linesMatching(read(page), OUTSIDE_CITATION), page).toEqual([]);
     }
+  });
+
+  it('leaves no source comment citing an issue or a document the repository does not hold, and every docs/ section a comment cites exists', () => {
+    const sources = execFileSync('git', ['ls-files', '*.ts', '*.cjs', '*.mjs', '*.sh', '.ci/run'], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter((f) => f && f !== 'test/readme.test.ts' && existsSync(new URL(`../${f}`, import.meta.url)));
+    const headings = new Map(
+      [...docs, 'docs/backend-developers.md'].map((doc) => [
+        doc,
+        new Set(linesMatching(read(doc), /^#{1,6}\s/).map((l) => l.replace(/^\d+: #+\s*/, ''))),
+      ]),
+    );
+    const offending: string[] = [];
+    const missing: string[] = [];
+    for (const file of sources) {
+      const text = read(file);
+      for (const line of linesMatching(text, /\bissues?\s+\d+/i)) offending.push(`${file}:${line}`);
+      for (const line of linesMatching(text, OUTSIDE_CITATION)) offending.push(`${file}:${line}`);
+      for (const [, doc, heading] of text.matchAll(/(docs\/[\w-]+\.md), "([^"]+)"/g))
+        if (!headings.get(doc ?? '')?.has(heading ?? '')) missing.push(`${file}: ${doc}, "${heading}"`);
+    }
+    expect(offending).toEqual([]);
+    expect(missing).toEqual([]);
   });
 
   it('keeps docs/development.md a guide of about 25 KB', () => {

@@ -193,7 +193,7 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
   }
 
   function renderEmpty(shown: Filter, found: number, counts: Record<string, number>, known: string[]): void {
-    // The search names a category ("arcade"): q searches the games' text (DESIGN §5), so offer the category itself.
+    // The search names a category ("arcade"): q searches the games' text (docs/api.md, "Catalogue decisions"), so offer the category itself.
     const wanted = shown.q.trim().toLowerCase();
     const named =
       wanted && shown.category.toLowerCase() !== wanted

@@ -1,4 +1,4 @@
-// The game's frame (DESIGN §10): the game runs on its own origin (games_url), which holds no portal cookie and no
+// The game's frame (docs/portal.md, "The play shell"): the game runs on its own origin (games_url), which holds no portal cookie and no
 // credential, so the frame may keep that origin (storage, fetch, module scripts, WebAssembly) and nothing more.
 import { h } from '../lib/dom.js';
 

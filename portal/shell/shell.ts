@@ -1,4 +1,4 @@
-// The play shell (DESIGN §10): starts the play session, hosts the game in a sandboxed frame, beats while visible,
+// The play shell (docs/portal.md, "The play shell"): starts the play session, hosts the game in a sandboxed frame, beats while visible,
 // answers the game's SDK calls with this game's API routes only, and removes the game when the free time runs out.
 import {
   event,

@@ -95,7 +95,7 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 /**
  * SQLite's page cache for the service's connection, in KiB (SQLite's default is 2 MB). With 20,000 running sessions
  * and their tokens, a heartbeat's index pages no longer fitted in 2 MB once saves and scores had passed through it:
- * each heartbeat took 12 % more CPU than with 300 sessions, reading pages back from the OS; with 32 MB, 2 % (issue 14,
+ * each heartbeat took 12 % more CPU than with 300 sessions, reading pages back from the OS; with 32 MB, 2 % (
  * bench:http, 2026-11-28). The memory is taken only as pages are read.
  */
 const SQLITE_CACHE_KIB = 32 * 1024;

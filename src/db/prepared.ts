@@ -1,4 +1,4 @@
-// Hot statements built and compiled once, then run with new parameters (issue 14): building a query with Kysely
+// Hot statements built and compiled once, then run with new parameters (bench/RESULTS.md): building a query with Kysely
 // (operation nodes, freezing, cloning, the compiler's visitors) costs more than SQLite takes to run a primary-key
 // lookup, and every heartbeat ran about seven of them.
 //

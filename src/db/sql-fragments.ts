@@ -22,7 +22,7 @@ export const compilable = <R>(db: Executor, query: RawBuilder<R>): Compilable<R>
  * still drive row-value ranges on indexes (see int()). SQLite's jsonb_each parses the text once into its binary
  * form, and each `->>` then reads a binary element: with json_each, every `->>` parsed its element's text again, and
  * that took most of a rank's time (a path of 17 levels, 7 columns: 57 → 39 µs a rank; 144 ranges of nodes 285 →
- * 172 µs; issue 14).
+ * 172 µs).
  */
 export function jsonRows(db: Executor, json: unknown, columns: string[]): RawBuilder<unknown> {
   if (isPostgres(db)) {

@@ -1,4 +1,4 @@
-// The three credential kinds of spec §5 — portal session, player token, developer key — and the per-route rule that admits them.
+// The three credential kinds — portal session, player token, developer key — and the per-route rule that admits them.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError } from './errors.js';
@@ -106,7 +106,7 @@ async function fromCookie(
   return credential;
 }
 
-/** Reads the credential the route's mode asks for; throws 401/403 as DESIGN §3. */
+/** Reads the credential the route's mode asks for; throws 401/403 (docs/api.md, "Everywhere"). */
 export async function authenticate(
   resolver: CredentialResolver,
   cookieName: string,

@@ -25,7 +25,7 @@ const EXPECTATION_FAILED: Answer = {
   message: 'The only Expect this service meets is 100-continue',
 };
 
-/** The headers of every such answer: the envelope's type, nosniff (DESIGN §4) and no caching. */
+/** The headers of every such answer: the envelope's type, nosniff and no caching. */
 const HEADERS = {
   'Content-Type': 'application/json; charset=utf-8',
   'X-Content-Type-Options': 'nosniff',

@@ -1,4 +1,4 @@
-// The response envelope of spec §1: schemas for the routes and the OpenAPI document, and the helper handlers return.
+// The response envelope (docs/api.md, "Everywhere"): schemas for the routes and the OpenAPI document, and the helper handlers return.
 import { Type, type TSchema } from '@sinclair/typebox';
 import { ERROR_CATALOG, type ErrorCode } from './errors.js';
 

@@ -1,4 +1,4 @@
-// Renders every error in the envelope: AppErrors as they are, framework errors mapped to DESIGN §3, anything else as a 500 without internals.
+// Renders every error in the envelope: AppErrors as they are, framework errors mapped to their codes, anything else as a 500 without internals.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { foreignKeyViolation } from '../db/unique.js';

@@ -1,4 +1,4 @@
-// The error codes of DESIGN §3 (and the few this service adds), with their status and meaning: one table for the handler and the OpenAPI document.
+// The error codes, with their status and meaning: one table for the handler and the OpenAPI document.
 export const ERROR_CATALOG = {
   bad_request: {
     status: 400,

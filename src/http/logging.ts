@@ -19,7 +19,7 @@ const SECRET_QUERY_NAMES = new Set([
   'api_key',
 ]);
 
-/** Secrets issued by the service (DESIGN §4 and the mail and play tokens): the prefix, then base62. */
+/** Secrets issued by the service (tokens, keys, mail and play tokens): the prefix, then base62. */
 const SECRET_VALUE = /\b(agp|agk|mt|ps)_[0-9A-Za-z]{16,}/g;
 
 /** Credential headers and password fields, at the depths they are logged. */
@@ -118,7 +118,7 @@ export class AccessLog extends LogController {
   /**
    * Per root logger, a child of it without `redact`, for the access line of a request that succeeded. That line holds
    * only the fields below (the URL masked by redactUrl) and the request id: pino's redaction has nothing to find in
-   * it, and it was 6 of the 10 µs the line took (issue 14). The last net (scrubSecrets) still runs.
+   * it, and it was 6 of the 10 µs the line took. The last net (scrubSecrets) still runs.
    */
   readonly #plain = new WeakMap<FastifyBaseLogger, FastifyBaseLogger>();
 
@@ -175,7 +175,7 @@ type Writer = Record<'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace', (.
 /**
  * A request's logger, made when it is first written to. Fastify gives every request a child logger bound to its
  * request id; pino builds a child's bindings at once (their JSON text, through the redaction), 2–4 µs a request
- * (issue 14), for a logger most requests never write with: a request that succeeds writes only its access line,
+ * for a logger most requests never write with: a request that succeeds writes only its access line,
  * through AccessLog's own logger. Until then, the level and isLevelEnabled are the parent's (a route with a level or
  * serializers of its own gets its pino child at once: lazyChildLogger).
  */

@@ -31,7 +31,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   admin: 'what the operators (staff and admin) do: studios, their approval, games handed to them, reviews',
 };
 
-/** The fields an error adds to `code` and `message`, per code (spec §1: `error.<field>`). */
+/** The fields an error adds to `code` and `message`, per code (`error.<field>`). */
 const ERROR_EXTRAS: Partial<
   Record<ErrorCode, { required: Record<string, TSchema>; optional?: Record<string, TSchema> }>
 > = {

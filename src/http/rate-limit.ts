@@ -1,4 +1,4 @@
-// The rate limits of DESIGN §4 with @fastify/rate-limit: 429 rate_limited with Retry-After, counted in process or shared through Redis.
+// The rate limits (docs/api.md, "Accounts and authentication") with @fastify/rate-limit: 429 rate_limited with Retry-After, counted in process or shared through Redis.
 // Redis keys read <redis_prefix>rate:undefinedundefined-<limit>:<key>: the plugin names limiters made with createRateLimit so.
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type {

@@ -12,7 +12,7 @@ declare module 'fastify' {
     errors?: ErrorCode[];
     /** code answered instead of payload_too_large when the body is over the limit */
     tooLargeCode?: ErrorCode;
-    /** the route's own rate limit (DESIGN §4); without it the route counts against the default limit */
+    /** the route's own rate limit; without it the route counts against the default limit */
     rateLimitRule?: RateLimitRule;
     /** /healthz and /readyz: never rate-limited, answered over plain HTTP in production; liveness also while closing */
     healthProbe?: 'liveness' | 'readiness';

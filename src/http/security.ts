@@ -1,4 +1,4 @@
-// Request-wide rules of DESIGN §4: HTTPS in production, no cross-origin calls, security headers, a request id, 503 while closing.
+// Request-wide rules (docs/api.md, "Everywhere"): HTTPS in production, no cross-origin calls, security headers, a request id, 503 while closing.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
@@ -21,7 +21,7 @@ function isPublicRead(request: FastifyRequest, isGameRequest: GameRequestTest): 
 /** Whether a request is for a game's files on the game's own origin (the games capability knows; app.ts hands it). */
 export type GameRequestTest = (raw: IncomingMessage) => boolean;
 
-/** helmet's settings for every response (DESIGN §4). */
+/** helmet's settings for every response. */
 function helmetOptions(config: Config): HelmetOptions {
   return {
     // The portal sets its own Content-Security-Policy per page; JSON needs none.
@@ -37,7 +37,7 @@ function helmetOptions(config: Config): HelmetOptions {
 /**
  * The headers helmet sets with these options, read once by running its middleware against a recording response.
  * Without a Content-Security-Policy (the one header that may depend on the request: nonces), they are the same for
- * every request; @fastify/helmet (used before issue 14) built the middleware afresh and ran its ten parts per request.
+ * every request; @fastify/helmet (used before) built the middleware afresh and ran its ten parts per request.
  * (helmet's one removal, X-Powered-By, has nothing to remove: Fastify never sets it.)
  */
 export function helmetHeaders(options: HelmetOptions): [name: string, value: string][] {
@@ -69,7 +69,7 @@ export async function registerSecurity(
   const headers = helmetHeaders(helmetOptions(config));
   const production = config.env === 'production';
   const healer = new CookieBombHealer(parseGamesUrl(config.games_url));
-  // First, so that the headers (nosniff above all: DESIGN §4, always) are on this hook's refusals and every later one.
+  // First, so that the headers (nosniff above all, always) are on this hook's refusals and every later one.
   // Synchronous (done): most requests pass, and an async hook costs a promise each.
   app.addHook('onRequest', (request, reply, done) => {
     for (let i = 0; i < headers.length; i++) reply.header(headers[i]![0], headers[i]![1]);

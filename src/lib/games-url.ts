@@ -1,4 +1,4 @@
-// The `games_url` template: where each game's files are served, on an origin that is never the portal's (DESIGN §10).
+// The `games_url` template: where each game's files are served, on an origin that is never the portal's (docs/api.md, "Game files on their own origin").
 // Pure functions over the template, shared by the settings check (config.ts) and the request routing (game-origin.ts).
 
 export const SLUG_TOKEN = '{slug}';
@@ -74,7 +74,7 @@ export function parseGamesUrl(template: string): GamesUrl {
   };
 }
 
-/** The portal's name out of the box: `*.localhost` reaches this machine without DNS (docs/operations.md, "Where games live"). */
+/** The portal's name out of the box: `*.localhost` reaches this machine without DNS (docs/operations.md, "Where games live: storage and cookies"). */
 export const DEFAULT_PORTAL_HOSTNAME = 'gameplatform.localhost';
 
 /**

@@ -3,7 +3,7 @@
 import v8 from 'node:v8';
 
 /**
- * Two V8 settings for the serving process (issue 14), both read by V8 at each collection, so setting them at run time
+ * Two V8 settings for the serving process (bench/RESULTS.md), both read by V8 at each collection, so setting them at run time
  * takes effect (Node.js does not take them in NODE_OPTIONS):
  *
  * - **No allocation-site pretenuring.** V8 allocates objects straight in the old generation when most objects from

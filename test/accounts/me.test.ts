@@ -1,4 +1,4 @@
-// GET and PATCH /v1/me: the own view, entitlement and membership; every limit of spec §8.
+// GET and PATCH /v1/me: the own view, entitlement and membership; every limit.
 import { expect, it } from 'vitest';
 import { eachDialect } from '../helpers/harness.js';
 import { createGame, createKey, createPlayer, createPlayerWithToken, createToken } from '../helpers/factories.js';

@@ -1,4 +1,4 @@
-// Roles, membership and suspension (DESIGN §5): the operator actions in-process, and the gameplatform players/mail commands.
+// Roles, membership and suspension (docs/operations.md, "Command line"): the operator actions in-process, and the gameplatform players/mail commands.
 import { expect, it } from 'vitest';
 import { eachDialect } from '../helpers/harness.js';
 import { runCli } from '../helpers/cli.js';

@@ -1,4 +1,4 @@
-// The rate limits of DESIGN §4: login per IP and per login name, register per IP, forgot-password per address,
+// The rate limits (docs/api.md, "Accounts and authentication"): login per IP and per login name, register per IP, forgot-password per address,
 // everything else per credential or IP; 429 rate_limited with Retry-After; counters shared through Redis.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

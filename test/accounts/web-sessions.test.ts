@@ -1,4 +1,4 @@
-// Web sessions (portal logins, which set the cookie) beside API tokens: ten active in all (spec §4), a login makes room
+// Web sessions (portal logins, which set the cookie) beside API tokens: ten active in all, a login makes room
 // among its own kind first and names what it revoked, GET /v1/me/tokens lists both kinds, GET/DELETE /v1/me/sessions
 // the browsers alone, and the migration that sorts old tokens.
 import { expect, it } from 'vitest';

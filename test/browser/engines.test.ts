@@ -1,7 +1,7 @@
 // Engine games in the play shell, in Debian's Chromium: the Phaser demo's loader, a default Vite build (modules,
 // fetch, WebAssembly by streaming, localStorage, IndexedDB), cross-origin isolation on request, the HTTP cache across a
 // reload; and what a game's frame can never do to the portal or to another game.
-// The deployment is the default one (docs/operations.md, "Where games live"): the portal on gameplatform.localhost, each
+// The deployment is the default one (docs/operations.md, "Where games live: storage and cookies"): the portal on gameplatform.localhost, each
 // game on its own origin {slug}.games.gameplatform.localhost, the same site (so that browsers blocking third-party
 // storage, as Chromium does in these incognito contexts, still let games keep theirs). Isolation is tested there, where
 // the cookie is same-site.

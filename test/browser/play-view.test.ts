@@ -9,7 +9,7 @@ import { registerPlayer, skipReason, startRig, text, until, visible, type Rig } 
 
 const reason = skipReason();
 
-/** The three screens of issue 17: a laptop, a phone upright and the same phone on its side. */
+/** Three screens: a laptop, a phone upright and the same phone on its side. */
 const VIEWPORTS: Record<string, BrowserContextOptions> = {
   desktop: { viewport: { width: 1366, height: 768 } },
   'phone-portrait': { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3 },

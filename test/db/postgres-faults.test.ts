@@ -110,7 +110,7 @@ describe.skipIf(!onPostgres)('PostgreSQL faults [postgres]', () => {
     const attempt = h.ctx.db.transaction().execute(async (trx) => {
       await trx.insertInto('favorites').values({ player_id: player.id, game_id: game.id, created_at: 1 }).execute();
       expect(await terminateBackends()).toBeGreaterThan(0);
-      // The client is checked out and idle: its socket closes now, with no query to report to (the crash of issue 13).
+      // The client is checked out and idle: its socket closes now, with no query to report to.
       await pause(300);
       await trx.insertInto('favorites').values({ player_id: player.id, game_id: other.id, created_at: 1 }).execute();
     });

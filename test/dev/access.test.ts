@@ -1,4 +1,4 @@
-// The authorization matrix of every /dev route (spec §5 rule 8, DESIGN §3/§4): only a developer key of the game, with
+// The authorization matrix of every /dev route (docs/backend-developers.md, "Rules"): only a developer key of the game, with
 // the route's scope, acting for a player of the game.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES, type Scope } from '../../src/http/auth.js';

@@ -1,5 +1,5 @@
 // GET /dev/players/{id} and /entitlement: the public profile and the entitlement of a player of the key's game,
-// never an email address or an account setting (spec §5 rule 6).
+// never an email address or an account setting.
 import { describe, expect, it } from 'vitest';
 import { createGame, createKey, createPlayerWithToken, createPlaySession } from '../helpers/factories.js';
 import { eachDialect } from '../helpers/harness.js';

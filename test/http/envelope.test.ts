@@ -1,4 +1,4 @@
-// The envelope and error table of DESIGN §3 for every kind of failure, through probe routes added for the test.
+// The envelope and error table (docs/api.md, "Everywhere") for every kind of failure, through probe routes added for the test.
 import { Type } from '@sinclair/typebox';
 import { expect, it } from 'vitest';
 import { eachDialect } from '../helpers/harness.js';

@@ -1,4 +1,4 @@
-// DESIGN §4 request rules: Origin check, no CORS headers, nosniff, HTTPS and HSTS in production.
+// Request rules (docs/api.md, "Everywhere"): Origin check, no CORS headers, nosniff, HTTPS and HSTS in production.
 import { expect, it } from 'vitest';
 import { TEST_ORIGIN, eachDialect } from '../helpers/harness.js';
 

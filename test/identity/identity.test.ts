@@ -1,4 +1,4 @@
-// Identity tokens (issue 16 item 5): a player gets a signed token for a game; the game's backend verifies it offline
+// Identity tokens (docs/backend-developers.md, "Identity tokens: who is calling"): a player gets a signed token for a game; the game's backend verifies it offline
 // against the JWKS or with its developer key. Another game's, an expired, an altered token and a suspended player are refused.
 import { createLocalJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JSONWebKeySet } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';

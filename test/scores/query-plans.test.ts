@@ -1,4 +1,4 @@
-// Scores and leaderboards cost the same on a board of a million players as on one of a thousand (issue 14): every
+// Scores and leaderboards cost the same on a board of a million players as on one of a thousand: every
 // statement a submission, a page, a deep page, a page around a player or a rank runs on SQLite must reach a board's
 // rows through an index range below the board, never scan the board. SQLite plans without statistics here (no
 // ANALYZE), so its plan does not depend on how many rows the test makes: a small board shows the plan a big one gets.

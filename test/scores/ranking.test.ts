@@ -33,7 +33,7 @@ interface Submission {
   seq: number;
 }
 
-/** The rule of DESIGN §8, computed the slow way: best per player, the game's order, earliest to reach it first. */
+/** The rule (docs/api.md, "Scores and leaderboards"), computed the slow way: best per player, the game's order, earliest to reach it first. */
 function naiveRanking(subs: Submission[], order: 'asc' | 'desc'): string[] {
   const best = new Map<string, Submission>();
   const better = (a: Submission, b: Submission) => (order === 'desc' ? a.score > b.score : a.score < b.score);

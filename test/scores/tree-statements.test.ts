@@ -1,4 +1,4 @@
-// The compiled count-tree and bests statements that take their rows as one JSON parameter (issue 14): one row and
+// The compiled count-tree and bests statements that take their rows as one JSON parameter: one row and
 // many rows, both ends of the safe integers (the JSON must carry them exactly), and the merged entry/best update.
 import { expect, it } from 'vitest';
 import { countEntryAndSetBest, insertBests, lockBests } from '../../src/modules/scores/bests.repository.js';

@@ -1,4 +1,4 @@
-// Who may act for whom on save states (spec §5 rule 7, DESIGN §4/§7): player credentials, cookies, developer keys.
+// Who may act for whom on save states (docs/api.md, "Save states"): player credentials, cookies, developer keys.
 import { describe, expect, it } from 'vitest';
 import {
   createGame,

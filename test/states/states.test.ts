@@ -1,4 +1,4 @@
-// Save-state rules of spec §3/§4 and DESIGN §7 with a player token: versions, labels, slots, games, bad input.
+// Save-state rules (docs/api.md, "Save states") with a player token: versions, labels, slots, games, bad input.
 import { describe, expect, it } from 'vitest';
 import { createGame, createPlayerWithToken } from '../helpers/factories.js';
 import { eachDialect } from '../helpers/harness.js';

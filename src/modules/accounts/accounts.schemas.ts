@@ -1,4 +1,4 @@
-// TypeBox schemas of the accounts routes: the Player views, Membership, token records and the request bodies with the limits of spec §8.
+// TypeBox schemas of the accounts routes: the Player views, Membership, token records and the request bodies with their limits.
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Timestamp } from '../../http/envelope.js';
 import { EntitlementSchema } from '../play/entitlement.js';

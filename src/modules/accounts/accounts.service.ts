@@ -64,7 +64,7 @@ export async function updateMe(ctx: AppContext, playerId: number, input: PatchMe
   }
 }
 
-/** The best-score entries of a public profile: the all-time best on each visible game's `main` board (DESIGN §8). */
+/** The best-score entries of a public profile: the all-time best on each visible game's `main` board. */
 export async function bestScores(ctx: AppContext, playerId: number): Promise<BestScore[]> {
   return bestScoresForProfile(ctx, playerId);
 }

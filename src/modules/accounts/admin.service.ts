@@ -1,4 +1,4 @@
-// Operator actions of DESIGN §5 and §9: roles, Unlimited membership granted by hand (no billing), suspension.
+// Operator actions (docs/operations.md, "Command line"): roles, Unlimited membership granted by hand (no billing), suspension.
 import type { AppContext } from '../../context.js';
 import type { PlayerRow } from '../../db/schema.js';
 import { notFound, validationFailed } from '../../http/errors.js';

@@ -1,4 +1,4 @@
-// Register, login, logout and the mail flows (verify email, forgot and reset password) of DESIGN §4.
+// Register, login, logout and the mail flows (verify email, forgot and reset password) (docs/api.md, "Accounts and authentication").
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/connect.js';
 import type { TokenKind } from '../../db/schema.js';

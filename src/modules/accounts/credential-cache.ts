@@ -1,4 +1,4 @@
-// Player credentials kept in memory on PostgreSQL, which DESIGN §1 allows "if every process sees writes at once".
+// Player credentials kept in memory on PostgreSQL, allowed because every process sees writes at once (docs/operations.md, "Credentials in memory").
 //
 // Triggers (migration 2026_11_27_2100) NOTIFY `gp_credentials` with the player's id whenever a token is revoked, its
 // expiry or hash changes, or the player's status, role or membership does, whoever writes it (a route, the command

@@ -1,4 +1,4 @@
-// Membership and roles of DESIGN §5: who is Unlimited, who plays without a limit, and the Membership object of GET /me.
+// Membership and roles (docs/api.md, "Accounts and authentication"): who is Unlimited, who plays without a limit, and the Membership object of GET /me.
 import type { MembershipFields } from '../../http/auth.js';
 import { formatTimestamp } from '../../time.js';
 

@@ -1,4 +1,4 @@
-// Normalises text fields of a JSON body before validation, so the limits of spec §8 apply to what is stored.
+// Normalises text fields of a JSON body before validation, so the limits of the API apply to what is stored.
 import type { preValidationAsyncHookHandler } from 'fastify';
 
 /**

@@ -1,4 +1,4 @@
-// Maps player rows to the Player views of spec §2 (public and own) and to the Membership object.
+// Maps player rows to the Player views (public and own) and to the Membership object.
 import type { Config } from '../../config.js';
 import type { PlayerRow } from '../../db/schema.js';
 import { formatTimestamp } from '../../time.js';

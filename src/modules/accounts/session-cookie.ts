@@ -1,4 +1,4 @@
-// The portal session cookie of DESIGN §4: set by login/register called with X-Requested-With: ServiceSDK, cleared by logout.
+// The portal session cookie (docs/api.md, "Accounts and authentication"): set by login/register called with X-Requested-With: ServiceSDK, cleared by logout.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { SDK_HEADER_VALUE, sessionCookieName } from '../../http/auth.js';

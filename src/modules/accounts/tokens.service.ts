@@ -1,4 +1,4 @@
-// Player tokens: issued by login, register and POST /me/tokens, listed by prefix only. Ten active in all (spec §4),
+// Player tokens: issued by login, register and POST /me/tokens, listed by prefix only. Ten active in all (docs/api.md, "Accounts and authentication"),
 // of two kinds: 'web' sessions (a portal login or register, which sets the session cookie; also listed apart by
 // GET /me/sessions) and 'api' tokens (every other login or register, and POST /me/tokens). A login with ten makes room
 // among its own kind first, so a browser does not sign an app out while it has a browser to spare, and it says which
@@ -20,7 +20,7 @@ import {
   type TokenListRow,
 } from './tokens.repository.js';
 
-/** Active tokens a player can have, of both kinds together (spec §4: "at most 10 active tokens"). */
+/** Active tokens a player can have, of both kinds together (at most 10 active tokens). */
 export const MAX_ACTIVE_TOKENS = 10;
 
 /** What a login or register revoked to make room (`revoked_token` of the answer). */

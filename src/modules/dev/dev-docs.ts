@@ -1,7 +1,7 @@
 // Text shared by the /dev route descriptions.
 import type { Scope } from '../../http/auth.js';
 
-/** The credential rule of every /dev route (spec §5 rule 8, DESIGN §4), with the route's scope. */
+/** The credential rule of every /dev route (docs/backend-developers.md, "Rules"), with the route's scope. */
 export function keyOnly(scope: Scope): string {
   return `Developer key only, with the scope \`${scope}\` (else 403 \`insufficient_scope\`, \`error.required_scope\` naming it).
 A player token or portal session is 403 \`forbidden\` (a portal cookie without \`X-Requested-With\` is 403 \`csrf_rejected\`);

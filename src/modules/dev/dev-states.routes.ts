@@ -1,4 +1,4 @@
-// The save-state routes under /dev: the general state routes with the player in the path (spec §4: "equivalent to the
+// The save-state routes under /dev: the general state routes with the player in the path (docs/backend-developers.md: "equivalent to the
 // general save-state routes called with a developer key and player_id").
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';

@@ -1,4 +1,4 @@
-// The /v1/dev routes (spec §4 "Developer routes"): a game's backend acting, with a developer key, for the players of its game.
+// The /v1/dev routes (docs/backend-developers.md): a game's backend acting, with a developer key, for the players of its game.
 import type { FastifyInstance } from 'fastify';
 import { devPlayersRoutes } from './dev-players.routes.js';
 import { devScoresRoutes } from './dev-scores.routes.js';

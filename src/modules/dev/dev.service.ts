@@ -1,4 +1,4 @@
-// The /dev routes' own rules: a key sees only players of its game, and only its game's statistics (DESIGN §4).
+// The /dev routes' own rules: a key sees only players of its game, and only its game's statistics (docs/backend-developers.md, "Rules").
 // Everything else is the other modules' services, called with the key as the credential.
 import type { AppContext } from '../../context.js';
 import type { KeyCredential } from '../../http/auth.js';

@@ -1,4 +1,4 @@
-// Game files on an origin of their own (DESIGN §10): the URLs of a game's files, and which requests arrive on a game's
+// Game files on an origin of their own (docs/api.md, "Game files on their own origin"): the URLs of a game's files, and which requests arrive on a game's
 // host. Those are rewritten, before routing, to the internal /g/{slug}/… route: nothing else (no /v1, no portal page,
 // no cookie) is ever served on a game's origin, and the portal's origin serves no game page.
 import type { IncomingMessage } from 'node:http';
@@ -64,7 +64,7 @@ export function gamesUrlWarning(config: Pick<Config, 'games_url' | 'public_url'>
   if (!isLoopbackName(portal))
     return `games are served at ${games.template}, which only browsers on this machine reach: set games_url (docs/api.md, "Game files on their own origin")`;
   if (portal.endsWith('.localhost')) return null;
-  return `the portal (${config.public_url}) and the games (${games.template}) are different sites: browsers that block third-party cookies deny the games their storage; leave public_url unset (http://gameplatform.localhost:<port>) or give it a *.localhost name (docs/operations.md, "Where games live")`;
+  return `the portal (${config.public_url}) and the games (${games.template}) are different sites: browsers that block third-party cookies deny the games their storage; leave public_url unset (http://gameplatform.localhost:<port>) or give it a *.localhost name (docs/operations.md, "Where games live: storage and cookies")`;
 }
 
 const onGameHost = new WeakSet<IncomingMessage>();

@@ -1,4 +1,4 @@
-// gameplatform games publish|list|set-status and keys create|list|revoke (DESIGN §9).
+// gameplatform games publish|list|set-status and keys create|list|revoke (docs/operations.md, "Command line").
 import path from 'node:path';
 import type { Command } from 'commander';
 import semver from 'semver';

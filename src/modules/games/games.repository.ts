@@ -63,7 +63,7 @@ export async function findListedGames(db: Executor, filter: CatalogueFilter): Pr
 // GET /v1/games without a filter, the common call: compiled once (db/prepared.ts)
 const wholeCatalogue = prepared((db) => listed(db, {}).select(GAME_SELECTION).orderBy('plays', 'desc').orderBy('id'));
 
-/** Listed games matching the pattern, counted per category (no category filter: DESIGN §5). */
+/** Listed games matching the pattern, counted per category (no category filter: docs/api.md, "Catalogue decisions"). */
 export async function countListedByCategory(db: Executor, filter: CatalogueFilter): Promise<Map<string, number>> {
   const rows = filter.pattern ? await perCategory(db, filter).execute() : (await perCategoryOfAll.execute(db)).rows;
   return new Map(rows.map((r) => [r.category, Number(r.n)]));

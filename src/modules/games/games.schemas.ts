@@ -1,4 +1,4 @@
-// TypeBox schemas of the catalogue routes: the Game object of spec §2 and the listing's meta.
+// TypeBox schemas of the catalogue routes: the Game object and the listing's meta.
 import { Type, type Static } from '@sinclair/typebox';
 import { DateString, Nullable } from '../../http/envelope.js';
 import { GAME_STATUSES, LEADERBOARD_ORDERS, LIMITS, ORIENTATIONS } from './manifest.js';

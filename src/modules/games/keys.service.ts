@@ -1,4 +1,4 @@
-// Developer keys (DESIGN §4): `agk_` + 32 random bytes, bound to one game, with scopes; only a SHA-256 is stored.
+// Developer keys (docs/backend-developers.md, "Getting a key"): `agk_` + 32 random bytes, bound to one game, with scopes; only a SHA-256 is stored.
 import type { AppContext } from '../../context.js';
 import { type KeyCredential, SCOPES, type Scope } from '../../http/auth.js';
 import { notFound, validationFailed } from '../../http/errors.js';

@@ -1,5 +1,5 @@
 // A game's listing edited by its studio, and its status: draft → beta → published, through an operator's review when
-// the setting studios.review is on (docs/api.md, "Studios").
+// the setting studios.review is on (docs/api.md, "Studios and builds").
 import type { AppContext } from '../../context.js';
 import { AppError, notFound, validationFailed } from '../../http/errors.js';
 import { forgetStatusCounts } from '../status/status.counts.js';

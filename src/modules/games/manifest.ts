@@ -1,4 +1,4 @@
-// game.json: every Game field of spec §2 that is not computed, plus `entry`; checked with one message per field.
+// game.json: every Game field that is not computed, plus `entry`; checked with one message per field.
 import path from 'node:path';
 import semver from 'semver';
 import { validationFailed } from '../../http/errors.js';
@@ -6,7 +6,7 @@ import { isServablePath } from './files.js';
 
 export const GAME_STATUSES = ['draft', 'beta', 'published', 'retired'] as const;
 export type GameStatus = (typeof GAME_STATUSES)[number];
-/** The statuses clients can see (DESIGN §5); every other one answers 404. */
+/** The statuses clients can see (docs/api.md, "Catalogue decisions"); every other one answers 404. */
 export const LISTED_STATUSES: readonly GameStatus[] = ['published', 'beta'];
 
 /** Whether clients see a game of this status (published and beta; anything else is 404 for them). */

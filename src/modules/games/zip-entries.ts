@@ -1,5 +1,5 @@
 // What a build's zip may hold, entry by entry: names that stay inside the game's folder, regular files only, no two
-// entries sharing or overlapping their bytes. Each refusal names the file (docs/api.md, "Builds").
+// entries sharing or overlapping their bytes. Each refusal names the file (docs/api.md, "What a build may hold").
 import { AppError } from '../../http/errors.js';
 import { isServableSegment, SET_MARKER } from './files.js';
 

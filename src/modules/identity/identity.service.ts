@@ -1,4 +1,4 @@
-// Identity tokens (issue 16 item 5): a short-lived JWT naming a player and a game, that the game's backend verifies offline
+// Identity tokens (docs/backend-developers.md, "Identity tokens: who is calling"): a short-lived JWT naming a player and a game, that the game's backend verifies offline
 // against the JWKS or with its developer key. Signed with the key derived from `secret` (identity.keys.ts).
 import { errors as joseErrors, jwtVerify, SignJWT, createLocalJWKSet, type JWTPayload } from 'jose';
 import type { AppContext } from '../../context.js';

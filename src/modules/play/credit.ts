@@ -1,4 +1,4 @@
-// The heartbeat credit rule of DESIGN §6 as a pure function: how many seconds a call credits and to which days.
+// The heartbeat credit rule (docs/api.md, "Play sessions and the daily allowance") as a pure function: how many seconds a call credits and to which days.
 import { dayWindow } from '../../time.js';
 
 export interface CreditSegment {

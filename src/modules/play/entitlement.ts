@@ -1,4 +1,4 @@
-// The Entitlement of spec §2: today's allowance, use and reset, computed in reset_timezone from the injected clock.
+// The Entitlement object: today's allowance, use and reset, computed in reset_timezone from the injected clock.
 import { Type, type Static } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/connect.js';

@@ -1,4 +1,4 @@
-// Play sessions of DESIGN §6: start, heartbeat, end and the idle sweep, with exactly-once crediting against the daily allowance.
+// Play sessions (docs/api.md, "Play sessions and the daily allowance"): start, heartbeat, end and the idle sweep, with exactly-once crediting against the daily allowance.
 import type { AppContext } from '../../context.js';
 import { isPostgres, type Executor } from '../../db/connect.js';
 import { AppError, notFound } from '../../http/errors.js';

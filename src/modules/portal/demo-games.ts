@@ -1,4 +1,4 @@
-// The demo games under games/: published through the games publish service on the first start, when the catalogue is empty (DESIGN §2).
+// The demo games under games/: published through the games publish service on the first start, when the catalogue is empty (docs/game-developers.md, "Demo games").
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../../context.js';

@@ -1,4 +1,4 @@
-// The Idempotency-Key rule of DESIGN §8: who is asking, and a fingerprint of what they asked.
+// The Idempotency-Key rule (docs/api.md, "Scores and leaderboards"): who is asking, and a fingerprint of what they asked.
 import { sha256 } from '../../lib/secrets.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;

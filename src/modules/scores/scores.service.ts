@@ -1,4 +1,4 @@
-// Score submission (DESIGN §8) and the player's score history.
+// Score submission (docs/api.md, "Scores and leaderboards") and the player's score history.
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/connect.js';
 import type { Credential } from '../../http/auth.js';
@@ -43,7 +43,7 @@ export async function scoringGame(ctx: AppContext, slug: string): Promise<Scorin
   return openScoringGame(await findListedGame(ctx.db, slug));
 }
 
-/** The player a submission is for: the caller, or the player a developer key of this game names (DESIGN §4, §8). */
+/** The player a submission is for: the caller, or the player a developer key of this game names (docs/api.md, "Scores and leaderboards"). */
 async function playerFor(
   ctx: AppContext,
   game: ScoringGame,
@@ -171,7 +171,7 @@ interface CheckedSubmission {
 }
 
 /**
- * The checks of DESIGN §8 in the order the README gives, and the boards of the periods of `now` (read with the game;
+ * The checks of docs/api.md, "Scores and leaderboards", in the order the README gives, and the boards of the periods of `now` (read with the game;
  * the missing ones are created once the checks pass).
  */
 async function checkSubmission(

@@ -154,7 +154,7 @@ function spliceOneState(body: OneState): string {
  * open schema (`state`) to JSON.stringify, which overflows on deep states. Every field the handler returns is
  * written, so those handlers return exactly the documented shape. The answer of GET …/states/{slot} splices the
  * stored text in instead of parsing up to 256 KB only to write the same text again (a tenth of that route's time,
- * issue 14).
+ * bench/RESULTS.md).
  */
 export function deepJsonSerializerCompiler() {
   return (body: unknown): string => {

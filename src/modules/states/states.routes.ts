@@ -1,4 +1,4 @@
-// The save-state routes of spec §4: list, read, save and delete a player's states of a game (PT/DK).
+// The save-state routes: list, read, save and delete a player's states of a game (PT/DK).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';

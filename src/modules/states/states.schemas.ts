@@ -1,10 +1,10 @@
-// TypeBox schemas of the save-state routes: the State resource of spec §2 and the bodies of §4.
+// TypeBox schemas of the save-state routes: the State object and the request bodies of /v1/openapi.json.
 import { Type, type Static } from '@sinclair/typebox';
 import { RowId, SlotNumber, Timestamp } from '../../http/envelope.js';
 
 const TIMESTAMP = { examples: Timestamp.examples as string[] };
 
-/** The most bytes of JSON text a state may have (spec §8: 256 KB). */
+/** The most bytes of JSON text a state may have (256 KB: docs/api.md, "Save states"). */
 export const MAX_STATE_BYTES = 262_144;
 export const MAX_LABEL_LENGTH = 80;
 /**

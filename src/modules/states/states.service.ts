@@ -1,4 +1,4 @@
-// Save states (spec §2 State, §3 Save slot, DESIGN §7): per player, per game, per slot, with optimistic concurrency.
+// Save states (docs/api.md, "Save states"): per player, per game, per slot, with optimistic concurrency.
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/connect.js';
 import type { Credential } from '../../http/auth.js';

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { countListedGames, countPlayersOnline } from './status.repository.js';
 
 /**
- * How long this process reuses the counts of GET /status (issue 14: a health check polled by every client ran two
+ * How long this process reuses the counts of GET /status (a health check polled by every client ran two
  * count statements per call). Within one process the counts are exact at every play start, end, replacement, limit
  * and timeout, game publish and game status change this process sees: those call forgetStatusCounts. Across instances, and as sessions go idle with the
  * clock, players_online and games may lag by up to this long. Nothing else reads these counts: no credential,
