@@ -287,10 +287,12 @@ export interface HeartbeatOutcome {
  *        skipped when there is nothing to credit (no day row is created), then today's counter is only read;
  *   upd: the session, charged what u took, closed for the limit when a capped day reached the cap;
  *   g:   the game's playtime shard (games/playtime.repository.ts), only when something was credited; last.
- * Named prepared statement (prepared.ts).
+ * Named prepared statement (prepared.ts). On SQLite, whose writes are not worth folding into one statement (no round
+ * trip), it only reads the session: the caller credits it in a transaction, as after any heartbeat this cannot write.
  */
 export async function heartbeatInOneStatement(db: Executor, input: HeartbeatInput): Promise<HeartbeatOutcome> {
   const { tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day, cap } = input;
+  if (!isPostgres(db)) return { session: await findSessionByTokenHash(db, tokenHash), credit: undefined };
   const row =
     cap === null
       ? await heartbeatUnlimited.first(db, tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day)

@@ -1,6 +1,6 @@
 // Play sessions (docs/api.md, "Play sessions and the daily allowance"): start, heartbeat, end and the idle sweep, with exactly-once crediting against the daily allowance.
 import type { AppContext } from '../../context.js';
-import { isPostgres, type Executor } from '../../db/connect.js';
+import type { Executor } from '../../db/connect.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { newSecret, sha256 } from '../../lib/secrets.js';
 import { dayWindow, formatTimestamp } from '../../time.js';
@@ -235,8 +235,9 @@ export interface HeartbeatResult {
  *   PostgreSQL: one statement (heartbeatInOneStatement) reads the session by its token hash, locks it, and credits it
  *     when the credit falls in today: 2 round trips in all. A heartbeat it does not write (an unknown, closed or idle
  *     session, another player's, or a credit across midnight) goes on below with the row it read.
- *   Otherwise: read play_sessions by token_hash (unique index) joined to games and players by primary key, then the
- *     write transaction, no read inside it in the common case:
+ *   SQLite, and a retry: the same call (on SQLite) or findSessionByTokenHash reads play_sessions by token_hash (unique
+ *     index) joined to games and players by primary key, then the write transaction, no read inside it in the common
+ *     case:
  *       UPDATE play_sessions … WHERE id = ? AND status = 'active' AND credited_until = ?   (primary key; the claim)
  *       INSERT INTO daily_usage … ON CONFLICT (player_id, day) DO UPDATE … RETURNING        (primary key; 2 at midnight)
  *       INSERT INTO game_playtime … ON CONFLICT (game_id, shard) DO UPDATE …             (primary key; last: the game's shard)
@@ -249,7 +250,7 @@ export async function heartbeat(ctx: AppContext, player: PlayerCredential, token
   return retrying(async () => {
     const now = ctx.clock.now();
     let s: SessionRow;
-    if (attempt++ === 0 && isPostgres(ctx.db)) {
+    if (attempt++ === 0) {
       const { session, credit } = await creditInOneStatement(ctx, player, tokenHash, now);
       s = own(session, player.playerId);
       if (credit) return heartbeatResult(ctx, s, player.membership, credit, now);

@@ -2,7 +2,7 @@
 import { compilable } from '../../db/sql-fragments.js';
 import { rootCount } from './count-tree.repository.js';
 import { sql } from 'kysely';
-import type { Executor } from '../../db/connect.js';
+import { isPostgres, type Executor } from '../../db/connect.js';
 import { prepared } from '../../db/prepared.js';
 import { LISTED_STATUSES } from '../games/manifest.js';
 import type { ScoreBounds, ScoringGame } from './scoring-game.js';
@@ -115,9 +115,10 @@ export interface GameBoardPage {
 }
 
 /**
- * PostgreSQL only: findGameBoard and, when the board exists, its page at a shallow offset (pageAtOffset) with the
- * board's player count, in one statement (a round trip costs the service more than the page's reads). The page reads
- * the board from the first part (materialized), so it is the same board findGameBoard would give.
+ * findGameBoard and, when the board exists, its page at a shallow offset (pageAtOffset) with the board's player count.
+ * PostgreSQL reads both in one statement (a round trip costs the service more than the page's reads); the page reads
+ * the board from the first part (materialized), so it is the same board findGameBoard would give. SQLite, where a
+ * statement costs no round trip, reads only the board: the caller reads the page as for any other offset.
  */
 export async function findGameBoardPage(
   db: Executor,
@@ -129,6 +130,10 @@ export async function findGameBoardPage(
   offset: number,
   limit: number,
 ): Promise<GameBoardPage | undefined> {
+  if (!isPostgres(db)) {
+    const game = await findGameBoard(db, slug, board, period, periodKey, playerId);
+    return game && { game, page: undefined };
+  }
   const rows = (await gameBoardPageQuery.execute(db, slug, board, period, periodKey, playerId, offset, limit)).rows;
   if (!rows.length) return undefined;
   const {

@@ -1,6 +1,5 @@
 // Reading leaderboards: pages, a player's standing, the bests on /me/scores and on public profiles.
 import type { AppContext } from '../../context.js';
-import { isPostgres } from '../../db/connect.js';
 import type { Credential } from '../../http/auth.js';
 import { AppError, validationFailed } from '../../http/errors.js';
 import { formatTimestamp, type Period } from '../../time.js';
@@ -51,7 +50,7 @@ async function openBoard(
   const key = periodKey ?? 'all';
   let found: GameBoardRow | undefined;
   let rows: OpenBoard['page'];
-  if (page && page.offset <= SHALLOW_OFFSET && isPostgres(ctx.db)) {
+  if (page && page.offset <= SHALLOW_OFFSET) {
     const read = await findGameBoardPage(ctx.db, slug, board, period, key, playerId ?? 0, page.offset, page.limit);
     found = read?.game;
     rows = read?.page;
