@@ -83,7 +83,7 @@ export function entryUrl(ctx: AppContext, game: PlayableGame, token: string): st
   return `${gameFileUrl(ctx.config, game.slug, game.files_dir, game.entry)}?session=${encodeURIComponent(token)}`;
 }
 
-interface Credit {
+export interface Credit {
   /** seconds this call added to the session and the daily counters */
   credited: number;
   /** the session's credited_seconds afterwards */
@@ -99,7 +99,7 @@ interface Credit {
  * A free player's credit is capped by the day counter's atomic update; the session is charged what the counter took.
  * `close` closes the session in the same write (end, replaced); otherwise a free player at the allowance is closed (limit).
  */
-async function creditSession(
+export async function creditSession(
   ctx: AppContext,
   trx: Executor,
   s: SessionRow,
@@ -265,8 +265,12 @@ export async function heartbeat(ctx: AppContext, player: PlayerCredential, token
   });
 }
 
-/** PostgreSQL: the heartbeat's statement, with the cap of the caller's membership as the credential read it. */
-async function creditInOneStatement(ctx: AppContext, player: PlayerCredential, tokenHash: string, now: number) {
+/**
+ * The heartbeat's statement (PostgreSQL; on SQLite a read of the session), with the cap of the caller's membership
+ * as the credential read it. It and creditSession are the credit rule's two flows: test/play/credit-rule.test.ts runs
+ * one table of cases through both.
+ */
+export async function creditInOneStatement(ctx: AppContext, player: PlayerCredential, tokenHash: string, now: number) {
   const { free_seconds_per_day: allowance, max_heartbeat_gap: gap, reset_timezone: zone } = ctx.config;
   const today = dayWindow(now, zone);
   const { session, credit } = await heartbeatInOneStatement(ctx.db, {
