@@ -14,7 +14,12 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { DatabaseHandle } from './db/connect.js';
 import { registerAuth } from './http/auth.js';
-import { clientErrorHandler, registerExpectationHandler } from './http/client-errors.js';
+import {
+  clientErrorHandler,
+  registerConnectHandler,
+  registerExpectationHandler,
+  registerHostCheck,
+} from './http/client-errors.js';
 import { DEFAULT_BODY_LIMIT, registerBodyEncodingCheck, registerJsonParser } from './http/content.js';
 import { errorHandler } from './http/error-handler.js';
 import { AccessLog, lazyChildLogger, loggerOptions } from './http/logging.js';
@@ -99,6 +104,8 @@ function connectionLimits(config: Config) {
     connectionsCheckingInterval: 500,
     // A cookie bomb's header (about 740 KB) is taken and healed rather than refused (docs/operations.md, "Cookie bombs").
     maxHeaderSize: config.http.max_header_bytes,
+    // A request without Host is answered in the envelope (registerHostCheck), not with Node's bare 400.
+    requireHostHeader: false,
   };
 }
 
@@ -213,6 +220,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.addHook('onClose', async () => mailer.close());
 
   registerExpectationHandler(app);
+  registerConnectHandler(app);
   app.setValidatorCompiler(validatorCompiler());
   app.setErrorHandler(errorHandler);
   registerJsonParser(app);
@@ -221,6 +229,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerNotFound(app, { htmlPage: notFoundPage(portal) });
   registerRouteDocs(app);
   await registerSecurity(app, config, isGameRequest);
+  // After the security headers' hook: its refusal carries them too.
+  registerHostCheck(app);
   await app.register(cookie, { secret: config.secret });
   const rateLimits = await registerRateLimits(app, ctx);
   const resolver = {

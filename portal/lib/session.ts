@@ -1,5 +1,6 @@
 // Who is logged in: GET /v1/me once per page, shared by the header and the page; and the guest a visitor plays as.
 import { ApiError, api } from './api.js';
+import { safeNextPath } from './next-path.js';
 
 export interface PublicPlayer {
   id: number;
@@ -115,6 +116,5 @@ export async function requireLogin(): Promise<Me> {
 
 /** A local path to return to after logging in (never another site). */
 export function nextPath(fallback = '/'): string {
-  const next = new URLSearchParams(location.search).get('next');
-  return next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : fallback;
+  return safeNextPath(new URLSearchParams(location.search).get('next'), location.origin, fallback);
 }

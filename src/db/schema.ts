@@ -1,5 +1,5 @@
 // Table types for Kysely. Times are epoch milliseconds (bigint), flags are 0/1 integers: one shape on SQLite and PostgreSQL.
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 export type Flag = 0 | 1;
 
@@ -266,6 +266,8 @@ export interface MailOutboxTable {
   subject: string;
   text_body: string;
   html_body: string | null;
+  /** the player the mail is about (purged with the account); no foreign key: the purge deletes it */
+  player_id: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: number;
   /** when to try the SMTP server next; NULL: kept only (no smtp_url, or refused for good) */
   next_attempt_at: number | null;

@@ -4,7 +4,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { ErrorCode } from './errors.js';
+import { AppError, type ErrorCode } from './errors.js';
 
 interface Answer {
   status: number;
@@ -24,6 +24,13 @@ const EXPECTATION_FAILED: Answer = {
   code: 'expectation_failed',
   message: 'The only Expect this service meets is 100-continue',
 };
+
+const CONNECT_REFUSED: Answer = {
+  status: 405,
+  code: 'method_not_allowed',
+  message: 'This service is no proxy: CONNECT is not served',
+};
+const NO_HOST: Answer = { status: 400, code: 'bad_request', message: 'An HTTP/1.1 request needs a Host header' };
 
 /** The headers of every such answer: the envelope's type, nosniff and no caching. */
 const HEADERS = {
@@ -53,14 +60,42 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
   this.log.debug({ err: error, status: answer.status }, 'client error below the router');
   // A response already under way on this socket cannot be followed by another.
   const busy = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
-  if (socket.writable && !busy?.headersSent) {
-    const body = envelope(answer);
-    const head = Object.entries({ ...HEADERS, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' })
-      .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join('');
-    socket.end(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head}\r\n${body}`);
-  }
+  if (socket.writable && !busy?.headersSent) answerOnSocket(socket, answer);
   socket.destroySoon();
+}
+
+/** Writes the answer in the envelope straight to the socket and closes it. */
+function answerOnSocket(socket: Socket, answer: Answer, extra: Record<string, string> = {}): void {
+  const body = envelope(answer);
+  const headers = { ...HEADERS, ...extra, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.end(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head}\r\n${body}`);
+}
+
+/**
+ * Node hands a CONNECT to the server's 'connect' event and, with no listener, closes the connection without a word:
+ * answer 405 in the envelope instead.
+ */
+export function registerConnectHandler(app: FastifyInstance): void {
+  app.server.on('connect', (_request: IncomingMessage, socket: Socket) => {
+    if (socket.writable)
+      answerOnSocket(socket, CONNECT_REFUSED, { Allow: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS' });
+    socket.destroySoon();
+  });
+}
+
+/**
+ * Node's own check of the Host header (http.requireHostHeader) answers a bare 400; it is off, and this hook answers an
+ * HTTP/1.1 request without Host in the envelope. HTTP/1.0 needs no Host and is served.
+ */
+export function registerHostCheck(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.headers.host === undefined && request.raw.httpVersion !== '1.0')
+      return done(new AppError(NO_HOST.code, NO_HOST.message));
+    done();
+  });
 }
 
 /** Node answers an `Expect` other than 100-continue with a bare 417 unless someone listens: answer in the envelope. */

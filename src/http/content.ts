@@ -48,11 +48,13 @@ export function registerJsonParser(app: FastifyInstance, options: JsonParserOpti
 
 /**
  * No request body is decoded from a Content-Encoding (gzip, br, …): a body that declares one is 415 before it is read,
- * rather than 400 invalid_json from parsing compressed bytes. `identity` is no encoding.
+ * rather than 400 invalid_json from parsing compressed bytes. `identity` is no encoding. GET and HEAD are not checked.
  */
 export function registerBodyEncodingCheck(app: FastifyInstance): void {
   // Synchronous (done): it runs for every request, GETs included, and an async hook costs a promise each.
   app.addHook('preParsing', (request, _reply, payload, done) => {
+    // GET and HEAD carry no body here (Fastify reads none): nothing to refuse.
+    if (request.method === 'GET' || request.method === 'HEAD') return done(null, payload);
     const encoding = request.headers['content-encoding']?.trim().toLowerCase();
     if (encoding && encoding !== 'identity') {
       return done(

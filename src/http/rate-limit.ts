@@ -15,7 +15,14 @@ import { sessionCookieName } from './auth.js';
 import { AppError } from './errors.js';
 
 /** A route's own limit; every other route counts against `default` (per credential, else per IP). `none`: not limited (/metrics). */
-export type RateLimitRule = 'login' | 'register' | 'forgot_password' | 'verification_email' | 'password_check' | 'none';
+export type RateLimitRule =
+  | 'login'
+  | 'register'
+  | 'forgot_password'
+  | 'verification_email'
+  | 'password_check'
+  | 'email_change'
+  | 'none';
 
 /** A limiter and its name (the `limit` label of gameplatform_rate_limited_total). */
 interface Check {
@@ -150,6 +157,9 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
     // current password (change password or email, delete the account) as login.
     verificationEmail: limiter('verification-email', limits.forgot_password, (r) => playerKey(r) ?? `ip:${ip(r)}`),
     passwordCheck: limiter('password-check', limits.login, (r) => playerKey(r) ?? `ip:${ip(r)}`),
+    // Asking to change the email mails the new address: as forgot-password, per player and per new address.
+    emailChangeByPlayer: limiter('email-change', limits.forgot_password, (r) => playerKey(r) ?? `ip:${ip(r)}`),
+    emailChangeByAddress: limiter('email-change-address', limits.forgot_password, (r) => sha256(bodyField(r, 'email'))),
   };
 
   // Before the credential hook: the routes with their own limits, and requests that send no credential (per IP).
@@ -161,27 +171,30 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
     if (rule === 'register') return enforce(checks.register, request, reply);
     if (rule === 'forgot_password') return; // counted per address once the body is read
     // Player routes with a limit per player, counted once the player is known; without a credential, per IP.
-    if (rule === 'verification_email' || rule === 'password_check')
+    if (rule === 'verification_email' || rule === 'password_check' || rule === 'email_change')
       return sendsCredential(request) ? undefined : enforce(checks.defaultByIp, request, reply);
     if (!sendsCredential(request)) return enforce(checks.defaultByIp, request, reply);
   });
   // Limits keyed by a field of the body run once it is parsed and valid: a preHandler of the few routes with such a
   // rule (first among theirs), rather than a global one that every other request would run for nothing.
-  const afterBody: Partial<Record<RateLimitRule, Check>> = {
-    login: checks.loginByName,
-    forgot_password: checks.forgotPassword,
-    verification_email: checks.verificationEmail,
-    password_check: checks.passwordCheck,
+  const afterBody: Partial<Record<RateLimitRule, Check[]>> = {
+    login: [checks.loginByName],
+    forgot_password: [checks.forgotPassword],
+    verification_email: [checks.verificationEmail],
+    password_check: [checks.passwordCheck],
+    email_change: [checks.passwordCheck, checks.emailChangeByPlayer, checks.emailChangeByAddress],
   };
   const bodyCounters = new WeakSet<object>();
   app.addHook('onRoute', (route) => {
     const rule = route.config?.rateLimitRule;
-    const limit = rule ? afterBody[rule] : undefined;
-    if (!limit) return;
+    const counted = rule ? afterBody[rule] : undefined;
+    if (!counted) return;
     const own =
       route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
     if (own.some((hook) => bodyCounters.has(hook))) return; // options seen twice (a HEAD made from a GET): counted once
-    const countBody: preHandlerAsyncHookHandler = async (request, reply) => enforce(limit, request, reply);
+    const countBody: preHandlerAsyncHookHandler = async (request, reply) => {
+      for (const limit of counted) await enforce(limit, request, reply);
+    };
     bodyCounters.add(countBody);
     route.preHandler = [countBody, ...own];
   });
@@ -207,7 +220,11 @@ export async function registerRateLimits(app: FastifyInstance, ctx: AppContext):
     async countFailedAuthentication(request: FastifyRequest, reply: FastifyReply) {
       // Requests that sent nothing were counted per address already.
       const rule = request.routeOptions.config?.rateLimitRule;
-      if ((rule && rule !== 'verification_email' && rule !== 'password_check') || !sendsCredential(request)) return;
+      if (
+        (rule && rule !== 'verification_email' && rule !== 'password_check' && rule !== 'email_change') ||
+        !sendsCredential(request)
+      )
+        return;
       await enforce(checks.defaultByIp, request, reply);
     },
   };

@@ -119,7 +119,7 @@ eachDialect(
     // ---- change email ----------------------------------------------------------------------------
 
     it('changes the email only once the new address confirms it, and tells the old address', async () => {
-      const { player, token } = await account();
+      const { player, token } = await account({ verified: true });
       const newAddress = `moved${unique()}@example.com`;
       const res = await h.http.post('/v1/me/email', {
         token,
@@ -147,6 +147,25 @@ eachDialect(
       const again = await h.http.post('/v1/auth/confirm-email', { body: { token: confirmToken } });
       expect(again.status).toBe(422);
       expect(again.body.error.code).toBe('invalid_token');
+    });
+
+    it('mails the new, unconfirmed address no text the caller chose (no display name)', async () => {
+      const { player, token } = await account({ verified: true });
+      const spam = 'Visit https://spam.example now';
+      expect(
+        (await h.http.patch('/v1/me', { token, body: { display_name: spam } })).status,
+        'the display name takes a URL',
+      ).toBe(200);
+      const newAddress = `victim${unique()}@example.com`;
+      expect(
+        (await h.http.post('/v1/me/email', { token, body: { email: newAddress, password: PASSWORD } })).status,
+      ).toBe(202);
+      const [confirmation] = await mailsTo(newAddress);
+      expect(confirmation!.text).toMatch(/^Hello,\r?\n/);
+      expect(confirmation!.text).not.toContain('spam.example');
+      expect(confirmation!.html).not.toContain('spam.example');
+      // the verified current address is greeted by name
+      expect((await mailsTo(player.email)).at(-1)!.text).toMatch(/^Hello Visit https:\/\/spam\.example now,/);
     });
 
     it('drops a pending change of email when the password is changed or reset (the notice says to do that)', async () => {
@@ -461,6 +480,36 @@ eachDialect(
       expect((await h.http.post('/v1/me/verification-email', { token })).status).toBe(200);
     });
 
+    it('limits asking to change the email per player and per new address as forgot-password', async () => {
+      const player = await createPlayerWithPassword(h.ctx, PASSWORD);
+      const { token } = await createToken(h.ctx, player.id);
+      const ask = (t: string, email: string) =>
+        h.http.post('/v1/me/email', { token: t, body: { email, password: PASSWORD } });
+      expect((await ask(token, `first${unique()}@example.com`)).status).toBe(202);
+      expect((await ask(token, `second${unique()}@example.com`)).status).toBe(202);
+      const limited = await ask(token, `third${unique()}@example.com`);
+      expect(limited.status).toBe(429);
+      expect(limited.body.error.code).toBe('rate_limited');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+
+      // one address asked for by many players
+      const target = `target${unique()}@example.com`;
+      const players = await Promise.all(
+        [1, 2, 3].map(
+          async () => (await createToken(h.ctx, (await createPlayerWithPassword(h.ctx, PASSWORD)).id)).token,
+        ),
+      );
+      expect((await ask(players[0]!, target)).status).toBe(202);
+      expect((await ask(players[1]!, target)).status).toBe(202);
+      const byAddress = await ask(players[2]!, target);
+      expect(byAddress.status).toBe(429);
+      expect(byAddress.body.error.code).toBe('rate_limited');
+      expect(Number(byAddress.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await ask(players[2]!, `other${unique()}@example.com`)).status).toBe(202);
+      const kept = await h.ctx.db.selectFrom('mail_outbox').select('id').where('to_address', '=', target).execute();
+      expect(kept).toHaveLength(2);
+    });
+
     it('limits password checks per player as login', async () => {
       const player = await createPlayerWithPassword(h.ctx, PASSWORD);
       const { token } = await createToken(h.ctx, player.id);
@@ -479,3 +528,37 @@ eachDialect(
   },
   { settings: { 'rate_limits.forgot_password.max': 2, 'rate_limits.login.max': 3 } },
 );
+
+eachDialect("accounts: the purge takes all of the account's mail", (h) => {
+  it('removes mail kept in the outbox for the account, to its address and to a new address it asked for', async () => {
+    const player = await createPlayerWithPassword(h.ctx, PASSWORD, {
+      username: `purged_${unique()}`,
+      email: `purged${unique()}@example.com`,
+    });
+    const { token } = await createToken(h.ctx, player.id);
+    const newAddress = `asked${unique()}@example.com`;
+    expect((await h.http.post('/v1/me/email', { token, body: { email: newAddress, password: PASSWORD } })).status).toBe(
+      202,
+    );
+    await h.ctx.mailer.idle();
+    const outbox = async (address: string) =>
+      (await h.ctx.db.selectFrom('mail_outbox').select('subject').where('to_address', '=', address).execute()).map(
+        (r) => r.subject,
+      );
+    // no smtp_url: every mail is kept in the outbox
+    expect(await outbox(newAddress)).toEqual(['Confirm your new email address']);
+    expect((await h.http.delete('/v1/me', { token, body: { password: PASSWORD } })).status).toBe(202);
+    await h.ctx.mailer.idle();
+    expect(await outbox(player.email)).toEqual([
+      'Your email address is about to change',
+      'Your account will be deleted',
+    ]);
+    h.clock.advance(30 * 86_400);
+    expect(await purgeDeletedPlayers(h.ctx)).toBeGreaterThanOrEqual(1);
+    expect(await outbox(newAddress)).toEqual([]);
+    expect(await outbox(player.email)).toEqual([]);
+    expect(await h.ctx.db.selectFrom('mail_outbox').select('id').where('player_id', '=', player.id).execute()).toEqual(
+      [],
+    );
+  });
+});

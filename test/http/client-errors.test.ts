@@ -49,6 +49,37 @@ for (const dialect of enabledDialects()) {
       );
     });
 
+    it('answers an HTTP/1.1 request without Host with 400 bad_request, and serves HTTP/1.0 without one', async () => {
+      expectEnvelope(
+        await rawRequest(live.port, 'GET /v1/status HTTP/1.1\r\nConnection: close\r\n\r\n'),
+        400,
+        'bad_request',
+      );
+      const old = await rawRequest(live.port, 'GET /v1/status HTTP/1.0\r\n\r\n');
+      expect(old.status).toBe(200);
+    });
+
+    it('answers CONNECT with 405 method_not_allowed', async () => {
+      const answer = await rawRequest(
+        live.port,
+        'CONNECT attacker.example:443 HTTP/1.1\r\nHost: attacker.example:443\r\n\r\n',
+      );
+      expectEnvelope(answer, 405, 'method_not_allowed');
+    });
+
+    it('answers a GET with Content-Encoding as any GET (no 415: a GET has no body to decode)', async () => {
+      const answer = await rawRequest(
+        live.port,
+        'GET /v1/status HTTP/1.1\r\nHost: localhost\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n',
+      );
+      expect(answer.status).toBe(200);
+      const post = await rawRequest(
+        live.port,
+        'POST /v1/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+      );
+      expectEnvelope(post, 415, 'unsupported_media_type');
+    });
+
     it('answers Expect: foo with 417 expectation_failed', async () => {
       const answer = await rawRequest(live.port, 'GET /v1/status HTTP/1.1\r\nHost: localhost\r\nExpect: foo\r\n\r\n');
       expectEnvelope(answer, 417, 'expectation_failed');

@@ -1,6 +1,6 @@
 // Identity tokens (docs/backend-developers.md, "Identity tokens: who is calling"): a player gets a signed token for a game; the game's backend verifies it offline
 // against the JWKS or with its developer key. Another game's, an expired, an altered token and a suspended player are refused.
-import { createLocalJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JSONWebKeySet } from 'jose';
+import { createLocalJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JSONWebKeySet, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { identityKey } from '../../src/modules/identity/identity.keys.js';
 import { createGame, createKey, createPlayerWithToken } from '../helpers/factories.js';
@@ -130,6 +130,40 @@ eachDialect('identity tokens', (h) => {
     const res = await h.http.post(VERIFY, { token: w.key, body: { token: 'not-a-token' } });
     expectError(res, 422, 'invalid_identity_token');
     expect(res.body.error.reason).toBe('malformed');
+  });
+
+  it('refuses a well-signed token whose player id or times are out of range (malformed, never a 500)', async () => {
+    const { privateKey, kid } = await identityKey(h.ctx.config.secret);
+    const now = Math.floor(h.clock.now() / 1000);
+    const sign = (claims: Record<string, unknown>) =>
+      new SignJWT({ sub: String(w.player.id), iat: now, exp: now + 600, ...claims })
+        .setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' })
+        .setIssuer(TEST_ORIGIN)
+        .setAudience(w.game.slug)
+        .sign(privateKey);
+    const good = await h.http.post(VERIFY, { token: w.key, body: { token: await sign({}) } });
+    expect(good.status, good.text).toBe(200);
+    for (const claims of [
+      { sub: '2147483648' },
+      { sub: '9007199254740993' },
+      { sub: '99999999999999999999' },
+      { sub: '1e3' },
+      { sub: '0' },
+      { sub: ` ${w.player.id}` },
+      { iat: 1e20 },
+      { iat: -1e20 },
+      { iat: 1.5e13 },
+      { exp: 1e20 },
+      { exp: Number.MAX_VALUE },
+      { exp: 1.5e13 },
+      { iat: now + 0.5 },
+      { iat: now + 700 },
+    ]) {
+      const res = await h.http.post(VERIFY, { token: w.key, body: { token: await sign(claims) } });
+      expect(res.status, `${JSON.stringify(claims)}: ${res.text}`).toBe(422);
+      expect(res.body.error.code).toBe('invalid_identity_token');
+      expect(res.body.error.reason).toBe('malformed');
+    }
   });
 
   it('refuses the token of a player suspended since (player_unavailable)', async () => {

@@ -433,7 +433,7 @@ export interface paths {
         put?: never;
         /**
          * Ask to change the email address
-         * @description Needs the current password (403 `wrong_password`). Mails a link `{public_url}/confirm-email?token=…` (valid 24 hours, once) to the NEW address and a notice to the current one; the address changes only when the link is used (POST /auth/confirm-email). An address held by an account is 409 `email_taken`, here and again at the confirmation; the current address itself is 422 `validation_failed`. Rate limit: rate_limits.login per player (a wrong current password counts too).
+         * @description Needs the current password (403 `wrong_password`). Mails a link `{public_url}/confirm-email?token=…` (valid 24 hours, once) to the NEW address and a notice to the current one; the address changes only when the link is used (POST /auth/confirm-email). An address held by an account is 409 `email_taken`, here and again at the confirmation; the current address itself is 422 `validation_failed`. The mail to the new address carries no text of the caller's (no display name). Rate limit: rate_limits.login per player (a wrong current password counts too). Besides, rate_limits.forgot_password per player and per new address.
          */
         post: operations["changeEmail"];
         delete?: never;

@@ -16,7 +16,7 @@ import {
   retireMailTokens,
   type MailTokenPurpose,
 } from './mail-tokens.repository.js';
-import { passwordResetMail, verificationMail } from './mails.js';
+import { passwordResetMail, verificationMail, verifiedName } from './mails.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
 import {
   emailExists,
@@ -126,7 +126,10 @@ export async function register(
         const verifyToken = await createMailToken(ctx, trx, player.id, 'verify_email', VERIFY_EMAIL_TTL_MS);
         return { player, issued, verifyToken, claimed: Boolean(claimed) };
       });
-      ctx.mailer.send(verificationMail(ctx.config, email, created.player.display_name, created.verifyToken));
+      ctx.mailer.send({
+        ...verificationMail(ctx.config, email, created.verifyToken),
+        playerId: created.player.id,
+      });
       if (created.claimed) ctx.metrics.guestsClaimed.inc({ via: 'register' });
       return {
         ...(await authResult(ctx, created.player, created.issued)),
@@ -216,7 +219,7 @@ export async function forgotPassword(ctx: AppContext, email: string): Promise<vo
   const player = await findPlayerByEmail(ctx.db, email);
   if (!player?.email || (player.status !== 'active' && player.status !== 'deleting')) return;
   const token = await createMailToken(ctx, ctx.db, player.id, 'reset_password', RESET_PASSWORD_TTL_MS);
-  ctx.mailer.send(passwordResetMail(ctx.config, player.email, player.display_name, token));
+  ctx.mailer.send({ ...passwordResetMail(ctx.config, player.email, verifiedName(player), token), playerId: player.id });
 }
 
 export async function verifyEmail(ctx: AppContext, token: string): Promise<{ email_verified: true }> {

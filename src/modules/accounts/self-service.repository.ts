@@ -114,9 +114,19 @@ export async function deleteDuePlayer(
     .executeTakeFirst();
 }
 
-/** Mail still waiting in the outbox for an address: it goes with the account. */
-export async function deleteOutboxMailTo(db: Executor, address: string): Promise<void> {
-  await db.deleteFrom('mail_outbox').where('to_address', '=', address).execute();
+/**
+ * The account's mail still in the outbox (kept or waiting for the SMTP server) goes with it: every mail sent for the
+ * player (to its address, a new address it asked for, an earlier one), and any other mail to its address.
+ */
+export async function deleteOutboxMailOf(db: Executor, playerId: number, address: string | null): Promise<void> {
+  await db
+    .deleteFrom('mail_outbox')
+    .where((eb) =>
+      address === null
+        ? eb('player_id', '=', playerId)
+        : eb.or([eb('player_id', '=', playerId), eb('to_address', '=', address)]),
+    )
+    .execute();
 }
 
 /** Score replies kept for Idempotency-Key replays hold the player's data too. */

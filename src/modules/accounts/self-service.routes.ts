@@ -93,7 +93,7 @@ export async function selfServiceRoutes(fastify: FastifyInstance): Promise<void>
     {
       config: {
         auth: 'player',
-        rateLimitRule: 'password_check',
+        rateLimitRule: 'email_change',
         errors: ['wrong_password', 'email_taken', 'account_required'],
       },
       preValidation: normaliseBody({ email: 'trim', password: 'password' }),
@@ -105,8 +105,10 @@ export async function selfServiceRoutes(fastify: FastifyInstance): Promise<void>
           'Needs the current password (403 `wrong_password`). Mails a link `{public_url}/confirm-email?token=…` (valid 24 hours, ' +
           'once) to the NEW address and a notice to the current one; the address changes only when the link is used ' +
           '(POST /auth/confirm-email). An address held by an account is 409 `email_taken`, here and again at the confirmation; ' +
-          'the current address itself is 422 `validation_failed`. ' +
-          PASSWORD_LIMIT,
+          'the current address itself is 422 `validation_failed`. The mail to the new address carries no text of the ' +
+          "caller's (no display name). " +
+          PASSWORD_LIMIT +
+          ' Besides, rate_limits.forgot_password per player and per new address.',
         body: ChangeEmailBody,
         response: { 202: Ok(EmailChangeRequestedSchema) },
       },

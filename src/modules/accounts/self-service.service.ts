@@ -13,13 +13,19 @@ import { createMailToken, emailTaken, invalidMailToken, VERIFY_EMAIL_TTL_MS } fr
 import { requireAccount } from './account-only.js';
 import { avatarKey } from './avatar.service.js';
 import { consumeEmailChangeToken, retireMailTokens } from './mail-tokens.repository.js';
-import { deletionScheduledMail, emailChangeMail, emailChangeNoticeMail, verificationMail } from './mails.js';
+import {
+  deletionScheduledMail,
+  emailChangeMail,
+  emailChangeNoticeMail,
+  verificationMail,
+  verifiedName,
+} from './mails.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { membershipOf, ownPlayerView } from './player-views.js';
 import { emailExists, findPlayerById, lockPlayer, updatePlayer } from './players.repository.js';
 import {
   deleteDuePlayer,
-  deleteOutboxMailTo,
+  deleteOutboxMailOf,
   deleteScoreRequestsOf,
   exportDailyUsage,
   exportFavorites,
@@ -61,7 +67,7 @@ export async function resendVerification(ctx: AppContext, playerId: number): Pro
   const player = await requireAccount(ctx, playerId, 'Guests have no email address');
   if (player.email_verified === 1) throw new AppError('already_verified', 'Your email address is verified already');
   const token = await createMailToken(ctx, ctx.db, player.id, 'verify_email', VERIFY_EMAIL_TTL_MS);
-  ctx.mailer.send(verificationMail(ctx.config, player.email!, player.display_name, token));
+  ctx.mailer.send({ ...verificationMail(ctx.config, player.email!, token), playerId: player.id });
   return { sent: true, email: player.email! };
 }
 
@@ -94,8 +100,16 @@ export async function requestEmailChange(ctx: AppContext, playerId: number, emai
     throw validationFailed({ email: 'is your current address already' }, 'This is your current address already');
   if (await emailExists(ctx.db, newEmail)) throw emailTaken();
   const token = await createMailToken(ctx, ctx.db, player.id, 'change_email', CHANGE_EMAIL_TTL_MS, newEmail);
-  ctx.mailer.send(emailChangeMail(ctx.config, newEmail, player.display_name, token));
-  ctx.mailer.send(emailChangeNoticeMail(ctx.config, player.email!, player.display_name, newEmail));
+  ctx.mailer.send({ ...emailChangeMail(ctx.config, newEmail, token), playerId: player.id });
+  ctx.mailer.send({
+    ...emailChangeNoticeMail(
+      ctx.config,
+      player.email!,
+      verifiedName(player),
+      player.email_verified === 1 ? newEmail : null,
+    ),
+    playerId: player.id,
+  });
   return { pending_email: newEmail, expires_at: formatIso(ctx.clock.now() + CHANGE_EMAIL_TTL_MS) };
 }
 
@@ -135,7 +149,10 @@ export async function scheduleDeletion(ctx: AppContext, playerId: number, passwo
       await retireMailTokens(trx, playerId, purpose, now);
     return dueAt;
   });
-  ctx.mailer.send(deletionScheduledMail(ctx.config, player.email!, player.display_name, formatTimestamp(due)));
+  ctx.mailer.send({
+    ...deletionScheduledMail(ctx.config, player.email!, verifiedName(player), formatTimestamp(due)),
+    playerId: player.id,
+  });
   return { deletion_scheduled: true as const, deletion_due_at: formatTimestamp(due), grace_days: DELETION_GRACE_DAYS };
 }
 
@@ -143,7 +160,8 @@ const isPendingDeletion = (status: string) => (PENDING_DELETION as readonly stri
 
 /**
  * Purges one account whose grace period is over: its keys leave the leaderboards' count trees, then the player row
- * goes with everything keyed by it (cascade), the mail still waiting for the address and the avatar file.
+ * goes with everything keyed by it (cascade), every mail of the account still in the outbox (to any address) and the
+ * avatar file.
  */
 async function purgeOne(ctx: AppContext, playerId: number): Promise<boolean> {
   const purged = await ctx.db.transaction().execute(async (trx) => {
@@ -158,7 +176,7 @@ async function purgeOne(ctx: AppContext, playerId: number): Promise<boolean> {
       return undefined;
     await removePlayerFromBoards(trx, playerId);
     await deleteScoreRequestsOf(trx, playerId);
-    if (player.email) await deleteOutboxMailTo(trx, player.email);
+    await deleteOutboxMailOf(trx, playerId, player.email);
     return deleteDuePlayer(trx, playerId, now);
   });
   if (purged?.avatar_key) {

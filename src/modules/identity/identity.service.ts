@@ -71,6 +71,14 @@ async function verifySignedToken(ctx: AppContext, token: string): Promise<JWTPay
   }
 }
 
+/** The largest player id (players.id is a 32-bit integer on PostgreSQL). */
+const MAX_PLAYER_ID = 2_147_483_647;
+/** Latest time a claim may name, in seconds: the end of year 9999, the last a timestamp is written for. */
+const MAX_CLAIM_SECONDS = 253_402_300_799;
+/** A well-formed `iat`/`exp`: whole seconds from the epoch up to MAX_CLAIM_SECONDS. */
+const isTime = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_CLAIM_SECONDS;
+
 /** POST /dev/identity-token/verify: the player the token names, if the token is sound, for the key's game, and the player still active. */
 export async function verifyIdentityToken(
   ctx: AppContext,
@@ -83,15 +91,17 @@ export async function verifyIdentityToken(
   const audience = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
   if (audience.length !== 1 || audience[0] !== slug)
     throw refuse('other_game', 'The identity token is for another game');
-  const playerId = Number(payload.sub);
-  if (!Number.isSafeInteger(playerId) || playerId < 1) throw refuse('malformed', 'The identity token names no player');
+  const playerId = /^[1-9][0-9]{0,9}$/.test(payload.sub ?? '') ? Number(payload.sub) : 0;
+  if (playerId < 1 || playerId > MAX_PLAYER_ID) throw refuse('malformed', 'The identity token names no player');
+  if (!isTime(payload.iat) || !isTime(payload.exp) || payload.iat > payload.exp)
+    throw refuse('malformed', 'The identity token has no valid issue and expiry times');
   const player = await playerOfGame(ctx, playerId, key.gameId);
   if (!player) throw refuse('player_unavailable', 'The player is no longer an active player of this game');
   return {
     player_id: playerId,
     game: slug,
-    issued_at: formatTimestamp(payload.iat! * 1000),
-    expires_at: formatTimestamp(payload.exp! * 1000),
+    issued_at: formatTimestamp(payload.iat * 1000),
+    expires_at: formatTimestamp(payload.exp * 1000),
     player: publicPlayerView(ctx.config, player),
   };
 }

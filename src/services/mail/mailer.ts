@@ -22,6 +22,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** the player the mail is about: its mail leaves the outbox when the account is purged */
+  playerId?: number;
 }
 
 export interface Mailer {
@@ -169,6 +171,7 @@ export function createMailer(deps: MailerDeps): Mailer {
       subject: message.subject,
       text_body: message.text,
       html_body: message.html ?? null,
+      player_id: message.playerId ?? null,
       created_at: now,
     };
     if (!smtp) {
