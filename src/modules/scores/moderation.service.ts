@@ -1,4 +1,4 @@
-// Leaderboard moderation (docs/api.md, "Studio console"): a studio member removes one submission, or all of a player's
+// Leaderboard moderation (docs/api.md, "Studio console: numbers, moderation, audit log"): a studio member removes one submission, or all of a player's
 // submissions on a board, with a reason. Every period of the board the player is ranked on (all time, month, week,
 // day, under each order the board is kept for) is rebuilt from the submissions left, in the same transaction as the
 // removal and its audit entry: the player's best falls back to their next best (or they leave the board), and every
