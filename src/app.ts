@@ -61,6 +61,8 @@ import { buildsRoutes } from './modules/studios/builds.routes.js';
 import { keysRoutes } from './modules/studios/keys.routes.js';
 import { listingMediaRoutes } from './modules/studios/listing-media.routes.js';
 import { previewDataRoutes } from './modules/studios/preview-data.routes.js';
+import { moderationRoutes } from './modules/studios/moderation.routes.js';
+import { numbersRoutes } from './modules/studios/numbers.routes.js';
 import { studioGamesRoutes } from './modules/studios/studio-games.routes.js';
 import { studioRoutes } from './modules/studios/studio.routes.js';
 import { uploadsRoutes } from './modules/studios/uploads.routes.js';
@@ -265,6 +267,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(uploadsRoutes);
   await app.register(buildsRoutes);
   await app.register(keysRoutes);
+  await app.register(numbersRoutes);
+  await app.register(moderationRoutes);
   await app.register(previewDataRoutes);
   await app.register(adminRoutes);
   await app.register(mediaRoutes);

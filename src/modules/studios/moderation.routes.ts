@@ -1,0 +1,132 @@
+// /v1/studio/games/{slug}/scores/removals: leaderboard moderation; /v1/studio/studios/{studio}/audit: the studio's
+// audit log (every console action taken in the studio, newest first).
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Nullable, Ok, RowId, Timestamp, ok } from '../../http/envelope.js';
+import { validationFailed } from '../../http/errors.js';
+import { searchAudit } from '../audit/audit.service.js';
+import { removeScores } from '../scores/moderation.service.js';
+import { gameAccess, studioAccess } from './access.js';
+import { findStudioBySlug } from './studios.repository.js';
+import { GameParams, StudioParams } from './studios.schemas.js';
+
+const tags = ['studios'];
+
+const RemovalBody = Type.Object(
+  {
+    reason: Type.String({ minLength: 3, maxLength: 500, description: 'why: kept in the audit log' }),
+    score_id: Type.Optional(RowId('remove this one submission')),
+    player_id: Type.Optional(RowId("remove all of this player's submissions on `board`")),
+    board: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'with player_id: the board' })),
+  },
+  { additionalProperties: false },
+);
+
+const RemovalResult = Type.Object(
+  {
+    board: Type.String(),
+    player_id: Type.Integer(),
+    removed: Type.Array(Type.Object({ id: Type.Integer(), score: Type.Number(), created_at: Timestamp })),
+    boards_rebuilt: Type.Integer({ description: "the board's periods (all time, month, week, day) rebuilt" }),
+  },
+  { title: 'ScoreRemoval' },
+);
+
+const AuditEntrySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    at: Type.String({ description: 'ISO 8601, UTC' }),
+    actor: Type.Object({ id: Nullable(Type.Integer()), name: Type.String({ description: 'as it was when acting' }) }),
+    studio_id: Nullable(Type.Integer()),
+    action: Type.String({ description: 'e.g. score.remove, score.remove_player' }),
+    target: Type.Object({ type: Type.String(), id: Type.String() }),
+    reason: Nullable(Type.String()),
+    before: Type.Unknown({ description: 'the changed fields before, or null' }),
+    after: Type.Unknown({ description: 'the changed fields after, or null' }),
+  },
+  { title: 'AuditEntry' },
+);
+
+const AuditQuery = Type.Object(
+  {
+    q: Type.Optional(
+      Type.String({ maxLength: 100, description: "words in the actor's name, the action, the target or the reason" }),
+    ),
+    action: Type.Optional(Type.String({ maxLength: 64 })),
+    before: Type.Optional(RowId('entries older than this id: next_before of the previous page')),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+  },
+  { additionalProperties: false },
+);
+
+export async function moderationRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const ctx = app.ctx;
+
+  app.post(
+    '/v1/studio/games/:slug/scores/removals',
+    {
+      config: { auth: 'player', errors: ['not_found', 'studio_pending', 'validation_failed'] },
+      schema: {
+        tags,
+        operationId: 'removeScores',
+        summary: 'Remove a score, or all of a player’s scores on a board',
+        description: `With \`score_id\`: that submission. With \`player_id\` and \`board\`: all of the player's submissions on the board.
+The submissions are deleted and every period of the board the player was ranked on (all time, month, week, day) is
+rebuilt from the submissions left, in one transaction: the player's best falls back to their next best, or they leave
+the board, and every rank is exact at once. The reason, the caller and the removed submissions go to the studio's audit
+log (GET /v1/studio/studios/{studio}/audit). 404 for a submission or a player without submissions on this game's
+board, and for anyone outside the game's studio.`,
+        params: GameParams,
+        body: RemovalBody,
+        response: { 200: Ok(RemovalResult) },
+      },
+    },
+    async (request) => {
+      const { game, playerId } = await gameAccess(ctx, request.credential, request.params.slug, { write: true });
+      const { reason, score_id, player_id, board } = request.body;
+      const byScore = score_id !== undefined;
+      const byPlayer = player_id !== undefined && board !== undefined;
+      if (byScore === byPlayer || (byScore && (player_id !== undefined || board !== undefined)))
+        throw validationFailed({ score_id: 'give either score_id, or player_id and board' });
+      const outcome = await removeScores(
+        ctx,
+        game,
+        byScore ? { scoreId: score_id } : { playerId: player_id!, board: board! },
+        playerId!,
+        reason.trim(),
+      );
+      return ok(outcome);
+    },
+  );
+
+  app.get(
+    '/v1/studio/studios/:studio/audit',
+    {
+      config: { auth: 'player', errors: ['not_found'] },
+      schema: {
+        tags,
+        operationId: 'getStudioAudit',
+        summary: "The studio's audit log",
+        description:
+          'Every console action taken in the studio (who, what, on what, why, before → after), newest first, a page at a time. ' +
+          'For its members and the operators; 404 for anyone else.',
+        params: StudioParams,
+        querystring: AuditQuery,
+        response: {
+          200: Ok(Type.Object({ entries: Type.Array(AuditEntrySchema), next_before: Nullable(Type.Integer()) })),
+        },
+      },
+    },
+    async (request) => {
+      const { studio } = await studioAccess(
+        ctx,
+        request.credential,
+        await findStudioBySlug(ctx.db, request.params.studio),
+      );
+      const { q, action, before, limit } = request.query;
+      return ok(await searchAudit(ctx, { studioId: studio.id, text: q, action, beforeId: before, limit: limit ?? 50 }));
+    },
+  );
+}
