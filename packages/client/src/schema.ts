@@ -1860,6 +1860,270 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find players
+         * @description The player with this id, and players whose username or email starts with `q` (case-insensitively), accounts before guests.
+         */
+        get: operations["adminFindPlayers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/players/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's detail
+         * @description The account, its active tokens and web sessions (never their secrets), its playtime over the last 30 days and its studios.
+         */
+        get: operations["adminGetPlayer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/players/{id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend a player
+         * @description Every token and web session is revoked in the same transaction: the next request with one is 401, login is refused, the profile answers 404. 422 when suspended already.
+         */
+        post: operations["adminSuspendPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/players/{id}/unsuspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a suspension
+         * @description The player logs in again (the old tokens stay revoked); a deletion asked for before is pending again. 422 when not suspended.
+         */
+        post: operations["adminUnsuspendPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/players/{id}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a player's role
+         * @description player, staff or admin; staff and admin are operators and play without limit.
+         */
+        put: operations["adminSetPlayerRole"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/players/{id}/membership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a player's membership
+         * @description unlimited: granted by hand, with no end or until the end of `until` (in reset_timezone); free: back to the free plan at once. 422 for a guest.
+         */
+        put: operations["adminSetPlayerMembership"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every game
+         * @description Whatever its status, by slug, with the studio that owns it.
+         */
+        get: operations["adminListGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/games/{slug}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a game's status
+         * @description Any status to any other, as `gameplatform games set-status`; only published and beta games are listed.
+         */
+        put: operations["adminSetGameStatus"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Developer keys
+         * @description Every game's keys (their prefix only), revoked ones included; one game's with `game`.
+         */
+        get: operations["adminListKeys"];
+        put?: never;
+        /**
+         * Create a developer key
+         * @description The key is in this answer only: only its SHA-256 is stored.
+         */
+        post: operations["adminCreateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a developer key
+         * @description Requests with it get 401 from now on; revoking a revoked key changes nothing (`revoked: false`).
+         */
+        delete: operations["adminRevokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/mail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The mail outbox
+         * @description Newest first: pending (waiting for the SMTP server), failed (refused for good) or kept (no smtp_url).
+         */
+        get: operations["adminListMail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/mail/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a failed mail again
+         * @description A mail the SMTP server refused is tried again at once, then by the retry timer. 422 for a mail that is not failed, or without smtp_url.
+         */
+        post: operations["adminRetryMail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the audit log
+         * @description Every console action of operators and studio members, newest first. `q` finds words in the actor's name, the action, the target or the reason.
+         */
+        get: operations["adminSearchAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1999,6 +2263,34 @@ export interface components {
             code: "already_verified";
             /** @description for people; may change */
             message: string;
+        };
+        /** @description one action in the audit log */
+        AuditEntry: {
+            /** @description the entry id (the next page starts before the last one) */
+            id: number;
+            /** @description when, ISO 8601 (UTC) */
+            at: string;
+            /** @description who */
+            actor: {
+                id: number | null;
+                /** @description their username when they acted */
+                name: string;
+            };
+            studio_id: number | null;
+            /** @description what, e.g. player.suspend, game.set_status, mail.retry */
+            action: string;
+            /** @description on what */
+            target: {
+                /** @description player, game, key, mail, studio, score… */
+                type: string;
+                /** @description the target's id or slug */
+                id: string;
+            };
+            reason: string | null;
+            /** @description the changed fields before */
+            before: unknown;
+            /** @description the changed fields after */
+            after: unknown;
         };
         /** @description the player, a new token and the entitlement (register, log in, a new guest) */
         AuthResult: {
@@ -2493,6 +2785,111 @@ export interface components {
             code: "not_found";
             /** @description for people; may change */
             message: string;
+        };
+        /** @description a game as an operator sees it, whatever its status */
+        OperatorGame: {
+            /** @description the game slug */
+            slug: string;
+            /** @description the game's name */
+            name: string;
+            /** @description only published and beta games are listed to players */
+            status: "draft" | "beta" | "published" | "retired";
+            /** @description the version live now */
+            version: string;
+            /** @description the game's category */
+            category: string;
+            /** @description plays counted so far */
+            plays: number;
+            studio: string | null;
+        };
+        /** @description a game backend's developer key, without its secret */
+        OperatorKey: {
+            /** @description the key id */
+            id: number;
+            /** @description the slug of its game */
+            game: string;
+            /** @description the name given at creation */
+            name: string;
+            /** @description the first characters of the key; only its SHA-256 is stored */
+            prefix: string;
+            /** @description what the key may do */
+            scopes: string[];
+            /**
+             * @description timestamp YYYY-MM-DD HH:MM:SS (UTC)
+             * @example 2026-11-21 09:30:00
+             */
+            created_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+        };
+        /** @description a player as an operator sees them (the email included) */
+        OperatorPlayer: {
+            /** @description the player id */
+            id: number;
+            /** @description unique, case-insensitively */
+            username: string;
+            /** @description the name shown to other players */
+            display_name: string;
+            email: string | null;
+            /** @description whether the address was confirmed */
+            email_verified: boolean;
+            /** @description a guest player: no email, no password */
+            guest: boolean;
+            /** @description staff and admin are operators and play without limit */
+            role: "player" | "staff" | "admin";
+            /** @description active, suspended or deleting */
+            status: string;
+            membership: components["schemas"]["Membership"];
+            deletion_due_at: string | null;
+            /**
+             * @description timestamp YYYY-MM-DD HH:MM:SS (UTC)
+             * @example 2026-11-21 09:30:00
+             */
+            created_at: string;
+        };
+        /** @description one of a player's active tokens or web sessions, without its secret */
+        OperatorToken: {
+            /** @description the token id */
+            id: number;
+            /** @description web: a portal session; api: any other token */
+            kind: "api" | "web";
+            /** @description the name given at creation */
+            name: string;
+            /** @description the first characters of the token; the secret itself is never shown */
+            prefix: string;
+            /**
+             * @description timestamp YYYY-MM-DD HH:MM:SS (UTC)
+             * @example 2026-11-21 09:30:00
+             */
+            created_at: string;
+            last_used_at: string | null;
+            /**
+             * @description timestamp YYYY-MM-DD HH:MM:SS (UTC)
+             * @example 2026-11-21 09:30:00
+             */
+            expires_at: string;
+        };
+        /** @description a mail in the outbox */
+        OutboxMail: {
+            /** @description the mail id */
+            id: number;
+            /** @description pending: waiting for the SMTP server; failed: refused by it for good; kept: no smtp_url set */
+            state: "pending" | "failed" | "kept";
+            /** @description the address */
+            to: string;
+            /** @description the subject */
+            subject: string;
+            /** @description the plain-text body */
+            text: string;
+            /**
+             * @description timestamp YYYY-MM-DD HH:MM:SS (UTC)
+             * @example 2026-11-21 09:30:00
+             */
+            created_at: string;
+            /** @description delivery attempts so far */
+            attempts: number;
+            next_attempt_at: string | null;
+            last_error: string | null;
         };
         /** @description Player (own view): the public view with the account fields only the player sees */
         OwnPlayer: {
@@ -26784,6 +27181,3398 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         error: components["schemas"]["UnsupportedMediaTypeError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    adminFindPlayers: {
+        parameters: {
+            query: {
+                /** @description an id, a username, an email, or their start */
+                q: string;
+                /** @description at most this many */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: {
+                            players: components["schemas"]["OperatorPlayer"][];
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    adminGetPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the player id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: {
+                            player: components["schemas"]["OperatorPlayer"];
+                            /** @description active tokens and web sessions, newest first */
+                            tokens: components["schemas"]["OperatorToken"][];
+                            playtime: {
+                                today: components["schemas"]["Entitlement"];
+                                /** @description seconds credited over the days of history */
+                                total_seconds: number;
+                                /** @description one entry per day of the window, newest first, days without play included with zeros */
+                                history: {
+                                    /**
+                                     * @description date YYYY-MM-DD
+                                     * @example 2026-11-21
+                                     */
+                                    day: string;
+                                    /** @description seconds credited that day, all games */
+                                    seconds: number;
+                                    /** @description play sessions started that day */
+                                    sessions: number;
+                                }[];
+                            };
+                            /** @description the studios the player belongs to */
+                            studios: {
+                                /** @description the studio slug */
+                                slug: string;
+                                /** @description the studio's name */
+                                name: string;
+                                /** @description owner or developer */
+                                role: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `not_found`: unknown route, game, player, token or empty save slot */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["NotFoundError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    adminSuspendPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the player id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: components["schemas"]["OperatorPlayer"];
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length); `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"] | components["schemas"]["InvalidJsonError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `not_found`: unknown route, game, player, token or empty save slot */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["NotFoundError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `payload_too_large`: body over the route's limit, or an avatar over 2 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["PayloadTooLargeError"];
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not application/json on a JSON route; an avatar that is not JPG, PNG, GIF or WebP by content */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnsupportedMediaTypeError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    adminUnsuspendPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the player id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: components["schemas"]["OperatorPlayer"];
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length); `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"] | components["schemas"]["InvalidJsonError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `not_found`: unknown route, game, player, token or empty save slot */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["NotFoundError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `payload_too_large`: body over the route's limit, or an avatar over 2 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["PayloadTooLargeError"];
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not application/json on a JSON route; an avatar that is not JPG, PNG, GIF or WebP by content */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnsupportedMediaTypeError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    adminSetPlayerRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the player id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the new role */
+                    role: "player" | "staff" | "admin";
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: components["schemas"]["OperatorPlayer"];
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length); `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"] | components["schemas"]["InvalidJsonError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `not_found`: unknown route, game, player, token or empty save slot */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["NotFoundError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `payload_too_large`: body over the route's limit, or an avatar over 2 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["PayloadTooLargeError"];
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not application/json on a JSON route; an avatar that is not JPG, PNG, GIF or WebP by content */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnsupportedMediaTypeError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    adminSetPlayerMembership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the player id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description unlimited: granted by hand, no billing */
+                    plan: "free" | "unlimited";
+                    until?: string | null;
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: components["schemas"]["OperatorPlayer"];
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length); `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"] | components["schemas"]["InvalidJsonError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `not_found`: unknown route, game, player, token or empty save slot */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["NotFoundError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `payload_too_large`: body over the route's limit, or an avatar over 2 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["PayloadTooLargeError"];
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not application/json on a JSON route; an avatar that is not JPG, PNG, GIF or WebP by content */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnsupportedMediaTypeError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    adminListGames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: {
+                            games: components["schemas"]["OperatorGame"][];
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    adminSetGameStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the game slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the new status */
+                    status: "draft" | "beta" | "published" | "retired";
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: {
+                            /** @description the game slug */
+                            slug: string;
+                            /** @description the status before */
+                            from: string;
+                            /** @description the status now */
+                            to: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length); `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"] | components["schemas"]["InvalidJsonError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `not_found`: unknown route, game, player, token or empty save slot */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["NotFoundError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `payload_too_large`: body over the route's limit, or an avatar over 2 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["PayloadTooLargeError"];
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not application/json on a JSON route; an avatar that is not JPG, PNG, GIF or WebP by content */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnsupportedMediaTypeError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    adminListKeys: {
+        parameters: {
+            query?: {
+                /** @description only this game slug */
+                game?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: {
+                            keys: components["schemas"]["OperatorKey"][];
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `not_found`: unknown route, game, player, token or empty save slot */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["NotFoundError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    adminCreateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the game slug */
+                    game: string;
+                    /** @description scopes separated by commas or spaces, as `gameplatform keys create --scopes` */
+                    scopes: string;
+                    /** @description default: "<game> key" */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: {
+                            /** @description the key id */
+                            id: number;
+                            /** @description the slug of its game */
+                            game: string;
+                            /** @description the name given */
+                            name: string;
+                            /** @description what the key may do */
+                            scopes: string[];
+                            /** @description the first characters of the key */
+                            prefix: string;
+                            /** @description the key itself, shown this once: only its SHA-256 is stored */
+                            key: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length); `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"] | components["schemas"]["InvalidJsonError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `not_found`: unknown route, game, player, token or empty save slot */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["NotFoundError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `payload_too_large`: body over the route's limit, or an avatar over 2 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["PayloadTooLargeError"];
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not application/json on a JSON route; an avatar that is not JPG, PNG, GIF or WebP by content */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnsupportedMediaTypeError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    adminRevokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the key id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: {
+                            /** @description whether it was active */
+                            revoked: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length); `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"] | components["schemas"]["InvalidJsonError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `not_found`: unknown route, game, player, token or empty save slot */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["NotFoundError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `payload_too_large`: body over the route's limit, or an avatar over 2 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["PayloadTooLargeError"];
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not application/json on a JSON route; an avatar that is not JPG, PNG, GIF or WebP by content */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnsupportedMediaTypeError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    adminListMail: {
+        parameters: {
+            query?: {
+                /** @description only mail in this state */
+                state?: "pending" | "failed" | "kept";
+                /** @description the next page: entries with a smaller id (next_before of the previous page) */
+                before?: number;
+                /** @description entries per page */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: {
+                            mail: components["schemas"]["OutboxMail"][];
+                            next_before: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    adminRetryMail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the mail id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: components["schemas"]["OutboxMail"];
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length); `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"] | components["schemas"]["InvalidJsonError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `not_found`: unknown route, game, player, token or empty save slot */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["NotFoundError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `payload_too_large`: body over the route's limit, or an avatar over 2 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["PayloadTooLargeError"];
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not application/json on a JSON route; an avatar that is not JPG, PNG, GIF or WebP by content */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnsupportedMediaTypeError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    adminSearchAudit: {
+        parameters: {
+            query?: {
+                /** @description words to find */
+                q?: string;
+                /** @description the actor's player id or username */
+                actor?: string;
+                /** @description e.g. player.suspend */
+                action?: string;
+                /** @description player, game, key, mail, studio… */
+                target_type?: string;
+                /** @description the target's id or slug */
+                target_id?: string;
+                /** @description the next page: entries with a smaller id (next_before of the previous page) */
+                before?: number;
+                /** @description entries per page */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: {
+                            entries: components["schemas"]["AuditEntry"][];
+                            next_before: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
                     };
                 };
             };
