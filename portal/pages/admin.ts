@@ -264,7 +264,7 @@ export async function adminPage(main: HTMLElement): Promise<void> {
       );
       const studio = h('input', { type: 'text', value: g.studio ?? '', 'aria-label': `Studio of ${g.name}`, size: 12 });
       const hand = h('button', { class: 'button small', type: 'button' }, 'Hand over');
-      hand.setAttribute('aria-label', `Hand ${g.name} to the studio`);
+      hand.setAttribute('aria-label', `Hand over ${g.name} to the studio`);
       hand.addEventListener('click', () =>
         act(
           () => api('PUT', `/v1/admin/games/${g.slug}/studio`, { body: { studio: studio.value.trim() || null } }),
