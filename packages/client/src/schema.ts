@@ -27318,6 +27318,7 @@ export interface operations {
                         /** @enum {boolean} */
                         ok: true;
                         data: {
+                            /** @description at most `limit` players */
                             players: components["schemas"]["OperatorPlayer"][];
                         };
                     };
@@ -27526,6 +27527,7 @@ export interface operations {
                             player: components["schemas"]["OperatorPlayer"];
                             /** @description active tokens and web sessions, newest first */
                             tokens: components["schemas"]["OperatorToken"][];
+                            /** @description the last 30 days in reset_timezone */
                             playtime: {
                                 today: components["schemas"]["Entitlement"];
                                 /** @description seconds credited over the days of history */
@@ -28815,6 +28817,7 @@ export interface operations {
                         /** @enum {boolean} */
                         ok: true;
                         data: {
+                            /** @description every game, by slug */
                             games: components["schemas"]["OperatorGame"][];
                         };
                     };
@@ -29272,6 +29275,7 @@ export interface operations {
                         /** @enum {boolean} */
                         ok: true;
                         data: {
+                            /** @description the keys, revoked ones included */
                             keys: components["schemas"]["OperatorKey"][];
                         };
                     };
@@ -30030,6 +30034,7 @@ export interface operations {
                         /** @enum {boolean} */
                         ok: true;
                         data: {
+                            /** @description newest first */
                             mail: components["schemas"]["OutboxMail"][];
                             next_before: number | null;
                         };
@@ -30502,6 +30507,7 @@ export interface operations {
                         /** @enum {boolean} */
                         ok: true;
                         data: {
+                            /** @description newest first */
                             entries: components["schemas"]["AuditEntry"][];
                             next_before: number | null;
                         };

@@ -72,7 +72,11 @@ export async function operatorRoutes(fastify: FastifyInstance): Promise<void> {
           q: Type.String({ minLength: 1, maxLength: 254, description: 'an id, a username, an email, or their start' }),
           limit: Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'at most this many' }),
         }),
-        response: { 200: Ok(Type.Object({ players: Type.Array(OperatorPlayerSchema) })) },
+        response: {
+          200: Ok(
+            Type.Object({ players: Type.Array(OperatorPlayerSchema, { description: 'at most `limit` players' }) }),
+          ),
+        },
       },
     },
     async (request) => ok({ players: await findPlayers(ctx, request.query.q, request.query.limit) }),
@@ -172,7 +176,9 @@ export async function operatorRoutes(fastify: FastifyInstance): Promise<void> {
         operationId: 'adminListGames',
         summary: 'Every game',
         description: 'Whatever its status, by slug, with the studio that owns it.',
-        response: { 200: Ok(Type.Object({ games: Type.Array(OperatorGameSchema) })) },
+        response: {
+          200: Ok(Type.Object({ games: Type.Array(OperatorGameSchema, { description: 'every game, by slug' }) })),
+        },
       },
     },
     async () => ok({ games: await operatorGames(ctx) }),
@@ -225,7 +231,9 @@ export async function operatorRoutes(fastify: FastifyInstance): Promise<void> {
         querystring: Type.Object({
           game: Type.Optional(Type.String({ maxLength: 64, description: 'only this game slug' })),
         }),
-        response: { 200: Ok(Type.Object({ keys: Type.Array(KeySchema) })) },
+        response: {
+          200: Ok(Type.Object({ keys: Type.Array(KeySchema, { description: 'the keys, revoked ones included' }) })),
+        },
       },
     },
     async (request) => ok({ keys: await listDeveloperKeys(ctx, request.query.game) }),
@@ -285,7 +293,7 @@ export async function operatorRoutes(fastify: FastifyInstance): Promise<void> {
         response: {
           200: Ok(
             Type.Object({
-              mail: Type.Array(OutboxMailSchema),
+              mail: Type.Array(OutboxMailSchema, { description: 'newest first' }),
               next_before: Nullable(Type.Integer({ description: 'pass as `before` for the next page' })),
             }),
           ),
@@ -333,7 +341,7 @@ export async function operatorRoutes(fastify: FastifyInstance): Promise<void> {
         response: {
           200: Ok(
             Type.Object({
-              entries: Type.Array(AuditEntrySchema),
+              entries: Type.Array(AuditEntrySchema, { description: 'newest first' }),
               next_before: Nullable(Type.Integer({ description: 'pass as `before` for the next page' })),
             }),
           ),

@@ -47,7 +47,7 @@ export const OperatorTokenSchema = Type.Object(
 export const PlayerDetailSchema = Type.Object({
   player: OperatorPlayerSchema,
   tokens: Type.Array(OperatorTokenSchema, { description: 'active tokens and web sessions, newest first' }),
-  playtime: PlaytimeResponse,
+  playtime: Type.Object(PlaytimeResponse.properties, { description: 'the last 30 days in reset_timezone' }),
   studios: Type.Array(
     Type.Object({
       slug: Type.String({ description: 'the studio slug' }),
