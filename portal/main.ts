@@ -13,6 +13,7 @@ import {
 import { cataloguePage } from './pages/catalogue.js';
 import { confirmEmailPage } from './pages/confirm-email.js';
 import { gamePage } from './pages/game.js';
+import { adminPage } from './pages/admin.js';
 import { playtimePage } from './pages/playtime.js';
 import { profilePage } from './pages/profile.js';
 import { previewShell } from './shell/preview.js';
@@ -35,6 +36,7 @@ const PAGES: Record<string, Page> = {
   account: accountPage,
   profile: profilePage,
   playtime: playtimePage,
+  admin: adminPage,
 };
 
 async function start(): Promise<void> {

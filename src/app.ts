@@ -57,6 +57,7 @@ import { readiness } from './modules/status/health.service.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 import { mediaRoutes } from './modules/games/media.routes.js';
 import { adminRoutes } from './modules/studios/admin.routes.js';
+import { operatorRoutes } from './modules/admin/admin.routes.js';
 import { buildsRoutes } from './modules/studios/builds.routes.js';
 import { keysRoutes } from './modules/studios/keys.routes.js';
 import { listingMediaRoutes } from './modules/studios/listing-media.routes.js';
@@ -271,6 +272,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(moderationRoutes);
   await app.register(previewDataRoutes);
   await app.register(adminRoutes);
+  await app.register(operatorRoutes);
   await app.register(mediaRoutes);
 
   registerPageSecurity(app);

@@ -14,6 +14,7 @@ eachDialect('portal: pages', (h) => {
     '/verify-email?token=x',
     '/account',
     '/playtime',
+    '/admin',
     '/docs/sdk',
   ])('serves %s as an HTML page with a Content-Security-Policy and no inline script', async (url) => {
     const res = await h.http.get(url);

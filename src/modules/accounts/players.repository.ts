@@ -1,4 +1,5 @@
 // Queries on players.
+import { sql } from 'kysely';
 import type { Executor } from '../../db/connect.js';
 import { isPostgres } from '../../db/connect.js';
 import type { NewPlayer, PlayerRow, PlayerUpdate } from '../../db/schema.js';
@@ -57,4 +58,28 @@ export async function lockPlayer(db: Executor, id: number): Promise<PlayerRow | 
   let query = db.selectFrom('players').selectAll().where('id', '=', id);
   if (isPostgres(db)) query = query.forUpdate();
   return query.executeTakeFirst();
+}
+
+/**
+ * The operators' search: the player with this id, with this email, or whose username or email starts with the text
+ * (case-insensitively), accounts before guests, by username.
+ */
+export function searchPlayers(db: Executor, text: string, limit: number): Promise<PlayerRow[]> {
+  const key = text.trim().toLowerCase();
+  const prefix = `${key.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const id = /^\d{1,15}$/.test(key) ? Number(key) : null;
+  return db
+    .selectFrom('players')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        ...(id === null ? [] : [eb('id', '=', id)]),
+        sql<boolean>`username_key like ${prefix} escape '\\'`,
+        sql<boolean>`email like ${prefix} escape '\\'`,
+      ]),
+    )
+    .orderBy('guest')
+    .orderBy('username_key')
+    .limit(limit)
+    .execute();
 }

@@ -4,6 +4,8 @@ import { notFound, validationFailed } from '../../http/errors.js';
 import { findAllGames, findGameStatus, updateGameStatus } from './games.repository.js';
 import { GAME_STATUSES, type GameStatus } from './manifest.js';
 import { forgetStatusCounts } from '../status/status.counts.js';
+import { type Actor, recordAudit } from '../audit/audit.service.js';
+import { type CreatedKey, createDeveloperKey, revokeDeveloperKey } from './keys.service.js';
 
 export interface GameSummary {
   slug: string;
@@ -13,6 +15,7 @@ export interface GameSummary {
   category: string;
   plays: number;
   files_dir: string;
+  studio_id: number | null;
 }
 
 export async function listAllGames(ctx: AppContext): Promise<GameSummary[]> {
@@ -25,6 +28,7 @@ export async function listAllGames(ctx: AppContext): Promise<GameSummary[]> {
     category: r.category,
     plays: Number(r.plays),
     files_dir: r.files_dir,
+    studio_id: r.studio_id,
   }));
 }
 
@@ -41,4 +45,72 @@ export async function setGameStatus(
   await updateGameStatus(ctx.db, game.id, status, ctx.clock.now());
   forgetStatusCounts(ctx); // GET /status counts the listed games again
   return { slug, from: game.status, to: status as GameStatus };
+}
+
+/** The operator console's status change (any status to any other), with its audit entry in the same transaction. */
+export async function operatorSetGameStatus(
+  ctx: AppContext,
+  actor: Actor,
+  slug: string,
+  status: string,
+  reason: string | null,
+): Promise<{ slug: string; from: string; to: GameStatus }> {
+  if (!(GAME_STATUSES as readonly string[]).includes(status))
+    throw validationFailed({ status: `must be one of ${GAME_STATUSES.join(', ')}` });
+  const from = await ctx.db.transaction().execute(async (trx) => {
+    const game = await findGameStatus(trx, slug);
+    if (!game) throw notFound(`No game ${slug}`);
+    await updateGameStatus(trx, game.id, status, ctx.clock.now());
+    await recordAudit(ctx, trx, {
+      actor,
+      studioId: null,
+      action: 'game.set_status',
+      targetType: 'game',
+      targetId: slug,
+      reason,
+      before: { status: game.status },
+      after: { status },
+    });
+    return game.status;
+  });
+  forgetStatusCounts(ctx);
+  return { slug, from, to: status as GameStatus };
+}
+
+/** A developer key made by an operator; the secret is in the answer only, never in the log. */
+export function operatorCreateKey(
+  ctx: AppContext,
+  actor: Actor,
+  input: { game: string; scopes: string; name?: string },
+): Promise<CreatedKey> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const key = await createDeveloperKey({ ...ctx, db: trx }, input);
+    await recordAudit(ctx, trx, {
+      actor,
+      studioId: null,
+      action: 'key.create',
+      targetType: 'key',
+      targetId: key.id,
+      before: null,
+      after: { game: key.game, name: key.name, scopes: key.scopes, prefix: key.prefix },
+    });
+    return key;
+  });
+}
+
+export function operatorRevokeKey(ctx: AppContext, actor: Actor, id: number): Promise<{ revoked: boolean }> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const result = await revokeDeveloperKey({ ...ctx, db: trx }, id);
+    if (result.revoked)
+      await recordAudit(ctx, trx, {
+        actor,
+        studioId: null,
+        action: 'key.revoke',
+        targetType: 'key',
+        targetId: id,
+        before: { revoked: false },
+        after: { revoked: true },
+      });
+    return result;
+  });
 }

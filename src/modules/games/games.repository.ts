@@ -127,8 +127,12 @@ export function findGameForFiles(db: Executor, slug: string): Promise<FilesGameR
 }
 
 /** Every game, any status, for the operator. */
-export function findAllGames(db: Executor): Promise<GameRecord[]> {
-  return db.selectFrom('games').select(GAME_SELECTION).orderBy('slug').execute();
+export function findAllGames(db: Executor): Promise<Array<GameRecord & { studio_id: number | null }>> {
+  return db
+    .selectFrom('games')
+    .select([...GAME_SELECTION, 'studio_id'])
+    .orderBy('slug')
+    .execute();
 }
 
 /** The file sets each game serves (current and replaced), any status; one game when `slug` is given. */

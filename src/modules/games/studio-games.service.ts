@@ -1,5 +1,6 @@
 // A game as its studio and the operators see it: any status, its live build, its review; new draft games; hand-overs.
 import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/connect.js';
 import { AppError, notFound, validationFailed } from '../../http/errors.js';
 import { formatTimestamp } from '../../time.js';
 import { findBuildBySet } from './builds.repository.js';
@@ -153,13 +154,20 @@ export async function createStudioGame(
 }
 
 /** Hands a game to a studio (or back to the operators with null); its previews by the old studio's members end. */
-export async function setGameStudio(ctx: AppContext, slug: string, studioId: number | null): Promise<StudioGameRow> {
+export async function setGameStudio(
+  ctx: AppContext,
+  slug: string,
+  studioId: number | null,
+  /** called in the change's transaction with the former studio (the operator console's audit entry) */
+  onChange?: (trx: Executor, formerStudioId: number | null) => Promise<unknown>,
+): Promise<StudioGameRow> {
   const game = await findGameBySlug(ctx.db, slug);
   if (!game) throw notFound(`No game ${slug}`);
   if (game.studio_id === studioId) return game;
   await ctx.db.transaction().execute(async (trx) => {
     await updateGame(trx, game.id, { studio_id: studioId, updated_at: ctx.clock.now() });
     await deletePreviewSessions(trx, [game.id]);
+    await onChange?.(trx, game.studio_id);
   });
   forgetStatusCounts(ctx);
   return (await findGameBySlug(ctx.db, slug))!;

@@ -102,6 +102,7 @@ const STATIC_PAGES: Array<[string, string, string, PageOptions['layout']]> = [
   ['/confirm-email', 'confirm-email', 'Confirm your new email', 'narrow'],
   ['/account', 'account', 'Account settings', 'narrow'],
   ['/playtime', 'playtime', 'Your playtime', 'wide'],
+  ['/admin', 'admin', 'Operator console', 'wide'],
 ];
 
 type SlugParams = { Params: { slug: string } };

@@ -7,7 +7,10 @@ import { Nullable, Ok, ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { decideReview, pendingReviews } from '../games/listing.service.js';
 import { setGameStudio } from '../games/studio-games.service.js';
-import { isOperator } from './access.js';
+import { operatorActor } from '../accounts/admin.service.js';
+import { recordAudit } from '../audit/audit.service.js';
+import { isOperator, memberOf } from './access.js';
+import { findStudioById } from './studios.repository.js';
 import { GameParams, StudioGameSchema, StudioParams, StudioSchema } from './studios.schemas.js';
 import {
   approveStudio,
@@ -129,7 +132,20 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const studio = request.body.studio === null ? null : await studioNamed(ctx, request.body.studio);
-      return ok(await gameViewOf(ctx, await setGameStudio(ctx, request.params.slug, studio?.id ?? null)));
+      const actor = await operatorActor(ctx, memberOf(request.credential).playerId);
+      const game = await setGameStudio(ctx, request.params.slug, studio?.id ?? null, async (trx, formerId) => {
+        const former = formerId === null ? null : ((await findStudioById(trx, formerId))?.slug ?? null);
+        await recordAudit(ctx, trx, {
+          actor,
+          studioId: null,
+          action: 'game.set_studio',
+          targetType: 'game',
+          targetId: request.params.slug,
+          before: { studio: former },
+          after: { studio: studio?.slug ?? null },
+        });
+      });
+      return ok(await gameViewOf(ctx, game));
     },
   );
 

@@ -74,3 +74,34 @@ export async function countWaitingMail(db: Executor): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** pending: waiting for the SMTP server; failed: refused by it for good; kept: never sent (no smtp_url set). */
+export type OutboxState = 'pending' | 'failed' | 'kept';
+
+/** The operator console's view: newest first, of one state or all, before an id (the next page). */
+export function pageOutboxMail(
+  db: Executor,
+  filter: { state?: OutboxState; beforeId?: number; limit: number },
+): Promise<MailOutboxRow[]> {
+  let query = db.selectFrom('mail_outbox').selectAll();
+  if (filter.state === 'pending') query = query.where('next_attempt_at', 'is not', null);
+  if (filter.state === 'failed') query = query.where('next_attempt_at', 'is', null).where('last_error', 'is not', null);
+  if (filter.state === 'kept') query = query.where('next_attempt_at', 'is', null).where('last_error', 'is', null);
+  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+  return query.orderBy('id', 'desc').limit(filter.limit).execute();
+}
+
+export function findOutboxMail(db: Executor, id: number): Promise<MailOutboxRow | undefined> {
+  return db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A failed mail is due again at `now` (the retry timer or an immediate deliverDue sends it). */
+export async function requeueOutboxMail(db: Executor, id: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('mail_outbox')
+    .set({ next_attempt_at: now })
+    .where('id', '=', id)
+    .where('next_attempt_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
