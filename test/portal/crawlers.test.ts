@@ -4,6 +4,7 @@
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import { setCover } from '../../src/modules/games/listing-media.service.js';
+import { renderMissingPreviews } from '../../src/modules/portal/share-images.js';
 import { eachDialect } from '../helpers/harness.js';
 import { createGame, createPlayer } from '../helpers/factories.js';
 
@@ -114,6 +115,11 @@ eachDialect('portal: what crawlers and link previews read', (h) => {
     const plain = await h.http.get('/games/no-cover');
     expect(await png(metaOf(plain.text, 'og:image')!)).toMatchObject({ width: 1200, height: 630, format: 'png' });
     expect((await h.http.get('/games/nobody-here/preview.png')).status).toBe(404);
+    // `gameplatform games previews`: the stored one counts, the unreadable cover is named.
+    const run = await renderMissingPreviews(h.ctx);
+    expect(run.failed).toContain('no-cover');
+    expect(run.failed).not.toContain('covered');
+    expect(run.rendered).toBeGreaterThanOrEqual(1);
 
     await createPlayer(h.ctx, { username: 'crawled', display_name: 'Crawled One' });
     const profile = await h.http.get('/u/crawled');

@@ -12,7 +12,7 @@ import type { AppContext } from '../../context.js';
 import { slugPrefix } from '../games/files.js';
 import { MEDIA_PREFIX } from '../games/listing-media.service.js';
 import { THEME_COLOR } from './html.js';
-import type { PageGame } from './portal.repository.js';
+import { listListedPageGames, type PageGame } from './portal.repository.js';
 
 export const PREVIEW_WIDTH = 1200;
 export const PREVIEW_HEIGHT = 630;
@@ -83,17 +83,16 @@ export async function gamePreview(ctx: AppContext, game: PageGame): Promise<Buff
 }
 
 /**
- * Renders (and stores) the previews of the given games that are missing: `gameplatform games previews` runs it over the
+ * Renders (and stores) the previews of the listed games that are missing: `gameplatform games previews` runs it over the
  * catalogue, so that games published before previews existed have theirs before the first crawler asks.
  */
-export async function renderMissingPreviews(
-  ctx: AppContext,
-  games: PageGame[],
-): Promise<{ rendered: number; failed: string[] }> {
+export async function renderMissingPreviews(ctx: AppContext): Promise<{ rendered: number; failed: string[] }> {
+  const games = await listListedPageGames(ctx.db);
   let rendered = 0;
   const failed: string[] = [];
   for (const game of games) {
-    if (await gamePreview(ctx, game)) rendered++;
+    if (await gamePreview(ctx, game))
+      rendered++; // a stored one counts: it is there
     else failed.push(game.slug);
   }
   return { rendered, failed };
