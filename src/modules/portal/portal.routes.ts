@@ -1,5 +1,6 @@
-// The portal's pages, its built assets and the SDK script. Pages are HTML shells (a game's and a player's carry their
-// title, description, picture and link preview); the bundle fills them from the API.
+// The portal's pages, its built assets and the SDK script. Pages are HTML shells (the catalogue's carry its cards, a
+// game's and a player's their title, description and picture; public pages a link preview); the bundle fills them from
+// the API. The site's fixed files (icons, manifest, robots.txt, sitemap, previews) are site-files.ts's.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
