@@ -50,6 +50,15 @@ function urlOf(filter: Filter): string {
 export async function cataloguePage(main: HTMLElement): Promise<void> {
   let filter = filterFromUrl();
   history.replaceState(null, '', urlOf(filter));
+  // The server sent this filter's cards, chips and count (src/modules/portal/catalogue-page.ts): they are taken over.
+  const servedList = main.querySelector<HTMLUListElement>('ul.cards[data-served]');
+  const served = servedList?.dataset.served === urlOf(filter) ? servedList : null;
+  const servedCounts: Record<string, number> = {};
+  for (const link of main.querySelectorAll<HTMLAnchorElement>('nav.chips a.chip[data-category]')) {
+    const value = link.dataset.category;
+    if (value) servedCounts[value] = Number(/\((\d+)\)/.exec(link.textContent ?? '')?.[1] ?? 0);
+  }
+  const servedStatus = main.querySelector('p[role="status"]')?.textContent ?? '';
 
   const search = h('input', {
     type: 'search',
@@ -77,6 +86,11 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
   const empty = h('div', { class: 'empty-state', hidden: true });
   const shelves = h('div', { class: 'shelves' });
   const allTitle = h('h2', { class: 'visually-hidden', id: 'all-games' }, 'All games');
+  if (served) {
+    list.append(...served.children);
+    list.setAttribute('aria-busy', 'false');
+    count.textContent = servedStatus;
+  }
   mount(
     main,
     h('h1', null, 'Games'),
@@ -288,5 +302,11 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
     void load();
   });
 
+  // Served cards of the unsearched catalogue are the whole answer: the chips take the served counts, no request.
+  if (served && !filter.q && list.children.length > 0) {
+    everyCategory = Promise.resolve(Object.keys(servedCounts));
+    renderChips(filter, servedCounts, []);
+    return;
+  }
   await load();
 }

@@ -42,9 +42,11 @@ eachDialect('portal: link previews of game and profile pages', (h) => {
     expect(metaOf(html, 'og:title')).toBe(`Tom & "Jerry's" <Chase>`);
     expect(metaOf(html, 'og:description')).toBe('Run <fast> & "jump"');
     expect(metaOf(html, 'og:url')).toBe(`${h.ctx.config.public_url}/games/tricky-quotes`);
-    expect(metaOf(html, 'og:image')).toBe(cover);
+    // The preview is the cover rendered as a 1200×630 PNG (test/portal/crawlers.test.ts reads it).
+    const preview = `${h.ctx.config.public_url}/games/tricky-quotes/preview.png?v=`;
+    expect(metaOf(html, 'og:image')).toMatch(new RegExp(`^${preview.replace(/[.:/?]/g, '\\$&')}[\\w-]{16}$`));
     expect(metaOf(html, 'twitter:card')).toBe('summary_large_image');
-    expect(metaOf(html, 'twitter:image')).toBe(cover);
+    expect(metaOf(html, 'twitter:image')).toBe(metaOf(html, 'og:image'));
     // Nothing the game's author wrote reaches the page as markup.
     expect(html).not.toContain('<Chase>');
     expect(html).not.toContain('<fast>');
@@ -90,7 +92,8 @@ eachDialect('portal: link previews of game and profile pages', (h) => {
     expect(metaOf(html, 'og:type')).toBe('profile');
     expect(metaOf(html, 'og:title')).toBe(`Q & "A" <Z>`);
     expect(metaOf(html, 'og:url')).toBe(`${h.ctx.config.public_url}/u/Quote_Q`);
-    expect(metaOf(html, 'og:image')).toBe(avatar);
+    // The initials avatar is SVG, which previews ignore: the site's PNG share image stands in.
+    expect(metaOf(html, 'og:image')).toBe(`${h.ctx.config.public_url}/share.png`);
     expect(metaOf(html, 'twitter:card')).toBe('summary');
     const main = mainOf(html);
     expect(main).toContain('<h1>Q &amp; &quot;A&quot; &lt;Z&gt;</h1>');

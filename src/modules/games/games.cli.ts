@@ -1,4 +1,4 @@
-// gameplatform games publish|list|set-status and keys create|list|revoke (docs/operations.md, "Command line").
+// gameplatform games publish|list|previews|set-status and keys create|list|revoke (docs/operations.md, "Command line").
 import path from 'node:path';
 import type { Command } from 'commander';
 import semver from 'semver';
@@ -9,6 +9,7 @@ import { compressGameFiles, type CompressedSet } from './compress.service.js';
 import { createDeveloperKey, listDeveloperKeys, revokeDeveloperKey } from './keys.service.js';
 import { GAME_STATUSES } from './manifest.js';
 import { publishGame, type PublishResult } from './publish.service.js';
+import { renderMissingPreviews } from '../portal/share-images.js';
 
 type WithContext = <T>(fn: (ctx: AppContext) => Promise<T>, options?: { readOnly?: boolean }) => Promise<T>;
 
@@ -94,6 +95,20 @@ function registerGames(program: Command, withContext: WithContext): void {
       const copies = sets.reduce((n, s) => n + s.copies, 0);
       console.log(`${sets.length} file sets, ${copies} compressed copies stored`);
       if (sets.some((s) => s.unreadable.length)) process.exitCode = 1;
+    });
+
+  games
+    .command('previews')
+    .description(
+      'render the link-preview PNG (1200×630, from the cover) of every published and beta game that lacks one (pages render a missing one on its first request)',
+    )
+    .action(async () => {
+      const { rendered, failed } = await withContext((ctx) => renderMissingPreviews(ctx));
+      console.log(`${rendered} previews in the store`);
+      if (failed.length) {
+        console.log(`covers that could not be read (their pages show the site's share image): ${failed.join(', ')}`);
+        process.exitCode = 1;
+      }
     });
 
   games

@@ -1,6 +1,9 @@
 // The HTML shell every portal page shares: header, main landmark and the bundle. Pages fill <main> in the browser from the API.
 import type { Manifest } from './web-root.js';
 
+/** The portal's colour (the icon's background): theme-color and the web app manifest. */
+export const THEME_COLOR = '#4338ca';
+
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
@@ -49,6 +52,8 @@ export interface PageCard {
   imageAlt: string;
   type: 'website' | 'profile';
   large: boolean;
+  /** the picture's width and height, when known (PNG previews: 1200×630) */
+  imageSize?: [number, number];
 }
 
 const DEFAULT_DESCRIPTION = 'Play HTML5 games in your browser: free every day, without limits with Unlimited.';
@@ -65,6 +70,13 @@ function cardTags(title: string, description: string, card: PageCard): string {
     meta('property', 'og:description', description),
     meta('property', 'og:url', card.url),
     meta('property', 'og:image', card.image),
+    ...(card.imageSize
+      ? [
+          meta('property', 'og:image:type', 'image/png'),
+          meta('property', 'og:image:width', String(card.imageSize[0])),
+          meta('property', 'og:image:height', String(card.imageSize[1])),
+        ]
+      : []),
     meta('property', 'og:image:alt', card.imageAlt),
     meta('name', 'twitter:card', card.large ? 'summary_large_image' : 'summary'),
     meta('name', 'twitter:title', title),
@@ -95,7 +107,11 @@ export function renderPage(manifest: Manifest | null, options: PageOptions): str
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(options.title)} · Game Platform</title>
 <meta name="description" content="${escapeHtml(options.description ?? DEFAULT_DESCRIPTION)}">
-${options.card ? `${cardTags(options.title, options.description ?? DEFAULT_DESCRIPTION, options.card)}\n` : ''}<link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
+${options.card ? `${cardTags(options.title, options.description ?? DEFAULT_DESCRIPTION, options.card)}\n` : ''}<link rel="icon" href="/favicon.ico" sizes="48x48">
+<link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
+<link rel="apple-touch-icon" href="/apple-touch-icon.png">
+<link rel="manifest" href="/manifest.webmanifest">
+<meta name="theme-color" content="${THEME_COLOR}">
 <meta name="color-scheme" content="light dark">
 ${assets}
 </head>

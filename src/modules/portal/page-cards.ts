@@ -6,6 +6,7 @@ import { gameAssetUrl } from '../games/game-origin.js';
 import { mediaUrl } from '../games/listing-media.service.js';
 import { escapeHtml, type PageOptions } from './html.js';
 import type { PageGame, PagePlayer } from './portal.repository.js';
+import { previewUrl, siteShareUrl } from './share-images.js';
 
 /** Link previews cut descriptions at about 200 characters: cut at a word, with an ellipsis. */
 export function shortText(text: string, max = 200): string {
@@ -44,7 +45,7 @@ export function gamePageOptions(config: Config, game: PageGame): PageOptions {
     description,
     main,
     data: { slug: game.slug },
-    card: { url, image: cover, imageAlt: alt, type: 'website', large: true },
+    card: { url, image: previewUrl(config, game), imageAlt: alt, type: 'website', large: true, imageSize: [1200, 630] },
   };
 }
 
@@ -71,6 +72,17 @@ export function profilePageOptions(config: Config, player: PagePlayer): PageOpti
     description,
     main,
     data: { username: player.username },
-    card: { url, image: picture, imageAlt: `Avatar of ${player.display_name}`, type: 'profile', large: false },
+    // An uploaded avatar (a square WebP) is the card's picture; the initials avatar is SVG, which previews ignore: the
+    // site's share image stands in.
+    card: player.avatar_key
+      ? { url, image: picture, imageAlt: `Avatar of ${player.display_name}`, type: 'profile', large: false }
+      : {
+          url,
+          image: siteShareUrl(config),
+          imageAlt: 'Game Platform',
+          type: 'profile',
+          large: false,
+          imageSize: [1200, 630],
+        },
   };
 }

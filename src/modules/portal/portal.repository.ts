@@ -49,3 +49,29 @@ export async function findActivePlayer(db: Executor, username: string): Promise<
 export async function hasAnyGame(db: Executor): Promise<boolean> {
   return (await db.selectFrom('games').select('id').limit(1).executeTakeFirst()) !== undefined;
 }
+
+export interface SitemapGame {
+  slug: string;
+  category: string;
+  released_at: string;
+}
+
+/** Every game clients can see (published or beta), for the sitemap: slug, category and when it was last released. */
+export async function listListedGamesForSitemap(db: Executor): Promise<SitemapGame[]> {
+  return db
+    .selectFrom('games')
+    .select(['slug', 'category', 'released_at'])
+    .where('status', 'in', [...LISTED_STATUSES])
+    .orderBy('slug')
+    .execute();
+}
+
+/** Every game clients can see, as its page shows it (for rendering the previews ahead of crawlers). */
+export async function listListedPageGames(db: Executor): Promise<PageGame[]> {
+  return db
+    .selectFrom('games')
+    .select(['slug', 'name', 'tagline', 'description', 'cover', 'cover_key', 'files_dir', 'cross_origin_isolated'])
+    .where('status', 'in', [...LISTED_STATUSES])
+    .orderBy('slug')
+    .execute();
+}

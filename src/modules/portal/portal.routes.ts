@@ -1,5 +1,6 @@
-// The portal's pages, its built assets and the SDK script. Pages are HTML shells (a game's and a player's carry their
-// title, description, picture and link preview); the bundle fills them from the API.
+// The portal's pages, its built assets and the SDK script. Pages are HTML shells (the catalogue's carry its cards, a
+// game's and a player's their title, description and picture; public pages a link preview); the bundle fills them from
+// the API. The site's fixed files (icons, manifest, robots.txt, sitemap, previews) are site-files.ts's.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,10 @@ import { SLUG_PATTERN } from '../games/manifest.js';
 import { buildIsIsolated } from '../games/preview.service.js';
 import { portalCsp, renderNotFound, renderPage, type PageOptions } from './html.js';
 import { gamePageOptions, profilePageOptions } from './page-cards.js';
+import { catalogueFilter, cataloguePageOptions } from './catalogue-page.js';
+import { listGames } from '../games/games.service.js';
+import { siteShareUrl } from './share-images.js';
+import { siteFileRoutes } from './site-files.js';
 import { renderApiReference } from './api-docs.js';
 import { redirectLoopbackToPortalName } from './canonical-host.js';
 import { sdkDocsHtml } from './sdk-docs.js';
@@ -92,7 +97,6 @@ function sendNotFound(request: FastifyRequest, reply: FastifyReply, assets: Port
 
 /** Pages that need nothing from the database: path → page id, title and width. */
 const STATIC_PAGES: Array<[string, string, string, PageOptions['layout']]> = [
-  ['/', 'catalogue', 'Games', 'wide'],
   ['/register', 'register', 'Create an account', 'narrow'],
   ['/login', 'login', 'Log in', 'narrow'],
   ['/logout', 'logout', 'Log out', 'narrow'],
@@ -107,6 +111,19 @@ const STATIC_PAGES: Array<[string, string, string, PageOptions['layout']]> = [
 
 type SlugParams = { Params: { slug: string } };
 
+/** The link preview of a page without a picture of its own: its canonical URL and the site's share image. */
+function siteCard(app: FastifyInstance, path: string): PageOptions['card'] {
+  const { config } = app.ctx;
+  return {
+    url: `${config.public_url}${path}`,
+    image: siteShareUrl(config),
+    imageAlt: 'Game Platform',
+    type: 'website',
+    large: true,
+    imageSize: [1200, 630],
+  };
+}
+
 export function portalRoutes(assets: PortalAssets) {
   return async function routes(app: FastifyInstance): Promise<void> {
     const config = { auth: 'none' as const };
@@ -115,9 +132,16 @@ export function portalRoutes(assets: PortalAssets) {
 
     for (const [url, page, title, layout] of STATIC_PAGES) {
       app.get(url, { config, schema }, async (request, reply) =>
-        sendPage(request, reply, assets, { page, title, layout }),
+        sendPage(request, reply, assets, { page, title, layout, card: siteCard(app, url) }),
       );
     }
+
+    // The catalogue, served with the games of the asked filter (catalogue-page.ts); the script takes the cards over.
+    app.get('/', { config, schema }, async (request, reply) => {
+      const filter = catalogueFilter(request.query as Record<string, unknown>);
+      const listing = await listGames(app.ctx, filter);
+      return sendPage(request, reply, assets, cataloguePageOptions(app.ctx.config, filter, listing));
+    });
 
     app.get<SlugParams>('/games/:slug', { config, schema }, async (request, reply) => {
       const game = await findListedGame(app.ctx.db, request.params.slug);
@@ -160,7 +184,14 @@ export function portalRoutes(assets: PortalAssets) {
     });
 
     app.get('/docs/sdk', { config, schema }, async (request, reply) =>
-      sendPage(request, reply, assets, { page: 'sdk-docs', title: 'Game SDK', layout: 'narrow', main: sdkDocsHtml }),
+      sendPage(request, reply, assets, {
+        page: 'sdk-docs',
+        title: 'Game SDK',
+        description: 'The Game Platform SDK: how an HTML5 game saves, submits scores and talks to the portal.',
+        layout: 'narrow',
+        main: sdkDocsHtml,
+        card: siteCard(app, '/docs/sdk'),
+      }),
     );
 
     // The API reference, rendered once from the OpenAPI document (it changes only with the code and the settings).
@@ -178,6 +209,7 @@ export function portalRoutes(assets: PortalAssets) {
             'The Game Platform JSON API: every operation, its parameters, bodies, responses and error codes.',
           layout: 'wide',
           main: apiReference,
+          card: siteCard(app, '/docs'),
         },
         200,
         true,
@@ -186,6 +218,7 @@ export function portalRoutes(assets: PortalAssets) {
     app.get('/docs/', { config, schema }, async (_request, reply) => reply.redirect('/docs', 301));
 
     registerSdk(app, assets);
+    await app.register(siteFileRoutes(assets.root));
 
     await app.register(fastifyStatic, {
       root: path.join(assets.root, 'assets'),
