@@ -1,5 +1,6 @@
 // /v1/admin/…: the operator console's API (staff and admin accounts): players, games, developer keys, the mail outbox
 // and the audit log. Every change is recorded in the audit log (docs/api.md, "The operator console").
+import { AuditEntrySchema } from '../audit/audit.schemas.js';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -20,7 +21,6 @@ import { operatorCreateKey, operatorRevokeKey, operatorSetGameStatus } from '../
 import { listDeveloperKeys } from '../games/keys.service.js';
 import { isOperator } from '../studios/access.js';
 import {
-  AuditEntrySchema,
   CreatedKeySchema,
   CreateKeyBody,
   GameStatusBody,

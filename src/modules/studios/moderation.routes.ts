@@ -1,6 +1,7 @@
 // /v1/studio/games/{slug}/scores/removals: leaderboard moderation; /v1/studio/studios/{studio}/audit: the studio's
 // audit log (every console action taken in the studio, newest first).
 import { Type } from '@sinclair/typebox';
+import { AuditEntrySchema } from '../audit/audit.schemas.js';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Nullable, Ok, RowId, Timestamp, ok } from '../../http/envelope.js';
@@ -31,21 +32,6 @@ const RemovalResult = Type.Object(
     boards_rebuilt: Type.Integer({ description: "the board's periods (all time, month, week, day) rebuilt" }),
   },
   { title: 'ScoreRemoval' },
-);
-
-const AuditEntrySchema = Type.Object(
-  {
-    id: Type.Integer(),
-    at: Type.String({ description: 'ISO 8601, UTC' }),
-    actor: Type.Object({ id: Nullable(Type.Integer()), name: Type.String({ description: 'as it was when acting' }) }),
-    studio_id: Nullable(Type.Integer()),
-    action: Type.String({ description: 'e.g. score.remove, score.remove_player' }),
-    target: Type.Object({ type: Type.String(), id: Type.String() }),
-    reason: Nullable(Type.String()),
-    before: Type.Unknown({ description: 'the changed fields before, or null' }),
-    after: Type.Unknown({ description: 'the changed fields after, or null' }),
-  },
-  { title: 'AuditEntry' },
 );
 
 const AuditQuery = Type.Object(
