@@ -120,6 +120,11 @@ function cardTags(title: string, description: string, card: PageCard): string {
 const LOADING =
   '<p class="loading" role="status">Loading…</p><noscript><p class="notice">This page needs JavaScript.</p></noscript>';
 
+/** The catalogue's first paint: its heading and the shapes of the cards to come (portal/pages/game-card.ts, skeletonCard). */
+const SKELETON_CARD =
+  '<li class="card skeleton" aria-hidden="true"><span class="cover skeleton-block"></span><span class="card-body"><span class="skeleton-line"></span><span class="skeleton-line short"></span></span><span class="card-meta"><span class="skeleton-line chip"></span></span></li>';
+const CATALOGUE_LOADING = `<h1>Games</h1>\n<p class="muted" role="status">Loading games…</p>\n<ul class="cards" aria-label="Games" aria-busy="true">${SKELETON_CARD.repeat(8)}</ul><noscript><p class="notice">This page needs JavaScript.</p></noscript>`;
+
 export function renderPage(manifest: Manifest | null, options: PageOptions): string {
   const data = Object.entries({
     page: options.page,
@@ -152,7 +157,7 @@ ${assets}
 </div>
 </header>
 ${options.page === 'play' && options.account?.player?.guest ? guestBar(options.account.player, options.account.here) : ''}<main id="main" class="wrap ${options.layout ?? 'wide'}" tabindex="-1">
-${options.main ?? LOADING}
+${options.main ?? (options.page === 'catalogue' ? CATALOGUE_LOADING : LOADING)}
 </main>
 <footer class="site-footer"><div class="wrap"><a href="/docs/sdk">Game SDK</a> · <a href="/docs">API</a></div></footer>
 </body>

@@ -14,7 +14,7 @@ import { gamesSource } from '../games/game-origin.js';
 import { SLUG_PATTERN } from '../games/manifest.js';
 import { buildIsIsolated } from '../games/preview.service.js';
 import { portalCsp, renderNotFound, renderPage, type HeaderPlayer, type PageOptions } from './html.js';
-import { gamePageOptions, profilePageOptions } from './page-cards.js';
+import { gamePageOptions, playLoadingHtml, profilePageOptions } from './page-cards.js';
 import { renderApiReference } from './api-docs.js';
 import { redirectLoopbackToPortalName } from './canonical-host.js';
 import { sdkDocsHtml } from './sdk-docs.js';
@@ -171,6 +171,7 @@ export function portalRoutes(assets: PortalAssets, lookup: SessionLookup) {
         title: `Play ${game.name}`,
         layout: 'play',
         data,
+        main: playLoadingHtml(app.ctx.config, game),
       });
     });
 
