@@ -276,7 +276,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(mediaRoutes);
 
   registerPageSecurity(app);
-  await app.register(portalRoutes(portal));
+  await app.register(portalRoutes(portal, resolver.playerToken));
 
   return app as unknown as App;
 }

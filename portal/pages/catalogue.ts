@@ -5,7 +5,7 @@ import { api } from '../lib/api.js';
 import { h, mount } from '../lib/dom.js';
 import { me } from '../lib/session.js';
 import type { Game, GamesMeta } from '../lib/types.js';
-import { categoryLabel, gameCard } from './game-card.js';
+import { categoryLabel, gameCard, SKELETON_CARDS, skeletonCard } from './game-card.js';
 import { renderHomeShelves } from './shelves.js';
 
 export { gameCard } from './game-card.js';
@@ -129,6 +129,12 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
     const shown = filter;
     list.setAttribute('aria-busy', 'true');
     count.textContent = 'Loading games…';
+    // The cards' shapes while the first list loads (a new filter keeps the cards shown until it answers).
+    if (!list.querySelector('.card:not(.skeleton)'))
+      mount(
+        list,
+        Array.from({ length: SKELETON_CARDS }, () => skeletonCard()),
+      );
     try {
       const [{ data, meta }, known] = await Promise.all([
         api<{ games: Game[] }, GamesMeta>('GET', '/v1/games', {

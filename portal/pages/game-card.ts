@@ -39,3 +39,23 @@ export function gameCard(game: Game, ...extra: Array<Node | null>): HTMLElement 
     gameBadges(game),
   );
 }
+
+/** How many placeholder cards stand in for the catalogue while it loads (the server's first paint draws as many). */
+export const SKELETON_CARDS = 8;
+
+/** A placeholder card: the shape of a game's card, its cover and lines shimmering (still when the player asks for reduced motion); kept in step with
+ * the server's copy (src/modules/portal/html.ts). */
+export function skeletonCard(): HTMLElement {
+  return h(
+    'li',
+    { class: 'card skeleton', 'aria-hidden': 'true' },
+    h('span', { class: 'cover skeleton-block' }),
+    h(
+      'span',
+      { class: 'card-body' },
+      h('span', { class: 'skeleton-line' }),
+      h('span', { class: 'skeleton-line short' }),
+    ),
+    h('span', { class: 'card-meta' }, h('span', { class: 'skeleton-line chip' })),
+  );
+}

@@ -32,7 +32,23 @@ const BAR_HIDDEN = 'gp-guest-bar-hidden';
  * the tab's visit. Put once, after the site header.
  */
 export function showGuestBar(who: Me): void {
-  if (document.querySelector('.guest-bar') || sessionStorage.getItem(BAR_HIDDEN)) return;
+  const served = document.querySelector<HTMLElement>('.guest-bar');
+  if (sessionStorage.getItem(BAR_HIDDEN)) {
+    served?.remove();
+    return;
+  }
+  if (served) {
+    // The page came with the bar (the server knew the guest): give its "Not now" its work, once.
+    const button = served.querySelector<HTMLButtonElement>('button.link-button');
+    if (button && !button.dataset.wired) {
+      button.dataset.wired = 'true';
+      button.addEventListener('click', () => {
+        sessionStorage.setItem(BAR_HIDDEN, '1');
+        served.remove();
+      });
+    }
+    return;
+  }
   const later = h('button', { type: 'button', class: 'link-button' }, 'Not now');
   const bar = h(
     'aside',

@@ -17,7 +17,7 @@ export class PlayView {
   private notice: HTMLElement | null = null;
 
   constructor(
-    private readonly game: Pick<Game, 'slug' | 'name' | 'orientation'>,
+    private readonly game: Pick<Game, 'slug' | 'name' | 'orientation'> & Partial<Pick<Game, 'cover_url'>>,
     unlimited: boolean,
     handlers: { quit: () => void; fullScreenChanged: () => void },
     /** shown instead of the time left (a preview says what it is) */
@@ -45,6 +45,24 @@ export class PlayView {
       h('div', { class: 'shell-actions' }, full, quit),
     );
     this.element.append(bar, this.stage);
+    if (game.cover_url) {
+      // The game's cover and name over the stage until its frame has loaded (gameLoaded).
+      this.loading = h(
+        'div',
+        { class: 'stage-loading', role: 'status' },
+        h('img', { class: 'cover large', src: game.cover_url, alt: '', width: 640, height: 360 }),
+        h('p', null, `Loading ${game.name}…`),
+      );
+      this.stage.append(this.loading);
+    }
+  }
+
+  private loading: HTMLElement | null = null;
+
+  /** The game's frame has loaded: its own screen takes over from the cover. */
+  gameLoaded(): void {
+    this.loading?.remove();
+    this.loading = null;
   }
 
   /** The site's header and footer go while the game is on screen, and come back for any other screen of the shell. */

@@ -208,7 +208,10 @@ class ShellSession {
     const hosted = gameFrame(this.entryUrl, this.game.name, this.isolated);
     this.frame = hosted.frame;
     this.gameOrigin = hosted.origin;
-    this.frame.addEventListener('load', () => this.frame?.focus());
+    this.frame.addEventListener('load', () => {
+      this.view.gameLoaded();
+      this.frame?.focus();
+    });
     stage.prepend(this.frame);
     mount(this.main, this.view.element);
     PlayView.setPlaying(true);

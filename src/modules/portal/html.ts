@@ -43,6 +43,49 @@ export interface PageOptions {
   signedOut?: boolean;
   /** the page's canonical URL and its link preview (Open Graph, Twitter card) */
   card?: PageCard;
+  /**
+   * Who the session cookie names (null: nobody): the header is served as the script draws it (portal/layout.ts), so a
+   * slow network never shows the wrong one first. `here` is the page's path and query, for the links that come back.
+   */
+  account?: { player: HeaderPlayer | null; here: string };
+}
+
+/** What the header shows of the logged-in player or guest. */
+export interface HeaderPlayer {
+  display_name: string;
+  avatar_url: string;
+  guest: boolean;
+}
+
+/** The header's account area as portal/layout.ts (showAccount) and portal/pages/guest.ts (guestNav) draw it. */
+export function accountNav(player: HeaderPlayer | null, here: string): string {
+  const path = here.split('?')[0] ?? '/';
+  if (!player) {
+    const next =
+      path === '/' || ['/login', '/register', '/logout'].includes(path) ? '' : `?next=${encodeURIComponent(here)}`;
+    return `<a href="/login${escapeHtml(next)}">Log in</a> <a class="button small" href="/register">Register</a>`;
+  }
+  const avatar = `<img class="avatar" src="${escapeHtml(player.avatar_url)}" alt="" width="28" height="28" loading="lazy">`;
+  const name = escapeHtml(player.display_name);
+  if (player.guest) {
+    const back = escapeHtml(`?next=${encodeURIComponent(here)}`);
+    return (
+      `<a href="/playtime" class="hide-narrow">Playtime</a>` +
+      `<span class="account-link guest-name" title="You are playing as a guest">${avatar}<span class="account-name">${name} (guest)</span></span>` +
+      `<a href="/login${back}">Log in</a><a class="button small" href="/register${back}">Create account</a>`
+    );
+  }
+  return (
+    `<a href="/playtime">Playtime</a>` +
+    `<a href="/account" class="account-link" aria-label="Account settings for ${name}">${avatar}<span class="account-name">${name}</span></a>` +
+    `<button type="button" class="link-button">Log out</button>`
+  );
+}
+
+/** The play view's quiet bar for a guest, as portal/pages/guest.ts (showGuestBar) draws it; the script wires "Not now". */
+function guestBar(player: HeaderPlayer, here: string): string {
+  const back = escapeHtml(`?next=${encodeURIComponent(here)}`);
+  return `<aside class="guest-bar" aria-label="Your guest progress"><p><span class="hide-narrow">Playing as ${escapeHtml(player.display_name)}. </span><a class="guest-bar-register" href="/register${back}">Create a free account</a> to keep your progress on every device. <a href="/login${back}">Log in</a> <button type="button" class="link-button">Not now</button></p></aside>\n`;
 }
 
 /** What a shared link shows: absolute URLs; `large` for a wide picture (a game's cover), else a square (an avatar). */
@@ -89,6 +132,11 @@ function cardTags(title: string, description: string, card: PageCard): string {
 const LOADING =
   '<p class="loading" role="status">Loading…</p><noscript><p class="notice">This page needs JavaScript.</p></noscript>';
 
+/** The catalogue's first paint: its heading and the shapes of the cards to come (portal/pages/game-card.ts, skeletonCard). */
+const SKELETON_CARD =
+  '<li class="card skeleton" aria-hidden="true"><span class="cover skeleton-block"></span><span class="card-body"><span class="skeleton-line"></span><span class="skeleton-line short"></span></span><span class="card-meta"><span class="skeleton-line chip"></span></span></li>';
+const CATALOGUE_LOADING = `<h1>Games</h1>\n<p class="muted" role="status">Loading games…</p>\n<ul class="cards" aria-label="Games" aria-busy="true">${SKELETON_CARD.repeat(8)}</ul><noscript><p class="notice">This page needs JavaScript.</p></noscript>`;
+
 export function renderPage(manifest: Manifest | null, options: PageOptions): string {
   const data = Object.entries({
     page: options.page,
@@ -121,11 +169,11 @@ ${assets}
 <div class="wrap header-row">
 <a class="brand" href="/"><img src="/assets/icon.svg" alt="" width="28" height="28"> <span class="brand-name">Game Platform</span></a>
 <nav aria-label="Main" class="main-nav"><a href="/">Games</a></nav>
-<div id="account-nav" class="account-nav"><a href="/login">Log in</a> <a class="button small" href="/register">Register</a></div>
+<div id="account-nav" class="account-nav">${accountNav(options.account?.player ?? null, options.account?.here ?? '/')}</div>
 </div>
 </header>
-<main id="main" class="wrap ${options.layout ?? 'wide'}" tabindex="-1">
-${options.main ?? LOADING}
+${options.page === 'play' && options.account?.player?.guest ? guestBar(options.account.player, options.account.here) : ''}<main id="main" class="wrap ${options.layout ?? 'wide'}" tabindex="-1">
+${options.main ?? (options.page === 'catalogue' ? CATALOGUE_LOADING : LOADING)}
 </main>
 <footer class="site-footer"><div class="wrap"><a href="/docs/sdk">Game SDK</a> · <a href="/docs">API</a></div></footer>
 </body>

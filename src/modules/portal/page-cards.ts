@@ -19,11 +19,27 @@ export function shortText(text: string, max = 200): string {
 
 const STATUS = '<p class="loading" role="status">Loading…</p>';
 
+const coverOf = (config: Config, game: PageGame): string =>
+  game.cover_key ? mediaUrl(config, game.cover_key) : gameAssetUrl(config, game.slug, game.files_dir, game.cover);
+
+/**
+ * The play view's first paint: the game's cover and name while the shell starts a session and the game loads
+ * (portal/shell/play-view.ts shows the same over the stage until the game's frame has loaded).
+ */
+export function playLoadingHtml(config: Config, game: PageGame): string {
+  return [
+    '<section class="play-loading">',
+    `<img class="cover large" src="${escapeHtml(coverOf(config, game))}" alt="" width="640" height="360">`,
+    `<h1>${escapeHtml(game.name)}</h1>`,
+    '<p class="muted" role="status">Loading the game…</p>',
+    '<noscript><p class="notice">Playing needs JavaScript.</p></noscript>',
+    '</section>',
+  ].join('');
+}
+
 export function gamePageOptions(config: Config, game: PageGame): PageOptions {
   const url = `${config.public_url}/games/${encodeURIComponent(game.slug)}`;
-  const cover = game.cover_key
-    ? mediaUrl(config, game.cover_key)
-    : gameAssetUrl(config, game.slug, game.files_dir, game.cover);
+  const cover = coverOf(config, game);
   const description = shortText(
     game.tagline || game.description || `Play ${game.name} in your browser on Game Platform.`,
   );

@@ -1,6 +1,7 @@
 // The lookups the page routes make: is there such a game or player (so an unknown one is a real 404), and what its page
 // shows before any script runs (<title>, description, cover or avatar, for readers, crawlers and link previews).
 import type { Executor } from '../../db/connect.js';
+import { prepared } from '../../db/prepared.js';
 import { USERNAME_PATTERN } from '../accounts/username.js';
 import { LISTED_STATUSES, SLUG_PATTERN } from '../games/manifest.js';
 
@@ -75,3 +76,23 @@ export async function listListedPageGames(db: Executor): Promise<PageGame[]> {
     .orderBy('slug')
     .execute();
 }
+
+export interface HeaderPlayerRow {
+  username: string;
+  display_name: string;
+  avatar_key: string | null;
+  guest: number;
+}
+
+/** What the served header shows of the player a session names (by primary key), active only. */
+export async function findHeaderPlayer(db: Executor, playerId: number): Promise<HeaderPlayerRow | undefined> {
+  return headerPlayer.first(db, playerId);
+}
+// every page served to a logged-in player runs it: compiled once (prepared.ts)
+const headerPlayer = prepared((db, playerId: number) =>
+  db
+    .selectFrom('players')
+    .select(['username', 'display_name', 'avatar_key', 'guest'])
+    .where('id', '=', playerId)
+    .where('status', '=', 'active'),
+);

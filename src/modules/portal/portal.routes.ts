@@ -4,17 +4,18 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sessionCookieName } from '../../http/auth.js';
-import { findActivePlayer, findListedGame } from './portal.repository.js';
+import { type PlayerCredential, sessionCookieName } from '../../http/auth.js';
+import { avatarUrl } from '../accounts/avatar-url.js';
+import { findActivePlayer, findHeaderPlayer, findListedGame } from './portal.repository.js';
 import { gamesSource } from '../games/game-origin.js';
 import { SLUG_PATTERN } from '../games/manifest.js';
 import { buildIsIsolated } from '../games/preview.service.js';
-import { portalCsp, renderNotFound, renderPage, type PageOptions } from './html.js';
-import { gamePageOptions, profilePageOptions } from './page-cards.js';
+import { portalCsp, renderNotFound, renderPage, type HeaderPlayer, type PageOptions } from './html.js';
+import { gamePageOptions, playLoadingHtml, profilePageOptions } from './page-cards.js';
 import { catalogueFilter, cataloguePageOptions } from './catalogue-page.js';
 import { listGames } from '../games/games.service.js';
 import { siteShareUrl } from './share-images.js';
@@ -28,6 +29,9 @@ export interface PortalAssets {
   root: string;
   manifest: Manifest | null;
 }
+
+/** The player behind a session's token, through the service's cached credential lookup (app.ts hands it over). */
+export type SessionLookup = (token: string, via: 'cookie') => Promise<PlayerCredential | null>;
 
 export function loadPortalAssets(root = webRoot()): PortalAssets {
   return { root, manifest: readManifest(root) };
@@ -53,10 +57,27 @@ export function signedOut(request: FastifyRequest): boolean {
   return request.cookies[sessionCookieName(request.server.ctx)] === undefined;
 }
 
-function sendPage(
+/**
+ * Who the request's session cookie names, for the served header: undefined without a cookie, null when the cookie
+ * names nobody (unsigned, expired, revoked, a suspended player). The token goes through the same cached lookup as the
+ * API's (no CSRF header is needed: the page only shows a name and changes nothing), then one primary-key read.
+ */
+async function sessionPlayer(request: FastifyRequest, lookup: SessionLookup): Promise<HeaderPlayer | null | undefined> {
+  const { ctx } = request.server;
+  const raw = request.cookies[sessionCookieName(ctx)];
+  if (raw === undefined) return undefined;
+  const unsigned = request.unsignCookie(raw);
+  const credential = unsigned.valid && unsigned.value ? await lookup(unsigned.value, 'cookie') : null;
+  const row = credential ? await findHeaderPlayer(ctx.db, credential.playerId) : undefined;
+  if (!row) return null;
+  return { display_name: row.display_name, avatar_url: avatarUrl(ctx.config, row), guest: row.guest === 1 };
+}
+
+async function sendPage(
   request: FastifyRequest,
   reply: FastifyReply,
   assets: PortalAssets,
+  lookup: SessionLookup,
   options: PageOptions,
   status = 200,
   etag = false,
@@ -65,13 +86,25 @@ function sendPage(
   // Where "Get Unlimited" links (setting upgrade_url): the portal's pitches read it from <body data-upgrade-url>.
   const upgrade = request.server.ctx.config.upgrade_url;
   const data = upgrade ? { ...options.data, upgradeUrl: upgrade } : options.data;
-  const html = renderPage(assets.manifest, { ...options, data, signedOut: signedOut(request) });
-  reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+  const player = await sessionPlayer(request, lookup);
+  const html = renderPage(assets.manifest, {
+    ...options,
+    data,
+    // A cookie that names nobody is as good as none: the page need not ask /v1/me either.
+    signedOut: !player,
+    account: { player: player ?? null, here: request.url },
+  });
+  // The header follows the session cookie: a shared cache keeps one copy per cookie (Vary), and none at all of a
+  // page that names a player (private).
+  reply
+    .header('cache-control', player === undefined ? 'no-cache' : 'private, no-cache')
+    .header('vary', etag ? 'Accept-Encoding, Cookie' : 'Cookie')
+    .type('text/html; charset=utf-8');
   if (etag) {
     // Revalidated on every visit, but a browser that has the page gets a 304 without a body.
     const tag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
     // A long page (the API reference, ~270 kB): gzip it once per version (~30 kB) for the browsers that take it.
-    reply.header('etag', tag).header('vary', 'Accept-Encoding');
+    reply.header('etag', tag);
     if (request.headers['if-none-match']?.split(/\s*,\s*/).includes(tag)) return reply.code(304).send();
     const accepted = request.headers['accept-encoding'];
     if (accepted && negotiate(accepted, ['gzip', 'identity']) === 'gzip') {
@@ -124,7 +157,7 @@ function siteCard(app: FastifyInstance, path: string): PageOptions['card'] {
   };
 }
 
-export function portalRoutes(assets: PortalAssets) {
+export function portalRoutes(assets: PortalAssets, lookup: SessionLookup) {
   return async function routes(app: FastifyInstance): Promise<void> {
     const config = { auth: 'none' as const };
     const schema = { hide: true };
@@ -132,7 +165,7 @@ export function portalRoutes(assets: PortalAssets) {
 
     for (const [url, page, title, layout] of STATIC_PAGES) {
       app.get(url, { config, schema }, async (request, reply) =>
-        sendPage(request, reply, assets, { page, title, layout, card: siteCard(app, url) }),
+        sendPage(request, reply, assets, lookup, { page, title, layout, card: siteCard(app, url) }),
       );
     }
 
@@ -140,13 +173,13 @@ export function portalRoutes(assets: PortalAssets) {
     app.get('/', { config, schema }, async (request, reply) => {
       const filter = catalogueFilter(request.query as Record<string, unknown>);
       const listing = await listGames(app.ctx, filter);
-      return sendPage(request, reply, assets, cataloguePageOptions(app.ctx.config, filter, listing));
+      return sendPage(request, reply, assets, lookup, cataloguePageOptions(app.ctx.config, filter, listing));
     });
 
     app.get<SlugParams>('/games/:slug', { config, schema }, async (request, reply) => {
       const game = await findListedGame(app.ctx.db, request.params.slug);
       if (!game) return sendNotFound(request, reply, assets);
-      return sendPage(request, reply, assets, gamePageOptions(app.ctx.config, game));
+      return sendPage(request, reply, assets, lookup, gamePageOptions(app.ctx.config, game));
     });
 
     app.get<SlugParams>('/play/:slug', { config, schema }, async (request, reply) => {
@@ -158,7 +191,13 @@ export function portalRoutes(assets: PortalAssets) {
         reply.header('cross-origin-embedder-policy', 'require-corp');
         data.crossOriginIsolated = 'true';
       }
-      return sendPage(request, reply, assets, { page: 'play', title: `Play ${game.name}`, layout: 'play', data });
+      return sendPage(request, reply, assets, lookup, {
+        page: 'play',
+        title: `Play ${game.name}`,
+        layout: 'play',
+        data,
+        main: playLoadingHtml(app.ctx.config, game),
+      });
     });
 
     // A build in preview, for its studio's members: the shell asks the API, which decides who may see it.
@@ -173,18 +212,18 @@ export function portalRoutes(assets: PortalAssets) {
           reply.header('cross-origin-embedder-policy', 'require-corp');
           data.crossOriginIsolated = 'true';
         }
-        return sendPage(request, reply, assets, { page: 'preview', title: 'Preview', layout: 'play', data });
+        return sendPage(request, reply, assets, lookup, { page: 'preview', title: 'Preview', layout: 'play', data });
       },
     );
 
     app.get<{ Params: { username: string } }>('/u/:username', { config, schema }, async (request, reply) => {
       const player = await findActivePlayer(app.ctx.db, request.params.username);
       if (!player) return sendNotFound(request, reply, assets);
-      return sendPage(request, reply, assets, profilePageOptions(app.ctx.config, player));
+      return sendPage(request, reply, assets, lookup, profilePageOptions(app.ctx.config, player));
     });
 
     app.get('/docs/sdk', { config, schema }, async (request, reply) =>
-      sendPage(request, reply, assets, {
+      sendPage(request, reply, assets, lookup, {
         page: 'sdk-docs',
         title: 'Game SDK',
         description: 'The Game Platform SDK: how an HTML5 game saves, submits scores and talks to the portal.',
@@ -202,6 +241,7 @@ export function portalRoutes(assets: PortalAssets) {
         request,
         reply,
         assets,
+        lookup,
         {
           page: 'api-docs',
           title: 'API reference',
@@ -225,12 +265,16 @@ export function portalRoutes(assets: PortalAssets) {
       prefix: '/assets/',
       decorateReply: false,
       index: false,
+      // The build's brotli and gzip copies (build.ts), chosen by Accept-Encoding, with Vary: Accept-Encoding.
+      preCompressed: true,
       // Hashed names never change content: cache them for good. The icon keeps its name: a day.
       cacheControl: false,
       setHeaders: (reply, file) => {
         reply.header(
           'cache-control',
-          /-[A-Z0-9]{8}\.(js|css|map)$/.test(file) ? 'public, max-age=31536000, immutable' : 'public, max-age=86400',
+          /-[A-Z0-9]{8}\.(js|css|map)(\.br|\.gz)?$/.test(file)
+            ? 'public, max-age=31536000, immutable'
+            : 'public, max-age=86400',
         );
       },
     });
@@ -254,13 +298,20 @@ function registerSdk(app: FastifyInstance, assets: PortalAssets): void {
     } catch {
       content = null;
     }
-    app.get(url, { config: { auth: 'none' }, schema: { hide: true } }, async (_request, reply) => {
-      if (!content) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
-      return reply
+    // Compressed once at start (the origin written in makes each service's copy its own).
+    const encoded = content ? { br: brotliCompressSync(content), gzip: gzipSync(content, { level: 9 }) } : null;
+    app.get(url, { config: { auth: 'none' }, schema: { hide: true } }, async (request, reply) => {
+      if (!content || !encoded) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
+      reply
         .header('cross-origin-resource-policy', 'cross-origin')
         .header('cache-control', 'public, max-age=300')
-        .type(type)
-        .send(content);
+        .header('vary', 'Accept-Encoding')
+        .type(type);
+      const accepted = request.headers['accept-encoding'];
+      const encoding = accepted ? negotiate(accepted, ['br', 'gzip', 'identity']) : null;
+      if (encoding === 'br' || encoding === 'gzip')
+        return reply.header('content-encoding', encoding).send(encoded[encoding]);
+      return reply.send(content);
     });
   }
 }
