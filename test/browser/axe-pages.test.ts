@@ -1,11 +1,9 @@
 // axe-core on every portal page, logged out and logged in, on a laptop (1366×768) and a phone (390×844): no violation
 // of impact serious or critical.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axeViolations, type AxeViolation } from './axe.js';
-import { registerPlayer, skipReason, startRig, until, type Rig } from './browser.js';
-
-const reason = skipReason();
+import { browserSuite, registerPlayer, until } from './browser.js';
 
 const VIEWPORTS = {
   laptop: { viewport: { width: 1366, height: 768 } },
@@ -33,62 +31,50 @@ const PAGES: Array<{ path: string | ((username: string) => string); ready: strin
   { path: '/no-such-page', ready: 'main h1' },
 ];
 
-if (reason) {
-  describe('axe on every portal page', () => {
-    it.skip(reason, () => undefined);
-  });
-} else {
-  describe('axe on every portal page', { timeout: 180_000 }, () => {
-    let rig: Rig;
-    let profileOf = '';
+browserSuite('axe on every portal page', { timeout: 180_000 }, (rig) => {
+  let profileOf = '';
 
-    beforeAll(async () => {
-      rig = await startRig();
-      const page = await rig.newPage();
-      profileOf = (await registerPlayer(rig, page)).username;
-      await page.close();
-    }, 60_000);
+  beforeAll(async () => {
+    const page = await rig.newPage();
+    profileOf = (await registerPlayer(rig, page)).username;
+    await page.close();
+  }, 60_000);
 
-    afterAll(async () => {
-      await rig?.close();
+  /** Every page's serious and critical violations, all of them reported at once. */
+  async function checkAll(page: Page, label: string) {
+    const found: Array<{ where: string } & AxeViolation> = [];
+    for (const entry of PAGES) {
+      const path = typeof entry.path === 'function' ? entry.path(profileOf) : entry.path;
+      await page.goto(path);
+      await until(() => page.locator(entry.ready).first().isVisible()).toBe(true);
+      await until(() => page.locator('main .loading').count()).toBe(0);
+      for (const violation of await axeViolations(page)) found.push({ where: `${label} ${path}`, ...violation });
+    }
+    // A form showing its errors (red text on the panel) too.
+    await page.goto('/forgot-password');
+    await page.locator('main form button[type=submit]').click();
+    await until(() => page.locator('.field-error:visible').count()).toBeGreaterThan(0);
+    for (const violation of await axeViolations(page))
+      found.push({ where: `${label} /forgot-password with errors`, ...violation });
+    expect(found).toEqual([]);
+  }
+
+  for (const [name, options] of Object.entries(VIEWPORTS)) {
+    it(`finds nothing serious on any page logged out, on a ${name}`, async () => {
+      const page = await (await rig.watchedContext(options)).newPage();
+      await checkAll(page, `logged out, ${name}:`);
+      await page.context().close();
     });
 
-    /** Every page's serious and critical violations, all of them reported at once. */
-    async function checkAll(page: Page, label: string) {
-      const found: Array<{ where: string } & AxeViolation> = [];
-      for (const entry of PAGES) {
-        const path = typeof entry.path === 'function' ? entry.path(profileOf) : entry.path;
-        await page.goto(path);
-        await until(() => page.locator(entry.ready).first().isVisible()).toBe(true);
-        await until(() => page.locator('main .loading').count()).toBe(0);
-        for (const violation of await axeViolations(page)) found.push({ where: `${label} ${path}`, ...violation });
-      }
-      // A form showing its errors (red text on the panel) too.
-      await page.goto('/forgot-password');
-      await page.locator('main form button[type=submit]').click();
-      await until(() => page.locator('.field-error:visible').count()).toBeGreaterThan(0);
-      for (const violation of await axeViolations(page))
-        found.push({ where: `${label} /forgot-password with errors`, ...violation });
-      expect(found).toEqual([]);
-    }
-
-    for (const [name, options] of Object.entries(VIEWPORTS)) {
-      it(`finds nothing serious on any page logged out, on a ${name}`, async () => {
-        const page = await (await rig.watchedContext(options)).newPage();
-        await checkAll(page, `logged out, ${name}:`);
-        await page.context().close();
-      });
-
-      it(`finds nothing serious on any page logged in, on a ${name}`, async () => {
-        const page = await (await rig.watchedContext(options)).newPage();
-        await registerPlayer(rig, page);
-        await checkAll(page, `logged in, ${name}:`);
-        await page.context().close();
-      });
-    }
-
-    it('saw no script error and no CSP violation on any page', () => {
-      expect(rig.problems).toEqual([]);
+    it(`finds nothing serious on any page logged in, on a ${name}`, async () => {
+      const page = await (await rig.watchedContext(options)).newPage();
+      await registerPlayer(rig, page);
+      await checkAll(page, `logged in, ${name}:`);
+      await page.context().close();
     });
+  }
+
+  it('saw no script error and no CSP violation on any page', () => {
+    expect(rig.problems).toEqual([]);
   });
-}
+});

@@ -7,12 +7,10 @@
 // the cookie is same-site.
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { publishGame } from '../../src/modules/games/publish.service.js';
 import { isolationProbe, viteSources, writeGameJson } from './engine-fixtures.js';
-import { skipReason, startRig, text, until, visible, type Rig } from './browser.js';
-
-const reason = skipReason();
+import { browserSuite, text, until, visible } from './browser.js';
 
 interface Served {
   host: string;
@@ -21,31 +19,31 @@ interface Served {
   encoding: string | undefined;
 }
 
-if (reason) {
-  describe('engines: in a real browser', () => {
-    it.skip(reason, () => undefined);
-  });
-} else {
-  describe('engines: in a real browser', { timeout: 90_000 }, () => {
-    let rig: Rig;
-    /** every response the server sent, in order (the HTTP cache is proven by what never reaches the server) */
-    const served: Served[] = [];
+/** every response the server sent, in order (the HTTP cache is proven by what never reaches the server) */
+const served: Served[] = [];
+
+browserSuite(
+  'engines: in a real browser',
+  {
+    timeout: 90_000,
+    rig: {
+      host: 'gameplatform.localhost',
+      beforeReady: (app) =>
+        app.addHook('onResponse', async (request, reply) => {
+          const encoding = reply.getHeader('content-encoding');
+          served.push({
+            host: request.hostname,
+            path: request.originalUrl.split('?')[0]!,
+            status: reply.statusCode,
+            encoding: encoding === undefined ? undefined : String(encoding),
+          });
+        }),
+    },
+  },
+  (rig) => {
     let n = 0;
 
     beforeAll(async () => {
-      rig = await startRig({
-        host: 'gameplatform.localhost',
-        beforeReady: (app) =>
-          app.addHook('onResponse', async (request, reply) => {
-            const encoding = reply.getHeader('content-encoding');
-            served.push({
-              host: request.hostname,
-              path: request.originalUrl.split('?')[0]!,
-              status: reply.statusCode,
-              encoding: encoding === undefined ? undefined : String(encoding),
-            });
-          }),
-      });
       const { build } = await import('vite');
       const sources = viteSources();
       const out = path.join(sources, 'dist');
@@ -55,10 +53,6 @@ if (reason) {
       await publishGame(rig.app.ctx, isolationProbe('threads', true));
       await publishGame(rig.app.ctx, isolationProbe('no-threads', false));
     }, 120_000);
-
-    afterAll(async () => {
-      await rig?.close();
-    });
 
     /** A new player logged in to the portal, registered from a portal page as the portal does it (Node cannot resolve the host). */
     async function playerSession(page: Page) {
@@ -282,5 +276,5 @@ if (reason) {
         expect(await text(other.locator('#big'))).toBe('Reflex');
       });
     });
-  });
-}
+  },
+);

@@ -1,41 +1,17 @@
 // One game, one tab, and no save overwritten silently, in Debian's Chromium: a second tab (or another device) takes
 // the game over and the first one says so and offers to play there again, without the two fighting; Tile Merge asks
 // before it saves over a slot changed elsewhere, and its autosave at the limit goes to an empty slot instead.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { dayWindow } from '../../src/time.js';
-import {
-  beatAfter,
-  dealtBoard,
-  nextAnswer,
-  registerPlayer,
-  skipReason,
-  startRig,
-  text,
-  until,
-  visible,
-  type Rig,
-} from './browser.js';
+import { beatAfter, browserSuite, dealtBoard, nextAnswer, registerPlayer, text, until, visible } from './browser.js';
 
-const reason = skipReason();
 const SDK = { 'X-Requested-With': 'ServiceSDK' };
 
-if (reason) {
-  describe('play tabs and saves: in a real browser', () => {
-    it.skip(reason, () => undefined);
-  });
-} else {
-  describe('play tabs and saves: in a real browser', { timeout: 90_000 }, () => {
-    let rig: Rig;
-
-    beforeAll(async () => {
-      rig = await startRig({ settings: { free_seconds_per_day: 100 } });
-    }, 60_000);
-
-    afterAll(async () => {
-      await rig?.close();
-    });
-
+browserSuite(
+  'play tabs and saves: in a real browser',
+  { timeout: 90_000, rig: { settings: { free_seconds_per_day: 100 } } },
+  (rig) => {
     const frameOf = (page: Page) => page.frameLocator('iframe.game-frame');
     const plays = async (page: Page) =>
       (await (await page.request.get('/v1/games/tile-merge')).json()).data.stats.plays as number;
@@ -205,5 +181,5 @@ if (reason) {
     it('saw no script error and no CSP violation on any page', () => {
       expect(rig.problems).toEqual([]);
     });
-  });
-}
+  },
+);

@@ -1,13 +1,11 @@
 // The play view in Debian's Chromium: the game fills the screen below one slim bar on a desktop and a phone held
 // either way, full screen keeps the time and a way out, the last free minute is urgent, and the frame follows the
 // game's orientation. The demo games fit their frame without scrolling.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { BrowserContextOptions, Frame, Page } from 'playwright-core';
 import { createPlayerWithToken, publishFixture } from '../helpers/factories.js';
 import { dayWindow } from '../../src/time.js';
-import { registerPlayer, skipReason, startRig, text, until, visible, type Rig } from './browser.js';
-
-const reason = skipReason();
+import { browserSuite, registerPlayer, text, until, visible } from './browser.js';
 
 /** Three screens: a laptop, a phone upright and the same phone on its side. */
 const VIEWPORTS: Record<string, BrowserContextOptions> = {
@@ -83,17 +81,12 @@ async function gameFrame(page: Page): Promise<Frame> {
   return frame;
 }
 
-if (reason) {
-  describe('play view: in a real browser', () => {
-    it.skip(reason, () => undefined);
-  });
-} else {
-  describe('play view: in a real browser', { timeout: 90_000 }, () => {
-    let rig: Rig;
-
+browserSuite(
+  'play view: in a real browser',
+  { timeout: 90_000, rig: { settings: { free_seconds_per_day: 100 } } },
+  (rig) => {
     beforeAll(async () => {
       // 100 s a day: a free player starts with more than the urgent last minute.
-      rig = await startRig({ settings: { free_seconds_per_day: 100 } });
       // Reflex shows this week's five fastest: five players' times, so the board is as long as it gets.
       for (const ms of [301, 302, 303, 304, 305]) {
         const { token } = await createPlayerWithToken(rig.app.ctx, { display_name: `Fast player ${ms}` });
@@ -106,10 +99,6 @@ if (reason) {
         expect(res.statusCode).toBe(201);
       }
     }, 60_000);
-
-    afterAll(async () => {
-      await rig?.close();
-    });
 
     const newContext = (options: BrowserContextOptions) => rig.watchedContext(options);
 
@@ -260,5 +249,5 @@ if (reason) {
     it('saw no script error and no CSP violation on any page', () => {
       expect(rig.problems).toEqual([]);
     });
-  });
-}
+  },
+);
