@@ -10,13 +10,15 @@ import { renderHomeShelves } from './shelves.js';
 
 export { gameCard } from './game-card.js';
 
+// `relevance` (the API's default) ranks a search by match and lists the catalogue most played first.
 const SORTS = [
+  ['relevance', 'Best match'],
   ['popular', 'Most played'],
   ['new', 'Newest'],
   ['name', 'Name (A–Z)'],
 ] as const;
 type Sort = (typeof SORTS)[number][0];
-const DEFAULT_SORT: Sort = 'popular';
+const DEFAULT_SORT: Sort = 'relevance';
 
 interface Filter {
   q: string;

@@ -582,7 +582,7 @@ export interface paths {
         };
         /**
          * List the games
-         * @description Published and beta games, most played first, then by name (ignoring case and accents; numbers in names sort by value); `sort=new` lists the games most recently published here first, `sort=name` A to Z. No paging: the whole catalogue is one list. `meta.categories` counts the games matching `q` per category before `category` is applied; an unknown category gives an empty list.
+         * @description Published and beta games, most played first, then by name (ignoring case and accents; numbers in names sort by value); with `q`, the games matching it, best match first (`sort=relevance`, the default with `q`); `sort=new` lists the games most recently published here first, `sort=name` A to Z. No paging: the whole catalogue is one list. `meta.categories` counts the games matching `q` per category before `category` is applied; an unknown category gives an empty list.
          */
         get: operations["listGames"];
         put?: never;
@@ -10673,11 +10673,11 @@ export interface operations {
     listGames: {
         parameters: {
             query?: {
-                /** @description the order of the list: `popular` (default) most played first (stats.plays), then by name; `new` the game first published on this platform most recently first (the date of its first publish; a new version does not move it), then by released_at, newest first, then by name; `name` A to Z by name. Names compare ignoring case and accents, numbers by value ("Game 2" before "Game 10"). Any other value is 422 validation_failed */
-                sort?: "popular" | "new" | "name";
+                /** @description the order of the list: `relevance` (the default with `q`) the best match for `q` first (a match in the name or tagline before one in the tags, author or description; without `q`, as `popular`), then most played; `popular` (the default without `q`) most played first (stats.plays), then by name; `new` the game first published on this platform most recently first (the date of its first publish; a new version does not move it), then by released_at, newest first, then by name; `name` A to Z by name. Names compare ignoring case and accents, numbers by value ("Game 2" before "Game 10"). Any other value is 422 validation_failed */
+                sort?: "popular" | "new" | "name" | "relevance";
                 /** @description only games of this category (exact, case-insensitive) */
                 category?: string;
-                /** @description search: games whose name, tagline, description, tags or author contain this text, ignoring case (Unicode); % and _ are plain characters */
+                /** @description search: games where every word of this text is found in the name, tagline, description, tags or author, ignoring case (Unicode), inside a word or at its start; a word of four letters or more also matches with one typo (two from eight letters: a letter missing, added, changed or two swapped); % and _ are plain characters */
                 q?: string;
             };
             header?: never;

@@ -5,6 +5,7 @@ import { prepared } from '../../db/prepared.js';
 import type { GameRow, NewGame } from '../../db/schema.js';
 import { LISTED_STATUSES } from './manifest.js';
 import { playtimeSeconds } from './playtime.repository.js';
+import { relevance } from './search.js';
 
 /** The columns the API's Game object is made from, with the game's playtime (playtimeSeconds). */
 export const GAME_COLUMNS = [
@@ -41,40 +42,51 @@ const GAME_SELECTION = [...GAME_COLUMNS, playtimeSeconds('games')];
 export type GameRecord = Pick<GameRow, (typeof GAME_COLUMNS)[number] | 'playtime_seconds'>;
 
 export interface CatalogueFilter {
-  /** a LIKE pattern over search_text (search.ts containsPattern) */
-  pattern?: string;
   category?: string;
 }
 
-function listed(db: Executor, filter: CatalogueFilter) {
-  let query = db.selectFrom('games').where('status', 'in', [...LISTED_STATUSES]);
-  // ESCAPE names the backslash on both databases (SQLite has no default escape character).
-  if (filter.pattern) query = query.where(sql<boolean>`search_text like ${filter.pattern} escape '\\'`);
-  return query;
+function listed(db: Executor) {
+  return db.selectFrom('games').where('status', 'in', [...LISTED_STATUSES]);
 }
 
-/** Listed games matching the filter. The catalogue is small; games_status_idx narrows it to published and beta. */
+/** Listed games of a category, or all of them. The catalogue is small; games_status_idx narrows it to published and beta. */
 export async function findListedGames(db: Executor, filter: CatalogueFilter): Promise<GameRecord[]> {
-  if (!filter.pattern && filter.category === undefined) return (await wholeCatalogue.execute(db)).rows;
-  let query = listed(db, filter).select(GAME_SELECTION);
-  if (filter.category !== undefined) query = query.where('category', '=', filter.category);
-  return query.orderBy('plays', 'desc').orderBy('id').execute();
+  if (filter.category === undefined) return (await wholeCatalogue.execute(db)).rows;
+  return listed(db).select(GAME_SELECTION).where('category', '=', filter.category).execute();
 }
 // GET /v1/games without a filter, the common call: compiled once (db/prepared.ts)
-const wholeCatalogue = prepared((db) => listed(db, {}).select(GAME_SELECTION).orderBy('plays', 'desc').orderBy('id'));
+const wholeCatalogue = prepared((db) => listed(db).select(GAME_SELECTION));
 
-/** Listed games matching the pattern, counted per category (no category filter: docs/api.md, "Catalogue decisions"). */
-export async function countListedByCategory(db: Executor, filter: CatalogueFilter): Promise<Map<string, number>> {
-  const rows = filter.pattern ? await perCategory(db, filter).execute() : (await perCategoryOfAll.execute(db)).rows;
+/**
+ * Listed games matching a search, each with its relevance (search.ts), in no particular order. One query on both
+ * databases: the whole listed catalogue (small, no paging) is scored in JS, so that typo tolerance, prefixes and field
+ * weights are the same on SQLite and PostgreSQL.
+ */
+export async function searchListedGames(
+  db: Executor,
+  query: string,
+): Promise<Array<GameRecord & { relevance: number }>> {
+  const rows = await listedWithText.execute(db);
+  const found: Array<GameRecord & { relevance: number }> = [];
+  for (const { search_text, ...row } of rows.rows) {
+    const score = relevance(query, search_text);
+    if (score > 0) found.push({ ...row, relevance: score });
+  }
+  return found;
+}
+const listedWithText = prepared((db) => listed(db).select([...GAME_SELECTION, 'search_text']));
+
+/** Listed games counted per category (no category filter: docs/api.md, "Catalogue decisions"). */
+export async function countListedByCategory(db: Executor): Promise<Map<string, number>> {
+  const rows = (await perCategoryOfAll.execute(db)).rows;
   return new Map(rows.map((r) => [r.category, Number(r.n)]));
 }
 
-function perCategory(db: Executor, filter: CatalogueFilter) {
-  return listed(db, filter)
+const perCategoryOfAll = prepared((db) =>
+  listed(db)
     .select(['category', (eb) => eb.fn.countAll<number | string>().as('n')])
-    .groupBy('category');
-}
-const perCategoryOfAll = prepared((db) => perCategory(db, {}));
+    .groupBy('category'),
+);
 
 /** A game clients may see (published or beta). Unique index on slug. */
 export function findListedGame(

@@ -20,6 +20,7 @@ export async function gamesRoutes(fastify: FastifyInstance): Promise<void> {
         summary: 'List the games',
         description:
           'Published and beta games, most played first, then by name (ignoring case and accents; numbers in names sort by value); ' +
+          'with `q`, the games matching it, best match first (`sort=relevance`, the default with `q`); ' +
           '`sort=new` lists the games most recently published here first, `sort=name` A to Z. ' +
           'No paging: the whole catalogue is one list. `meta.categories` counts the games matching `q` per category before ' +
           '`category` is applied; an unknown category gives an empty list.',

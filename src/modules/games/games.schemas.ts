@@ -80,17 +80,20 @@ export const GameSchema = Type.Object(
 export type Game = Static<typeof GameSchema>;
 
 /** The orders GET /games offers (`sort`); the first is the default. */
-export const GAME_SORTS = ['popular', 'new', 'name'] as const;
+export const GAME_SORTS = ['popular', 'new', 'name', 'relevance'] as const;
 export type GameSort = (typeof GAME_SORTS)[number];
 
 export const GameListQuery = Type.Object({
   sort: Type.Optional(
     Type.Union(
-      [Type.Literal('popular'), Type.Literal('new'), Type.Literal('name')] satisfies Array<{ const: GameSort }>,
+      [Type.Literal('popular'), Type.Literal('new'), Type.Literal('name'), Type.Literal('relevance')] satisfies Array<{
+        const: GameSort;
+      }>,
       {
-        default: 'popular',
         description:
-          'the order of the list: `popular` (default) most played first (stats.plays), then by name; `new` the game first published ' +
+          'the order of the list: `relevance` (the default with `q`) the best match for `q` first (a match in the name or ' +
+          'tagline before one in the tags, author or description; without `q`, as `popular`), then most played; ' +
+          '`popular` (the default without `q`) most played first (stats.plays), then by name; `new` the game first published ' +
           'on this platform most recently first (the date of its first publish; a new version does not move it), then by released_at, ' +
           'newest first, then by name; `name` A to Z by name. Names compare ignoring case and accents, numbers by value ' +
           '("Game 2" before "Game 10"). Any other value is 422 validation_failed',
@@ -104,7 +107,9 @@ export const GameListQuery = Type.Object({
     Type.String({
       maxLength: 100,
       description:
-        'search: games whose name, tagline, description, tags or author contain this text, ignoring case (Unicode); % and _ are plain characters',
+        'search: games where every word of this text is found in the name, tagline, description, tags or author, ignoring ' +
+        'case (Unicode), inside a word or at its start; a word of four letters or more also matches with one typo (two ' +
+        'from eight letters: a letter missing, added, changed or two swapped); % and _ are plain characters',
     }),
   ),
 });

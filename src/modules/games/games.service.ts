@@ -9,13 +9,13 @@ import {
   deleteFavorite,
   findListedGame,
   findListedGames,
+  searchListedGames,
   insertFavorite,
   isFavorite,
   lockPlayer,
   type GameRecord,
 } from './games.repository.js';
 import type { Game, GameSort } from './games.schemas.js';
-import { containsPattern } from './search.js';
 
 /** Names sort as people expect: case and accents second, "Game 2" before "Game 10"; the same on both databases. */
 const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
@@ -56,7 +56,7 @@ export interface GameListing {
   meta: { count: number; categories: Record<string, number> };
 }
 
-type Row = Pick<GameRecord, 'name' | 'slug' | 'plays' | 'created_at' | 'released_at'>;
+type Row = Pick<GameRecord, 'name' | 'slug' | 'plays' | 'created_at' | 'released_at'> & { relevance?: number };
 
 const byNameThenSlug = (a: Row, b: Row) =>
   byName.compare(a.name, b.name) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
@@ -64,6 +64,7 @@ const byNameThenSlug = (a: Row, b: Row) =>
 /** The orders of GET /games?sort= (the schema describes them); each ends on the name, then the slug, so it is total. */
 const ORDERS: Record<GameSort, (a: Row, b: Row) => number> = {
   popular: (a, b) => Number(b.plays) - Number(a.plays) || byNameThenSlug(a, b),
+  relevance: (a, b) => (b.relevance ?? 0) - (a.relevance ?? 0) || ORDERS.popular(a, b),
   new: (a, b) =>
     Number(b.created_at) - Number(a.created_at) ||
     (a.released_at < b.released_at ? 1 : a.released_at > b.released_at ? -1 : 0) ||
@@ -72,23 +73,31 @@ const ORDERS: Record<GameSort, (a: Row, b: Row) => number> = {
 };
 
 /**
- * GET /games: published and beta games in the asked order (most played first by default); categories counted before the
- * category filter. Without a category filter (the common call) the games listed are the ones counted: they are counted
- * here, one statement instead of two (and one snapshot).
+ * GET /games: published and beta games in the asked order; categories counted before the category filter. With `q`, the
+ * games matching it, most relevant first unless another order is asked (docs/api.md, "Search"). Without a category
+ * filter the games listed are the ones counted: they are counted here, one statement instead of two (and one snapshot).
  */
 export async function listGames(
   ctx: AppContext,
   query: { category?: string; q?: string; sort?: GameSort },
 ): Promise<GameListing> {
   const q = query.q?.trim();
-  const pattern = q ? containsPattern(q) : undefined;
   const category = query.category?.trim().toLowerCase() || undefined;
-  const [rows, counted] = await Promise.all([
-    findListedGames(ctx.db, { pattern, category }),
-    category === undefined ? undefined : countListedByCategory(ctx.db, { pattern }),
-  ]);
-  const counts = counted ?? countByCategory(rows);
-  rows.sort(ORDERS[query.sort ?? 'popular']);
+  let rows: Array<GameRecord & { relevance?: number }>;
+  let counts: Map<string, number>;
+  if (q) {
+    rows = await searchListedGames(ctx.db, q);
+    counts = countByCategory(rows);
+    if (category !== undefined) rows = rows.filter((row) => row.category === category);
+  } else {
+    const [listed, counted] = await Promise.all([
+      findListedGames(ctx.db, { category }),
+      category === undefined ? undefined : countListedByCategory(ctx.db),
+    ]);
+    rows = listed;
+    counts = counted ?? countByCategory(rows);
+  }
+  rows.sort(ORDERS[query.sort ?? (q ? 'relevance' : 'popular')]);
   const categories = Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : 1)));
   return { games: rows.map((row) => toGame(ctx, row)), meta: { count: rows.length, categories } };
 }
