@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import pino from 'pino';
 import { systemClock } from './clock.js';
+import { pickFreePort } from './lib/free-port.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { DatabaseHandle } from './db/connect.js';
@@ -101,7 +102,10 @@ export function buildProgram(): Command {
       tuneHeapForServing();
       // Loaded only here: the other commands start without the whole web stack.
       const { startServer } = await import('./server.js');
-      const config = loadConfig();
+      let config = loadConfig();
+      // Port 0 (any free port) with public_url unset: the port is taken here, so that public_url names the real one.
+      if (config.port === 0 && config.public_url_default)
+        config = loadConfig({ overrides: { port: await pickFreePort(config.host) } });
       try {
         await startServer(config);
       } catch (error) {

@@ -83,9 +83,9 @@ export const SettingsSchema = Type.Object(
       { additionalProperties: false, default: {} },
     ),
     public_url: Type.String({
-      default: 'http://gameplatform.localhost:8080',
+      default: '',
       description:
-        'origin used in URLs, mail links and the Origin check; the default name reaches this machine without DNS, and portal pages asked on localhost or 127.0.0.1 are redirected to it',
+        'origin used in URLs, mail links and the Origin check; unset: http://gameplatform.localhost:<port>, on the port the service listens on (http://<host>:<port> when host is an address other than the loopback or every interface); the default name reaches this machine without DNS, and portal pages asked on localhost or 127.0.0.1 are redirected to it; required in production',
     }),
     games_url: Type.String({
       default: '',
@@ -314,6 +314,8 @@ export type Environment = 'production' | 'development' | 'test';
 export type Config = Readonly<
   Settings & {
     env: Environment;
+    /** true when `public_url` was not set and follows `port` and `host` (`defaultPublicUrl`). */
+    public_url_default: boolean;
     /** `public_url` reduced to its origin, for the Origin check. */
     public_origin: string;
     /** `games_url` with the default applied (development and tests: `{slug}.games.gameplatform.localhost`, `{slug}.games.localhost`). */
@@ -540,6 +542,40 @@ function checkProduction(s: Settings, url: URL): void {
   }
 }
 
+/** Addresses that mean "this machine" to a browser on it: the loopback and every interface. */
+const LOCAL_HOSTS = new Set(['', 'localhost', '127.0.0.1', '::1', '[::1]', '0.0.0.0', '::', '[::]']);
+
+/**
+ * public_url when unset: the portal at http://gameplatform.localhost on the listening port (a name that reaches this
+ * machine without DNS, under which the games get origins of their own), or at the listening address when `host` is
+ * one a browser on this machine would not reach through the loopback. Port 80 is left out, as browsers do.
+ */
+export function defaultPublicUrl(port: number, host: string): string {
+  const suffix = port === 80 ? '' : `:${port}`;
+  const name = host.trim().toLowerCase();
+  if (LOCAL_HOSTS.has(name) || name.endsWith('.localhost')) return `http://gameplatform.localhost${suffix}`;
+  return `http://${name.includes(':') && !name.startsWith('[') ? `[${name}]` : name}${suffix}`;
+}
+
+/**
+ * The warning for a public_url whose port is not the one the service listens on, with no proxy trusted to sit between:
+ * browsers would be sent to the other port (links, covers, game files) and the Origin check would refuse the portal
+ * opened on this one. Null when they agree, or when trust_proxy says a proxy on public_url's port forwards here.
+ */
+export function publicUrlPortWarning(config: Config, listeningPort: number): string | null {
+  if (config.trust_proxy) return null;
+  const url = new URL(config.public_url);
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  if (port === listeningPort) return null;
+  return (
+    `public_url ${config.public_url} names port ${port} but the service listens on port ${listeningPort} and ` +
+    'trust_proxy is unset: links and covers point at port ' +
+    `${port}, and the portal opened on port ${listeningPort} is refused by the Origin check (403 cross_origin_forbidden). ` +
+    'Set public_url to the address players use, leave it unset to follow the port, or set trust_proxy when a proxy on ' +
+    `port ${port} forwards here`
+  );
+}
+
 /** database_pool_size 0: 10 connections, or two per CPU the process may use when that is more. */
 export function hostPoolSize(cpus = availableParallelism()): number {
   return Math.max(10, 2 * cpus);
@@ -580,6 +616,12 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   if (problem) throw new ConfigError(problem);
 
   const nodeEnv = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
+  const publicUrlDefault = settings.public_url.trim() === '';
+  if (publicUrlDefault) {
+    if (nodeEnv === 'production')
+      throw new ConfigError('Setting public_url (GP_PUBLIC_URL) must be set to an https:// URL in production');
+    settings.public_url = defaultPublicUrl(settings.port, settings.host);
+  }
   checkSemantics(settings, nodeEnv);
   const dataDir = path.resolve(cwd, settings.data_dir);
   const databaseUrl = settings.database_url || path.join(dataDir, 'gameplatform.sqlite');
@@ -598,6 +640,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     data_dir: dataDir,
     env: nodeEnv,
     public_url: settings.public_url.replace(/\/+$/, ''),
+    public_url_default: publicUrlDefault,
     public_origin: new URL(settings.public_url).origin,
     database_url: isPostgres ? databaseUrl : path.resolve(cwd, databaseUrl),
     database_kind: isPostgres ? 'postgres' : 'sqlite',

@@ -2,7 +2,7 @@
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { buildApp, type App } from './app.js';
-import type { Config } from './config.js';
+import { publicUrlPortWarning, type Config } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { loggerOptions } from './http/logging.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -55,6 +55,9 @@ export async function startServer(config: Config): Promise<App> {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`serving ${config.public_url} (database: ${database.dialect}), games at ${config.games_url}`);
+  const listening = app.server.address();
+  const portWarning = listening && typeof listening === 'object' ? publicUrlPortWarning(config, listening.port) : null;
+  if (portWarning) app.log.warn(portWarning);
   if (await listenForMetrics(app))
     app.log.info(`metrics and probes at http://${config.metrics_host}:${config.metrics_port}/metrics`);
   const gamesWarning = gamesUrlWarning(config);

@@ -2,7 +2,14 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_SECRET, loadConfig, settingLeaves } from '../src/config.js';
+import {
+  ConfigError,
+  DEFAULT_SECRET,
+  defaultPublicUrl,
+  loadConfig,
+  publicUrlPortWarning,
+  settingLeaves,
+} from '../src/config.js';
 import { tempDir } from './helpers/temp.js';
 
 const dir = () => tempDir('gp-config-');
@@ -141,6 +148,40 @@ describe('config', () => {
           cwd: dir(),
         }),
       ).toThrow(/games_url.*https/);
+    });
+  });
+
+  describe('public_url', () => {
+    it('follows the listening port and host when unset', () => {
+      const url = (env: Record<string, string>) => loadConfig({ env, cwd: dir() });
+      expect(url({ PORT: '18080' }).public_url).toBe('http://gameplatform.localhost:18080');
+      expect(url({ PORT: '18080' }).public_url_default).toBe(true);
+      expect(url({ GP_PORT: '9123' }).public_origin).toBe('http://gameplatform.localhost:9123');
+      expect(url({ GP_PORT: '9123' }).games_url).toBe('http://{slug}.games.gameplatform.localhost:9123');
+      expect(url({ GP_PUBLIC_URL: 'http://arcade.localhost:9000', PORT: '18080' }).public_url_default).toBe(false);
+      expect(defaultPublicUrl(80, 'localhost')).toBe('http://gameplatform.localhost');
+      expect(defaultPublicUrl(8080, '0.0.0.0')).toBe('http://gameplatform.localhost:8080');
+      expect(defaultPublicUrl(8080, '::')).toBe('http://gameplatform.localhost:8080');
+      expect(defaultPublicUrl(8080, '192.168.1.20')).toBe('http://192.168.1.20:8080');
+      expect(defaultPublicUrl(8080, 'fd00::5')).toBe('http://[fd00::5]:8080');
+    });
+
+    it('must be set in production', () => {
+      expect(() => loadConfig({ env: { NODE_ENV: 'production', GP_SECRET: 'x'.repeat(40) }, cwd: dir() })).toThrow(
+        /public_url.*must be set/,
+      );
+    });
+
+    it('warns when its port is not the listening one and no proxy is trusted', () => {
+      const config = (env: Record<string, string>) => loadConfig({ env, cwd: dir() });
+      expect(publicUrlPortWarning(config({ PORT: '18080' }), 18080)).toBeNull();
+      expect(publicUrlPortWarning(config({ GP_PUBLIC_URL: 'http://gameplatform.localhost:8080' }), 18080)).toMatch(
+        /names port 8080 but the service listens on port 18080/,
+      );
+      expect(publicUrlPortWarning(config({ GP_PUBLIC_URL: 'http://example.test' }), 80)).toBeNull();
+      expect(publicUrlPortWarning(config({ GP_PUBLIC_URL: 'https://example.test' }), 8443)).toMatch(/port 443/);
+      const proxied = config({ GP_PUBLIC_URL: 'https://example.test', GP_TRUST_PROXY: '127.0.0.1' });
+      expect(publicUrlPortWarning(proxied, 8080)).toBeNull();
     });
   });
 
