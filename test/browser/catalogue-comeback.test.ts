@@ -52,7 +52,7 @@ browserSuite('catalogue and coming back: in a real browser', { timeout: 60_000 }
     expect(await sort(page).inputValue()).toBe('name');
     await page.goBack();
     await until(() => path(page)).toBe('/?category=puzzle');
-    expect(await sort(page).inputValue()).toBe('popular');
+    expect(await sort(page).inputValue()).toBe('relevance');
     await page.goBack();
     await until(() => path(page)).toBe('/');
     await until(() => cards(page).count()).toBe(4);

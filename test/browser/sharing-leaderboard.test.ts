@@ -40,7 +40,8 @@ browserSuite('sharing and leaderboards: in a real browser', { timeout: 90_000 },
     const og = (key: string) => page.locator(`meta[property="${key}"]`).getAttribute('content');
     expect(await og('og:title')).toBe('Reflex');
     expect(await og('og:url')).toBe(`${rig.origin}/games/reflex`);
-    expect(await og('og:image')).toBe(await cover.getAttribute('src'));
+    // The link preview is the PNG card rendered from the cover (a preview renderer ignores SVG covers).
+    expect(await og('og:image')).toMatch(new RegExp(`^${rig.origin}/games/reflex/preview\\.png\\?v=`));
     expect(await page.locator('meta[name="twitter:card"]').getAttribute('content')).toBe('summary_large_image');
     expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(`${rig.origin}/games/reflex`);
     await rig.screenshot(page, 'game-page-without-script');

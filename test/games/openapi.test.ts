@@ -39,7 +39,12 @@ eachDialect('games: openapi', (h) => {
     expect(undescribed(listed.properties.meta)).toEqual([]);
     expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['category', 'q', 'sort']);
     const sort = list.parameters.find((p: { name: string }) => p.name === 'sort');
-    expect(sort.schema.anyOf.flatMap((s: { enum: string[] }) => s.enum)).toEqual(['popular', 'new', 'name']);
+    expect(sort.schema.anyOf.flatMap((s: { enum: string[] }) => s.enum)).toEqual([
+      'popular',
+      'new',
+      'name',
+      'relevance',
+    ]);
     expect(sort.description).toMatch(/422/);
     expect(Object.keys(list.responses)).toContain('422');
 

@@ -8,6 +8,7 @@ import { escapeHtml, type PageOptions } from './html.js';
 import { siteShareUrl } from './share-images.js';
 
 export const CATALOGUE_SORTS: Array<[GameSort, string]> = [
+  ['relevance', 'Best match'],
   ['popular', 'Most played'],
   ['new', 'Newest'],
   ['name', 'Name (A–Z)'],
@@ -27,7 +28,7 @@ export function catalogueFilter(query: Record<string, unknown>): CatalogueFilter
   return {
     q: one(query.q).trim().slice(0, 100),
     category: one(query.category).trim().toLowerCase().slice(0, 64),
-    sort: CATALOGUE_SORTS.some(([value]) => value === sort) ? (sort as GameSort) : 'popular',
+    sort: CATALOGUE_SORTS.some(([value]) => value === sort) ? (sort as GameSort) : 'relevance',
   };
 }
 
@@ -36,7 +37,7 @@ export function catalogueUrl(filter: Partial<CatalogueFilter>): string {
   const params = new URLSearchParams();
   if (filter.q) params.set('q', filter.q);
   if (filter.category) params.set('category', filter.category);
-  if (filter.sort && filter.sort !== 'popular') params.set('sort', filter.sort);
+  if (filter.sort && filter.sort !== 'relevance') params.set('sort', filter.sort);
   const search = params.toString();
   return search ? `/?${search}` : '/';
 }
