@@ -17,7 +17,8 @@ interface Build {
   live: boolean;
   bytes: number;
   uploaded_by: string | null;
-  created_at?: string;
+  created_at: string;
+  preview_url: string;
 }
 
 const params = () => new URLSearchParams(location.search);
@@ -123,14 +124,15 @@ export async function studioPage(main: HTMLElement): Promise<void> {
       h('h2', null, 'Builds'),
       table(
         'Builds',
-        ['Number', 'Version', 'Size', 'Uploader', 'Time', 'Live', 'Actions'],
+        ['Number', 'Version', 'Size', 'Uploader', 'Time', 'Live', 'Preview', 'Actions'],
         list.builds.map((b) => [
           String(b.number),
           b.version,
           `${Math.ceil(b.bytes / 1024)} KB`,
           b.uploaded_by ?? 'developer key',
-          b.created_at ?? '',
+          b.created_at,
           b.live ? 'Live' : '',
+          b.state === 'ready' ? h('a', { href: b.preview_url }, `Preview ${b.number}`) : '',
           b.live || b.state !== 'ready'
             ? ''
             : h(
