@@ -14,6 +14,7 @@ import { cataloguePage } from './pages/catalogue.js';
 import { confirmEmailPage } from './pages/confirm-email.js';
 import { gamePage } from './pages/game.js';
 import { adminPage } from './pages/admin.js';
+import { studioPage } from './pages/studio/index.js';
 import { playtimePage } from './pages/playtime.js';
 import { profilePage } from './pages/profile.js';
 import { previewShell } from './shell/preview.js';
@@ -37,6 +38,7 @@ const PAGES: Record<string, Page> = {
   profile: profilePage,
   playtime: playtimePage,
   admin: adminPage,
+  studio: studioPage,
 };
 
 async function start(): Promise<void> {

@@ -15,6 +15,7 @@ eachDialect('portal: pages', (h) => {
     '/account',
     '/playtime',
     '/admin',
+    '/studio',
     '/docs/sdk',
   ])('serves %s as an HTML page with a Content-Security-Policy and no inline script', async (url) => {
     const res = await h.http.get(url);

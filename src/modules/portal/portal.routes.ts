@@ -140,6 +140,7 @@ const STATIC_PAGES: Array<[string, string, string, PageOptions['layout']]> = [
   ['/account', 'account', 'Account settings', 'narrow'],
   ['/playtime', 'playtime', 'Your playtime', 'wide'],
   ['/admin', 'admin', 'Operator console', 'wide'],
+  ['/studio', 'studio', 'Studio console', 'wide'],
 ];
 
 type SlugParams = { Params: { slug: string } };

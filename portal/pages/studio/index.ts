@@ -1,0 +1,158 @@
+// /studio: the studio console (studio members): the member's games and, per game, their builds and the studio's
+// audit log, over /v1/studio (docs/game-developers.md, "Studio console"). Anyone else sees a "not a studio member" page.
+import { type ApiError, api } from '../../lib/api.js';
+import { type Child, h, mount, setTitle } from '../../lib/dom.js';
+import { requireLogin } from '../../lib/session.js';
+
+interface StudioGame {
+  slug: string;
+  title: string;
+  status: string;
+  studio?: string;
+}
+interface Build {
+  number: number;
+  version: string;
+  state: string;
+  live: boolean;
+  bytes: number;
+  uploaded_by: string | null;
+  created_at: string;
+  preview_url: string;
+}
+
+const params = () => new URLSearchParams(location.search);
+
+function table(label: string, head: string[], rows: Child[][]): HTMLElement {
+  if (rows.length === 0) return h('p', null, `No ${label.toLowerCase()}.`);
+  return h(
+    'div',
+    { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': label },
+    h(
+      'table',
+      null,
+      h('caption', null, label),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          head.map((c) => h('th', { scope: 'col' }, c)),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        rows.map((r) =>
+          h(
+            'tr',
+            null,
+            r.map((c) => h('td', null, c)),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+export async function studioPage(main: HTMLElement): Promise<void> {
+  await requireLogin();
+  const { data } = await api<{ games: StudioGame[] }>('GET', '/v1/studio/games');
+  const { data: mine } = await api<{ studios: unknown[] }>('GET', '/v1/studio/studios');
+  if (mine.studios.length === 0) {
+    setTitle('Not a studio member');
+    mount(
+      main,
+      h('h1', null, 'Not a studio member'),
+      h('p', null, 'The studio console is for members of a studio.'),
+      h('p', null, h('a', { href: '/' }, 'Back to the games')),
+    );
+    return;
+  }
+  const slug = params().get('game');
+  const game = data.games.find((g) => g.slug === slug);
+  const status = h('p', { role: 'status', class: 'muted' });
+  const body = h('div');
+  setTitle(game ? `Studio console: ${game.title}` : 'Studio console');
+  mount(
+    main,
+    h('h1', null, 'Studio console'),
+    h(
+      'nav',
+      { 'aria-label': 'Your games' },
+      h(
+        'ul',
+        { class: 'inline' },
+        data.games.map((g) =>
+          h(
+            'li',
+            null,
+            h(
+              'a',
+              { href: `/studio?game=${encodeURIComponent(g.slug)}`, 'aria-current': g === game ? 'page' : undefined },
+              g.title,
+            ),
+          ),
+        ),
+      ),
+    ),
+    status,
+    body,
+  );
+  if (!game) {
+    mount(body, h('p', null, data.games.length ? 'Pick a game.' : 'Your studios have no games yet.'));
+    return;
+  }
+  const say = (text: string) => {
+    status.textContent = text;
+  };
+  const act = async (work: () => Promise<unknown>, done: string) => {
+    try {
+      await work();
+      say(done);
+      await builds();
+    } catch (error) {
+      say(`Refused: ${(error as ApiError).message}`);
+    }
+  };
+  const base = `/v1/studio/games/${encodeURIComponent(game.slug)}`;
+  async function builds(): Promise<void> {
+    const { data: list } = await api<{ builds: Build[] }>('GET', `${base}/builds`);
+    mount(
+      body,
+      h('h2', null, 'Builds'),
+      table(
+        'Builds',
+        ['Number', 'Version', 'Size', 'Uploader', 'Time', 'Live', 'Preview', 'Actions'],
+        list.builds.map((b) => [
+          String(b.number),
+          b.version,
+          `${Math.ceil(b.bytes / 1024)} KB`,
+          b.uploaded_by ?? 'developer key',
+          b.created_at,
+          b.live ? 'Live' : '',
+          b.state === 'ready' ? h('a', { href: b.preview_url }, `Preview ${b.number}`) : '',
+          b.live || b.state !== 'ready'
+            ? ''
+            : h(
+                'button',
+                {
+                  class: 'button',
+                  type: 'button',
+                  onclick: () =>
+                    act(() => api('POST', `${base}/builds/${b.number}/release`), `Build ${b.number} released.`),
+                },
+                `Release ${b.number}`,
+              ),
+        ]),
+      ),
+      h(
+        'button',
+        { class: 'button', type: 'button', onclick: () => act(() => api('POST', `${base}/rollback`), 'Rolled back.') },
+        'Roll back',
+      ),
+    );
+  }
+  await builds();
+}
