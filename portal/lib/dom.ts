@@ -80,3 +80,37 @@ export function focusHeading(root: ParentNode = document): void {
 export function setTitle(title: string): void {
   document.title = `${title} · Game Platform`;
 }
+
+/** A captioned table in a focusable, labelled scroll region (wide tables scroll on a phone), or a line saying it is empty. */
+export function dataTable(label: string, head: string[], rows: Child[][]): HTMLElement {
+  if (rows.length === 0) return h('p', null, `No ${label.toLowerCase()}.`);
+  return h(
+    'div',
+    { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': label },
+    h(
+      'table',
+      null,
+      h('caption', null, label),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          head.map((c) => h('th', { scope: 'col' }, c)),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        rows.map((r) =>
+          h(
+            'tr',
+            null,
+            r.map((c) => h('td', null, c)),
+          ),
+        ),
+      ),
+    ),
+  );
+}

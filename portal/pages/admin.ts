@@ -1,7 +1,7 @@
 // /admin: the operator console (staff and admin accounts): players, games, the mail outbox and the audit log, over
 // /v1/admin (docs/operations.md, "The operator console"). Anyone else sees a "not allowed" page.
 import { api, type ApiError } from '../lib/api.js';
-import { type Child, h, mount, setTitle, uid } from '../lib/dom.js';
+import { type Child, dataTable, h, mount, setTitle, uid } from '../lib/dom.js';
 import { requireLogin } from '../lib/session.js';
 
 const VIEWS = [
@@ -25,39 +25,6 @@ interface Player {
 }
 
 const params = () => new URLSearchParams(location.search);
-
-function table(label: string, head: string[], rows: Child[][]): HTMLElement {
-  if (rows.length === 0) return h('p', null, `No ${label.toLowerCase()}.`);
-  return h(
-    'div',
-    { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': label },
-    h(
-      'table',
-      null,
-      h('caption', null, label),
-      h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          head.map((c) => h('th', { scope: 'col' }, c)),
-        ),
-      ),
-      h(
-        'tbody',
-        null,
-        rows.map((r) =>
-          h(
-            'tr',
-            null,
-            r.map((c) => h('td', null, c)),
-          ),
-        ),
-      ),
-    ),
-  );
-}
 
 function labelled(text: string, control: HTMLInputElement | HTMLSelectElement): HTMLElement {
   control.id ||= uid('f');
@@ -134,7 +101,7 @@ export async function adminPage(main: HTMLElement): Promise<void> {
       const { data } = await api<{ players: Player[] }>('GET', '/v1/admin/players', { query: { q: q.value } });
       mount(
         results,
-        table(
+        dataTable(
           'Players found',
           ['Username', 'Email', 'Role', 'Status', 'Plan'],
           data.players.map((p) => [
@@ -233,7 +200,7 @@ export async function adminPage(main: HTMLElement): Promise<void> {
           planButton,
         ),
         h('h3', null, 'Sessions and tokens'),
-        table(
+        dataTable(
           'Active tokens and web sessions',
           ['Kind', 'Name', 'Prefix', 'Last used', 'Expires'],
           data.tokens.map((t: Record<string, string | null>) => [
@@ -278,9 +245,9 @@ export async function adminPage(main: HTMLElement): Promise<void> {
     mount(
       body,
       h('h2', null, 'Games'),
-      table('Every game', ['Game', 'Status', 'Studio'], rows),
+      dataTable('Every game', ['Game', 'Status', 'Studio'], rows),
       h('h2', null, 'Studios'),
-      table(
+      dataTable(
         'Every studio',
         ['Slug', 'Name', 'Status'],
         studios.data.studios.map((s: Record<string, string>) => [s.slug, s.name, s.status]),
@@ -316,7 +283,7 @@ export async function adminPage(main: HTMLElement): Promise<void> {
       body,
       h('h2', null, 'Mail outbox'),
       form,
-      table(`${state} mail`, ['Id', 'To', 'Subject', 'Created', 'Last error', 'Action'], rows),
+      dataTable(`${state} mail`, ['Id', 'To', 'Subject', 'Created', 'Last error', 'Action'], rows),
     );
   }
 
@@ -354,7 +321,11 @@ export async function adminPage(main: HTMLElement): Promise<void> {
       body,
       h('h2', null, 'Audit log'),
       form,
-      table('Audit entries, newest first', ['When (UTC)', 'Who', 'What', 'Target', 'Reason', 'Before → after'], rows),
+      dataTable(
+        'Audit entries, newest first',
+        ['When (UTC)', 'Who', 'What', 'Target', 'Reason', 'Before → after'],
+        rows,
+      ),
       older,
     );
   }

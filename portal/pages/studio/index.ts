@@ -1,7 +1,7 @@
 // /studio: the studio console (studio members): the member's games and, per game, their builds and the studio's
 // audit log, over /v1/studio (docs/game-developers.md, "Studio console"). Anyone else sees a "not a studio member" page.
 import { type ApiError, api } from '../../lib/api.js';
-import { type Child, h, mount, setTitle } from '../../lib/dom.js';
+import { dataTable, h, mount, setTitle } from '../../lib/dom.js';
 import { requireLogin } from '../../lib/session.js';
 
 interface StudioGame {
@@ -22,39 +22,6 @@ interface Build {
 }
 
 const params = () => new URLSearchParams(location.search);
-
-function table(label: string, head: string[], rows: Child[][]): HTMLElement {
-  if (rows.length === 0) return h('p', null, `No ${label.toLowerCase()}.`);
-  return h(
-    'div',
-    { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': label },
-    h(
-      'table',
-      null,
-      h('caption', null, label),
-      h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          head.map((c) => h('th', { scope: 'col' }, c)),
-        ),
-      ),
-      h(
-        'tbody',
-        null,
-        rows.map((r) =>
-          h(
-            'tr',
-            null,
-            r.map((c) => h('td', null, c)),
-          ),
-        ),
-      ),
-    ),
-  );
-}
 
 export async function studioPage(main: HTMLElement): Promise<void> {
   await requireLogin();
@@ -122,7 +89,7 @@ export async function studioPage(main: HTMLElement): Promise<void> {
     mount(
       body,
       h('h2', null, 'Builds'),
-      table(
+      dataTable(
         'Builds',
         ['Number', 'Version', 'Size', 'Uploader', 'Time', 'Live', 'Preview', 'Actions'],
         list.builds.map((b) => [
