@@ -145,11 +145,65 @@ describe('sdk: events', () => {
   });
 });
 
+describe('sdk: signed out while playing', () => {
+  const signedOut = { code: 'unauthorized', message: 'signed out', status: 401 };
+
+  it('holds a call the API refused with 401 and sends it once more, once, after the shell says the player is back', async () => {
+    const { client, sdk, sent, timers } = setup();
+    let settled = false;
+    const submitting = sdk.scores.submit(79, { board: 'main' }).finally(() => {
+      settled = true;
+    });
+    client.receive(failure(1, signedOut));
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    expect(client.waiting).toBe(1);
+    expect(timers[0]!.cleared).toBe(true); // no timeout while the player logs in
+
+    client.receive(event('resume', { reason: 'replaced' })); // not a login: nothing is sent
+    expect(sent).toHaveLength(1);
+    client.receive(event('resume', { reason: 'signed_in' }));
+    expect(sent[1]).toEqual({ ...sent[0], id: 2 });
+    client.receive(event('resume', { reason: 'signed_in' })); // a second login sends nothing twice
+    expect(sent).toHaveLength(2);
+    client.receive(success(2, { accepted: true, score: 79 }));
+    await expect(submitting).resolves.toEqual({ accepted: true, score: 79 });
+    expect(client.waiting).toBe(0);
+  });
+
+  it('rejects a held call refused with 401 a second time', async () => {
+    const { client, sdk } = setup();
+    const saving = sdk.saves.save(0, { cells: [] });
+    client.receive(failure(1, signedOut));
+    client.receive(event('resume', { reason: 'signed_in' }));
+    client.receive(failure(2, signedOut));
+    await expect(saving).rejects.toMatchObject({ code: 'unauthorized', status: 401 });
+  });
+});
+
+describe('sdk: quit', () => {
+  it('tells the shell it may remove the game once every quit handler has settled', async () => {
+    const { client, sdk, sent } = setup();
+    let finishSave: () => void = () => undefined;
+    sdk.on('quit', () => new Promise<void>((resolve) => (finishSave = resolve)));
+    sdk.on('quit', () => {
+      throw new Error('a handler that fails does not hold the quit up');
+    });
+    client.receive(event('quit', { reason: 'quit' }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(sent.map((m) => m.method)).toEqual([]);
+    finishSave();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(sent.map((m) => m.method)).toEqual(['quit.done']);
+  });
+});
+
 describe('sdk: message guards', () => {
   it('recognises only well-formed shell messages', () => {
     expect(isShellMessage(success(1, null))).toBe(true);
     expect(isShellMessage(failure(3, { code: 'x', message: 'y', status: 400 }))).toBe(true);
     expect(isShellMessage(event('pause', { reason: 'limit' }))).toBe(true);
+    expect(isShellMessage(event('quit', { reason: 'quit' }))).toBe(true);
     for (const bad of [
       null,
       'text',

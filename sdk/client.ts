@@ -27,12 +27,19 @@ export interface ClientOptions {
 }
 
 interface Pending {
+  method: MethodName;
+  params: unknown;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   timer: unknown;
+  /** sent again after a login: a second 401 rejects */
+  again: boolean;
 }
 
-type Handler = (data: never) => void;
+type Handler = (data: never) => unknown;
+
+/** How long the shell waits for the game's quit handlers (the SDK tells it when they are done sooner). */
+export const QUIT_WAIT_MS = 2000;
 
 export class SdkError extends Error implements GamePlatform.SdkError {
   override readonly name = 'GamePlatformError' as const;
@@ -55,6 +62,8 @@ export function isSdkError(error: unknown): error is GamePlatform.SdkError {
 export class Client {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  /** calls the API refused with 401 (signed out while playing): sent again once the shell says the player is back */
+  private held: Pending[] = [];
   private readonly handlers = new Map<EventName, Set<Handler>>();
   private readonly timeoutMs: number;
 
@@ -85,57 +94,85 @@ export class Client {
       return Promise.reject(
         new SdkError(localError('no_shell', 'The game is not running inside the Game Platform play shell')),
       );
-    const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const setTimer = this.options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
-      const timer = setTimer(() => {
-        this.pending.delete(id);
-        reject(new SdkError(localError('timeout', `The shell did not answer ${method} in time`)));
-      }, this.timeoutMs);
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
-      try {
-        post(request(id, method, params));
-      } catch (error) {
-        this.settle(id);
-        reject(new SdkError(localError('bad_request', `The call cannot be sent: ${(error as Error).message}`)));
-      }
+      this.send({ method, params, resolve: resolve as (value: unknown) => void, reject, timer: undefined, again: false });
     });
+  }
+
+  /** Posts one call (again after a login: a new id, the same promise) with its timeout. */
+  private send(call: Pending): void {
+    const id = this.nextId++;
+    const setTimer = this.options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
+    call.timer = setTimer(() => {
+      this.pending.delete(id);
+      call.reject(new SdkError(localError('timeout', `The shell did not answer ${call.method} in time`)));
+    }, this.timeoutMs);
+    this.pending.set(id, call);
+    try {
+      this.options.post!(request(id, call.method, call.params as never));
+    } catch (error) {
+      this.settle(id);
+      call.reject(new SdkError(localError('bad_request', `The call cannot be sent: ${(error as Error).message}`)));
+    }
   }
 
   /** Handles one message from the shell; returns false when it is not one (the caller has already checked who sent it). */
   receive(data: unknown): boolean {
     if (!isShellMessage(data)) return false;
     if (data.type === 'event') {
-      for (const handler of [...this.handlers.get(data.event)!]) {
-        try {
-          (handler as (d: unknown) => void)(data.data);
-        } catch (error) {
-          this.options.onHandlerError?.(error);
-        }
-      }
+      // Back after a login: the calls refused meanwhile go again, before the game hears it may go on.
+      if (data.event === 'resume' && (data.data as GamePlatform.ResumeEvent).reason === 'signed_in') this.sendHeld();
+      const results = this.dispatch(data.event, data.data);
+      if (data.event === 'quit') void this.quitDone(results);
       return true;
     }
     const pending = this.settle(data.id);
     if (!pending) return true; // answered after its timeout: dropped
     if (data.ok) pending.resolve(data.result);
+    else if (data.error.status === 401 && !pending.again && pending.method !== 'quit.done') this.held.push(pending);
     else pending.reject(new SdkError({ ...data.error, status: Number(data.error.status) || 0 }));
     return true;
   }
 
-  on<E extends EventName>(name: E, handler: (data: GamePlatform.EventData[E]) => void): () => void {
+  private dispatch(name: EventName, payload: unknown): unknown[] {
+    const results: unknown[] = [];
+    for (const handler of [...this.handlers.get(name)!]) {
+      try {
+        results.push((handler as (d: unknown) => unknown)(payload));
+      } catch (error) {
+        this.options.onHandlerError?.(error);
+      }
+    }
+    return results;
+  }
+
+  private sendHeld(): void {
+    const held = this.held;
+    this.held = [];
+    for (const call of held) this.send({ ...call, again: true });
+  }
+
+  /** After `quit`: once the handlers' promises settle, tells the shell it may remove the game now. */
+  private async quitDone(results: unknown[]): Promise<void> {
+    const settled = await Promise.allSettled(results);
+    for (const outcome of settled) if (outcome.status === 'rejected') this.options.onHandlerError?.(outcome.reason);
+    if (this.options.post) await this.call('quit.done', {}).catch(() => undefined);
+  }
+
+  on<E extends EventName>(name: E, handler: (data: GamePlatform.EventData[E]) => unknown): () => void {
     const set = this.handlers.get(name);
     if (!set) throw new TypeError(`Unknown event "${String(name)}"; use one of ${EVENT_NAMES.join(', ')}`);
     set.add(handler as Handler);
     return () => this.off(name, handler);
   }
 
-  off<E extends EventName>(name: E, handler: (data: GamePlatform.EventData[E]) => void): void {
+  off<E extends EventName>(name: E, handler: (data: GamePlatform.EventData[E]) => unknown): void {
     this.handlers.get(name)?.delete(handler as Handler);
   }
 
-  /** Requests still waiting for an answer. */
+  /** Requests still waiting for an answer (those held for a login too). */
   get waiting(): number {
-    return this.pending.size;
+    return this.pending.size + this.held.length;
   }
 
   private settle(id: number): Pending | undefined {

@@ -10,12 +10,14 @@
  * Every call returns a Promise. A refused call rejects with a {@link GamePlatform.SdkError} whose
  * `code` is the API's error code (for example `version_conflict`, `validation_failed`) or one of
  * the SDK's own: `no_shell`, `timeout`, `bad_request`, `unknown_method`, `session_over`, `network_error`, `local_mode`.
+ * A call the API refuses with 401 (the player was signed out while playing) does not reject: it waits for the player to
+ * log in again in the shell and is then made once more, once.
  *
  * Opened on its own (not in a frame), the page runs in local mode: see {@link GamePlatform.InitInfo.local}.
  */
 declare namespace GamePlatform {
   /** Events the shell sends to the game. */
-  type EventName = 'entitlement' | 'pause' | 'limit' | 'resume';
+  type EventName = 'entitlement' | 'pause' | 'limit' | 'resume' | 'quit';
 
   /** Today's free play: the shell sends it after every heartbeat. */
   interface Entitlement {
@@ -34,14 +36,27 @@ declare namespace GamePlatform {
    * `pause`: stop the game loop. `limit`: sent just before the limit closes the session; save now.
    * `replaced`: the player opened this game in another tab or on another device, which plays it now; the shell covers
    * the game and offers to play here again (then `resume`). Do not save on `replaced`: the other place has the game.
+   * `signed_out`: the player's sign-in ended (signed out from another browser, or expired); the shell covers the game
+   * with a login form. Calls made meanwhile wait, and are made once more after the login (then `resume`).
    */
   interface PauseEvent {
-    reason: 'limit' | 'replaced';
+    reason: 'limit' | 'replaced' | 'signed_out';
   }
 
-  /** `resume`: after a `pause` with reason `replaced`, the player chose to play here again, in a new session. */
+  /**
+   * `resume`: after a `pause` with reason `replaced`, the player chose to play here again, in a new session; with
+   * reason `signed_in`, the player logged in again and the calls that waited have been sent again.
+   */
   interface ResumeEvent {
-    reason: 'replaced';
+    reason: 'replaced' | 'signed_in';
+  }
+
+  /**
+   * `quit`: the player pressed Quit. Keep what must be kept (an autosave): a handler may return a Promise, and the
+   * shell waits for every handler to settle, at most 2 seconds, before it removes the game.
+   */
+  interface QuitEvent {
+    reason: 'quit';
   }
 
   /** `limit`: the daily allowance is used up; the shell removes the game a moment later. */
@@ -55,6 +70,7 @@ declare namespace GamePlatform {
     pause: PauseEvent;
     limit: LimitEvent;
     resume: ResumeEvent;
+    quit: QuitEvent;
   }
 
   interface GameInfo {
@@ -84,6 +100,11 @@ declare namespace GamePlatform {
     game: GameInfo;
     player: PlayerInfo;
     entitlement: Entitlement;
+    /**
+     * The save the player chose to continue (the portal's "Continue" button), or null for a new game: load this slot on
+     * start. `version` is the slot's version when the shell looked.
+     */
+    continue: { slot: number; version: number } | null;
   }
 
   /** A save slot as listed (no payload). */
@@ -208,9 +229,12 @@ declare namespace GamePlatform {
     readonly version: '1';
     /** Says hello to the shell; resolves with the game, the player and today's entitlement. */
     init(): Promise<InitInfo>;
-    /** Listens to a shell event; returns a function that stops listening. */
-    on<E extends EventName>(event: E, handler: (data: EventData[E]) => void): () => void;
-    off<E extends EventName>(event: E, handler: (data: EventData[E]) => void): void;
+    /**
+     * Listens to a shell event; returns a function that stops listening. A `quit` handler may return a Promise: the shell
+     * waits for it (at most 2 s).
+     */
+    on<E extends EventName>(event: E, handler: (data: EventData[E]) => unknown): () => void;
+    off<E extends EventName>(event: E, handler: (data: EventData[E]) => unknown): void;
     /** True for errors the SDK rejects with. */
     isError(error: unknown): error is SdkError;
     saves: {

@@ -202,6 +202,7 @@ export class LocalStandIn {
       local: true,
       game: structuredClone(this.game),
       player: { id: 0, username: 'local', display_name: 'Local player', avatar_url: '' },
+      continue: null,
       entitlement: this.entitlement ?? {
         unlimited: true,
         allowance_seconds: 0,

@@ -3,7 +3,7 @@
 export const PROTOCOL = 'gameplatform.sdk/1' as const;
 
 export type EventName = GamePlatform.EventName;
-export const EVENT_NAMES: readonly EventName[] = ['entitlement', 'pause', 'limit', 'resume'];
+export const EVENT_NAMES: readonly EventName[] = ['entitlement', 'pause', 'limit', 'resume', 'quit'];
 
 /** The calls a game can make, with their parameters and results. */
 export interface Methods {
@@ -18,6 +18,8 @@ export interface Methods {
   'scores.submit': { params: { score: number } & GamePlatform.ScoreOptions; result: GamePlatform.ScoreResult };
   'leaderboard.read': { params: GamePlatform.LeaderboardQuery; result: GamePlatform.LeaderboardPage };
   'identity.token': { params: Record<string, never>; result: GamePlatform.IdentityToken };
+  /** after a `quit` event: the game's quit handlers have finished (the SDK sends it; a game never calls it) */
+  'quit.done': { params: Record<string, never>; result: null };
 }
 
 export type MethodName = keyof Methods;
@@ -30,6 +32,7 @@ export const METHOD_NAMES: readonly MethodName[] = [
   'scores.submit',
   'leaderboard.read',
   'identity.token',
+  'quit.done',
 ];
 
 /** game → shell */

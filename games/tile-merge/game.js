@@ -202,6 +202,13 @@
     // The limit is near: keep this game so it can go on tomorrow. (Replaced: the game goes on in the other tab; no save.)
     if (reason === 'limit' && !over && moves > 0) void saves.autosave(`Autosave: ${score} points`);
     if (reason === 'replaced') status.textContent = 'Paused: you are playing in another tab.';
+    if (reason === 'signed_out') status.textContent = 'Paused: log in again to keep playing; your board stays.';
+  });
+  // Quit: keep the board, unless it is over or untouched. The shell waits for this save (at most 2 s).
+  GamePlatform.on('quit', () => {
+    if (over || moves === 0) return undefined;
+    status.textContent = 'Saving your game…';
+    return saves.autosave(`Autosave: ${score} points`);
   });
   GamePlatform.on('resume', () => {
     paused = false;
@@ -216,7 +223,8 @@
   newGame();
   grid.focus();
   GamePlatform.init().then(
-    (info) => saves.start(info.game.save_slots),
+    // Continue (from the portal's "Continue playing"): the save the player chose, loaded once the slots are listed.
+    (info) => saves.start(info.game.save_slots).then(() => (info.continue ? saves.load(info.continue.slot) : undefined)),
     () => {
       status.textContent = 'Open this game from the Game Platform to use save slots.';
     },

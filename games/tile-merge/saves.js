@@ -161,6 +161,7 @@ function createSaves(game) {
       slotCount = count;
       return refresh();
     },
+    load,
     autosave,
   };
 }

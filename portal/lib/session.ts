@@ -118,3 +118,18 @@ export async function requireLogin(): Promise<Me> {
 export function nextPath(fallback = '/'): string {
   return safeNextPath(new URLSearchParams(location.search).get('next'), location.origin, fallback);
 }
+
+/** How a login names this browser in the player's list of sign-ins ("Web portal (Chrome)"). */
+export function deviceName(): string {
+  const ua = navigator.userAgent;
+  const browser = /Firefox\//.test(ua)
+    ? 'Firefox'
+    : /Edg\//.test(ua)
+      ? 'Edge'
+      : /Chrome\//.test(ua)
+        ? 'Chrome'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : 'Browser';
+  return `Web portal (${browser})`;
+}

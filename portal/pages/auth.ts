@@ -3,26 +3,13 @@ import { errorPanel, formatTimestamp, logOut, renderAccountNav } from '../layout
 import { ApiError, api } from '../lib/api.js';
 import { focusHeading, h, mount } from '../lib/dom.js';
 import { createForm } from '../lib/forms.js';
-import { isGuest, me, nextPath } from '../lib/session.js';
+import { deviceName, isGuest, me, nextPath } from '../lib/session.js';
 import { type ClaimedGuest, loginNote, mergeSummary, registerNote } from './guest.js';
 
 function panel(title: string, ...children: Array<Node | string | null>): HTMLElement {
   return h('section', { class: 'panel' }, h('h1', null, title), ...children);
 }
 
-function deviceName(): string {
-  const ua = navigator.userAgent;
-  const browser = /Firefox\//.test(ua)
-    ? 'Firefox'
-    : /Edg\//.test(ua)
-      ? 'Edge'
-      : /Chrome\//.test(ua)
-        ? 'Chrome'
-        : /Safari\//.test(ua)
-          ? 'Safari'
-          : 'Browser';
-  return `Web portal (${browser})`;
-}
 
 export async function registerPage(main: HTMLElement): Promise<void> {
   // A guest registers to keep its progress (the account is the guest); anyone else logged in has nothing to do here.

@@ -26,6 +26,9 @@ export async function loadShelves(): Promise<Shelves> {
 }
 
 const playHref = (game: Game) => `/play/${encodeURIComponent(game.slug)}`;
+/** Continue: the game, told which save to go on from (the shell gives it to the game's init()). */
+const continueHref = (entry: RecentGame) =>
+  entry.last_save ? `${playHref(entry.game)}?continue=${entry.last_save.slot}` : playHref(entry.game);
 
 /** "Level 3, saved 23 Nov 2026, 10:30" or "Slot 1, saved …" (slots count from 1 for people). */
 export function saveText(save: NonNullable<RecentGame['last_save']>): string {
@@ -43,7 +46,7 @@ function continueCard(entry: RecentGame): HTMLElement {
       entry.last_save ? h('p', { class: 'card-note' }, `Last save: ${saveText(entry.last_save)}`) : null,
       h(
         'a',
-        { class: 'button primary small', href: playHref(game), 'aria-label': `Continue ${game.name}` },
+        { class: 'button primary small', href: continueHref(entry), 'aria-label': `Continue ${game.name}` },
         'Continue',
       ),
     ),
@@ -106,7 +109,7 @@ export function yourGamesSection(): HTMLElement {
                   ' ',
                   h(
                     'a',
-                    { class: 'button small', href: playHref(e.game), 'aria-label': `Continue ${e.game.name}` },
+                    { class: 'button small', href: continueHref(e), 'aria-label': `Continue ${e.game.name}` },
                     'Continue',
                   ),
                 ),

@@ -1,6 +1,7 @@
 // The play view: one slim bar (the game's name, the time left, full screen, quit) and below it the stage, which the
 // game's frame fills edge to edge. The site's header and footer step aside while a game runs (body.playing); the
-// frame follows the game's `orientation` (styles in play-view.css), and a notice covers it when another tab took over.
+// frame follows the game's `orientation` (styles in play-view.css), and a notice covers it when another tab took over
+// or the player was signed out.
 import { h } from '../lib/dom.js';
 import type { Game } from '../lib/types.js';
 import { Countdown } from './countdown.js';
@@ -72,7 +73,7 @@ export class PlayView {
 
   /** Covers the paused game: it is being played elsewhere; `playHere` takes it back. */
   showTakenOver(by: TakenOverBy, playHere: () => void): void {
-    this.hideTakenOver();
+    this.hideNotice();
     const button = h('button', { type: 'button', class: 'button primary' }, 'Play here');
     button.addEventListener('click', () => {
       button.disabled = true;
@@ -105,7 +106,45 @@ export class PlayView {
     button.focus();
   }
 
+  /**
+   * Covers the paused game: the player's sign-in ended. `form` logs in here, without leaving the page, so the game and
+   * what it holds stay; creating an account instead opens in a new tab.
+   */
+  showSignedOut(form: HTMLElement): void {
+    this.hideNotice();
+    const next = `?next=${encodeURIComponent(location.pathname + location.search)}`;
+    this.notice = h(
+      'section',
+      {
+        class: 'stage-notice signed-out',
+        'data-screen': 'signed-out',
+        role: 'alertdialog',
+        'aria-labelledby': 'signed-out-title',
+        'aria-describedby': 'signed-out-text',
+      },
+      h('h2', { id: 'signed-out-title', tabindex: '-1' }, 'You were signed out'),
+      h(
+        'p',
+        { id: 'signed-out-text' },
+        `Log in to keep playing ${this.game.name}. The game is paused and keeps your progress; a score it sent meanwhile is sent after you log in.`,
+      ),
+      form,
+      h(
+        'p',
+        null,
+        h('a', { href: `/register${next}`, target: '_blank', rel: 'noopener' }, 'Create an account'),
+        ' (opens in a new tab)',
+      ),
+    );
+    this.stage.append(this.notice);
+    (this.notice.querySelector('input') as HTMLInputElement | null)?.focus();
+  }
+
   hideTakenOver(): void {
+    this.hideNotice();
+  }
+
+  hideNotice(): void {
     this.notice?.remove();
     this.notice = null;
   }

@@ -2,6 +2,7 @@
 // SDK answers as a play, but no play session (not metered, no heartbeat), and the game's saves and scores go to the
 // preview's own store (game-api.ts).
 import {
+  event,
   failure,
   isKnownMethod,
   isRequestMessage,
@@ -17,6 +18,7 @@ import { gameFrame } from './frame.js';
 import { apiCallFor, resultFor } from './game-api.js';
 import { callApi } from './shell.js';
 import { PlayView } from './play-view.js';
+import { QuitHandshake } from './quit.js';
 
 interface PreviewStart {
   session: string;
@@ -85,9 +87,19 @@ class PreviewSession {
     this.view = new PlayView(
       game,
       true,
-      { quit: () => history.back(), fullScreenChanged: () => this.frame?.focus() },
+      { quit: () => void this.quit(), fullScreenChanged: () => this.frame?.focus() },
       `Preview · build ${build} · ${game.version}`,
     );
+  }
+
+  private readonly quitting = new QuitHandshake();
+
+  /** As in play: the game hears `quit` and may save to the preview's store first. */
+  private async quit(): Promise<void> {
+    await this.quitting.ask(() =>
+      this.frame?.contentWindow?.postMessage(event('quit', { reason: 'quit' }), this.gameOrigin),
+    );
+    history.back();
   }
 
   run(): void {
@@ -113,6 +125,10 @@ class PreviewSession {
     const { id, method, params } = request;
     if (!isKnownMethod(method)) return failure(id, localError('unknown_method', `Unknown method ${String(method)}`));
     if (method === 'init') return success(id, this.initInfo());
+    if (method === 'quit.done') {
+      this.quitting.answered();
+      return success(id, null);
+    }
     const { slug } = this.started.game;
     const call = apiCallFor(slug, this.started.session, method, params, { build: this.started.build });
     if ('error' in call) return failure(id, call.error);
@@ -141,6 +157,7 @@ class PreviewSession {
         avatar_url: player.avatar_url,
       },
       entitlement: { ...entitlement, unlimited: true, remaining_seconds: null, limit_reached: false },
+      continue: null,
     };
   }
 }

@@ -1,5 +1,6 @@
 // The play shell (docs/portal.md, "The play shell"): starts the play session, hosts the game in a sandboxed frame, beats while visible,
-// answers the game's SDK calls with this game's API routes only, and removes the game when the free time runs out.
+// answers the game's SDK calls with this game's API routes only, and removes the game when the free time runs out. A
+// player signed out while playing logs in again over the paused game; Quit lets the game save before it goes.
 import {
   event,
   failure,
@@ -13,12 +14,14 @@ import {
 import { errorPanel, unlimitedPitch } from '../layout.js';
 import { ApiError, SDK_HEADER, api, apiUrl } from '../lib/api.js';
 import { focusHeading, h, mount, setTitle } from '../lib/dom.js';
-import { ensurePlayer, type Me } from '../lib/session.js';
+import { createForm } from '../lib/forms.js';
+import { deviceName, ensurePlayer, me, type Me } from '../lib/session.js';
 import type { Game } from '../lib/types.js';
 import { gameFrame } from './frame.js';
 import { apiCallFor, resultFor, type ApiCall, type ApiOutcome } from './game-api.js';
 import { TabSignal } from './one-tab.js';
 import { PlayView } from './play-view.js';
+import { QuitHandshake } from './quit.js';
 import { formatDuration, planNext } from './schedule.js';
 
 interface StartResult {
@@ -169,8 +172,14 @@ class ShellSession {
   /** when the entitlement was last heard (performance.now), for the local countdown */
   private syncedAt = performance.now();
   private limitAnnounced = false;
-  /** playing; taken over (the game paused here, played in another tab or on another device); or ended for good */
-  private state: 'playing' | 'taken-over' | 'ended' = 'playing';
+  /**
+   * playing; quitting (the game saves before it goes); signed out (paused under the login form); taken over (paused
+   * here, played in another tab or on another device); or ended for good
+   */
+  private state: 'playing' | 'quitting' | 'signed-out' | 'taken-over' | 'ended' = 'playing';
+  private readonly quitting = new QuitHandshake();
+  /** the save the player asked to continue (?continue=slot), looked up once for init() */
+  private continuing: Promise<GamePlatform.InitInfo['continue']> | null = null;
   private beating = false;
   /** a heartbeat was asked for while one was in flight: send another when it is back */
   private beatAgain = false;
@@ -227,7 +236,14 @@ class ShellSession {
     if (!document.hidden) this.resume();
   }
 
-  private quit(): void {
+  /** Quit: the game hears `quit` and may save (its calls still go through) for up to 2 s; then the session ends. */
+  private async quit(): Promise<void> {
+    if (this.state === 'quitting') return;
+    if (this.playing) {
+      this.state = 'quitting';
+      this.pauseTimers();
+      await this.quitting.ask(() => this.send('quit', { reason: 'quit' }));
+    }
     this.end('quit');
     location.assign(`/games/${encodeURIComponent(this.game.slug)}`);
   }
@@ -294,8 +310,56 @@ class ShellSession {
     } catch (error) {
       if (error instanceof ApiError && (error.status === 410 || error.code === 'session_ended'))
         await this.sessionClosed(error.extra.reason);
+      else if (error instanceof ApiError && error.status === 401) this.signedOut();
       // A failed beat (network, 5xx) is retried at the next one; the server credits the gap then.
     }
+  }
+
+  // ---- signed out while playing ----
+
+  /** The sign-in ended (401): pause the game and cover it with a login form; the game's calls wait (the SDK holds them). */
+  private signedOut(): void {
+    if (this.state !== 'playing' && this.state !== 'quitting') return;
+    this.state = 'signed-out';
+    this.pauseTimers();
+    this.send('pause', { reason: 'signed_out' });
+    const form = createForm({
+      label: 'Log in to keep playing',
+      submitLabel: 'Log in and play on',
+      fields: [
+        { name: 'login', label: 'Email or username', required: true, autocomplete: 'username' },
+        { name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' },
+      ],
+      onSubmit: async (values, handle) => {
+        try {
+          await api('POST', '/v1/auth/login', {
+            body: { login: values.login, password: values.password, device_name: deviceName() },
+          });
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 401) {
+            handle.fields.get('password')!.control.value = '';
+            throw new ApiError(401, error.code, 'The email or username and password do not match an account.');
+          }
+          throw error;
+        }
+        await this.signedIn();
+      },
+    });
+    this.view.showSignedOut(form.form);
+  }
+
+  /**
+   * Logged in again: the same player goes on in a new session (the game resumes and the SDK sends the calls it held);
+   * another account starts the game again as that player.
+   */
+  private async signedIn(): Promise<void> {
+    const who = await me(true);
+    if (!who || who.player.id !== this.who.player.id) return location.reload();
+    if (!(await this.restart())) return;
+    this.view.hideNotice();
+    this.send('resume', { reason: 'signed_in' });
+    this.resume();
+    this.frame?.focus();
   }
 
   /** The 410's reason: taken over elsewhere (stop, offer to play here), the limit, or swept while away (start again). */
@@ -393,7 +457,7 @@ class ShellSession {
 
   /** Ends the session (idempotent on the server; sent once from here). */
   private end(reason: 'quit' | 'navigate' | 'hidden' | 'error'): void {
-    const wasPlaying = this.playing;
+    const wasPlaying = this.playing || this.state === 'quitting';
     this.state = 'ended';
     this.pauseTimers();
     // A session taken over elsewhere is already closed on the server.
@@ -424,15 +488,44 @@ class ShellSession {
   private async answer(request: RequestMessage) {
     const { id, method, params } = request;
     if (!isKnownMethod(method)) return failure(id, localError('unknown_method', `Unknown method ${String(method)}`));
-    if (!this.playing) return failure(id, localError('session_over', 'The play session is over'));
-    if (method === 'init') return success(id, this.initInfo());
+    if (method === 'quit.done') {
+      this.quitting.answered();
+      return success(id, null);
+    }
+    // Signed out: answered as the API would, so that the SDK holds the call until the player is back.
+    if (this.state === 'signed-out') return failure(id, SIGNED_OUT);
+    if (!this.playing && this.state !== 'quitting')
+      return failure(id, localError('session_over', 'The play session is over'));
+    if (method === 'init') return success(id, await this.initInfo());
     const call = apiCallFor(this.game.slug, this.session, method, params);
     if ('error' in call) return failure(id, call.error);
-    const outcome = resultFor(method, await callApi(call));
+    const answer = await callApi(call);
+    if (answer.status === 401) this.signedOut();
+    const outcome = resultFor(method, answer);
     return 'error' in outcome ? failure(id, outcome.error) : success(id, outcome.result);
   }
 
-  private initInfo(): GamePlatform.InitInfo {
+  /** The slot `?continue=N` names, with its version, when the player has that save (else a new game: null). */
+  private continueInfo(): Promise<GamePlatform.InitInfo['continue']> {
+    this.continuing ??= (async () => {
+      const asked = new URLSearchParams(location.search).get('continue');
+      if (asked === null || !/^\d{1,4}$/.test(asked)) return null;
+      const slot = Number(asked);
+      try {
+        const { data } = await api<{ states: GamePlatform.StateSummary[] }>(
+          'GET',
+          `/v1/games/${encodeURIComponent(this.game.slug)}/states`,
+        );
+        const save = data.states.find((s) => s.slot === slot);
+        return save ? { slot, version: save.version } : null;
+      } catch {
+        return null; // the game starts new; its own save slots can still load it
+      }
+    })();
+    return this.continuing;
+  }
+
+  private async initInfo(): Promise<GamePlatform.InitInfo> {
     const { game, who } = this;
     return {
       local: false,
@@ -451,9 +544,16 @@ class ShellSession {
         avatar_url: who.player.avatar_url,
       },
       entitlement: this.remainingNow(),
+      continue: await this.continueInfo(),
     };
   }
 }
+
+const SIGNED_OUT: GamePlatform.ErrorInfo = {
+  code: 'unauthorized',
+  message: 'You were signed out: log in again to go on',
+  status: 401,
+};
 
 /** Makes the API call an SDK request maps to (game-api.ts), with the portal session. */
 export async function callApi(call: ApiCall): Promise<ApiOutcome> {
