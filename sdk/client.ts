@@ -95,7 +95,14 @@ export class Client {
         new SdkError(localError('no_shell', 'The game is not running inside the Game Platform play shell')),
       );
     return new Promise((resolve, reject) => {
-      this.send({ method, params, resolve: resolve as (value: unknown) => void, reject, timer: undefined, again: false });
+      this.send({
+        method,
+        params,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        timer: undefined,
+        again: false,
+      });
     });
   }
 

@@ -224,7 +224,8 @@
   grid.focus();
   GamePlatform.init().then(
     // Continue (from the portal's "Continue playing"): the save the player chose, loaded once the slots are listed.
-    (info) => saves.start(info.game.save_slots).then(() => (info.continue ? saves.load(info.continue.slot) : undefined)),
+    (info) =>
+      saves.start(info.game.save_slots).then(() => (info.continue ? saves.load(info.continue.slot) : undefined)),
     () => {
       status.textContent = 'Open this game from the Game Platform to use save slots.';
     },

@@ -10,7 +10,6 @@ function panel(title: string, ...children: Array<Node | string | null>): HTMLEle
   return h('section', { class: 'panel' }, h('h1', null, title), ...children);
 }
 
-
 export async function registerPage(main: HTMLElement): Promise<void> {
   // A guest registers to keep its progress (the account is the guest); anyone else logged in has nothing to do here.
   const who = await me();
