@@ -95,7 +95,7 @@ ${code(GAME_JSON)}
 <table>
 <thead><tr><th scope="col">Call</th><th scope="col">Resolves with</th></tr></thead>
 <tbody>
-<tr><td><code>GamePlatform.init()</code></td><td><code>{local, game, player, entitlement}</code>: <code>local</code> is true in local mode (below); the game's slug, name, save_slots and leaderboard settings, the player's id, username and display name, today's entitlement</td></tr>
+<tr><td><code>GamePlatform.init()</code></td><td><code>{local, game, player, entitlement, continue}</code>: <code>local</code> is true in local mode (below); the game's slug, name, save_slots and leaderboard settings, the player's id, username and display name, today's entitlement; <code>continue</code> is <code>{slot, version}</code> when the player chose to continue a save from the portal (load that slot at start), else <code>null</code></td></tr>
 <tr><td><code>GamePlatform.on(event, handler)</code></td><td>a function that stops listening; events below</td></tr>
 <tr><td><code>GamePlatform.saves.list()</code></td><td>the filled slots: <code>[{slot, label, version, size_bytes, created_at, updated_at}]</code></td></tr>
 <tr><td><code>GamePlatform.saves.load(slot)</code></td><td><code>{slot, label, version, size_bytes, state, updated_at}</code>, or <code>null</code> for an empty slot</td></tr>
@@ -115,9 +115,10 @@ ${savesSectionHtml}
 <thead><tr><th scope="col">Event</th><th scope="col">When</th><th scope="col">Data</th></tr></thead>
 <tbody>
 <tr><td><code>entitlement</code></td><td>after every heartbeat of the shell (every <code>heartbeat_interval</code> seconds while the tab is visible)</td><td>the Entitlement: <code>unlimited</code>, <code>remaining_seconds</code>, <code>limit_reached</code>, …</td></tr>
-<tr><td><code>pause</code></td><td>stop the game loop. <code>limit</code>: just before the daily limit closes the session, save now. <code>replaced</code>: the player opened the game in another tab or on another device (do not save)</td><td><code>{reason: "limit" | "replaced"}</code></td></tr>
+<tr><td><code>pause</code></td><td>stop the game loop. <code>limit</code>: just before the daily limit closes the session, save now. <code>replaced</code>: the player opened the game in another tab or on another device (do not save). <code>signed_out</code>: the player was signed out; the shell asks them to log in over the game, and the calls made meanwhile wait and are sent after the login, once</td><td><code>{reason: "limit" | "replaced" | "signed_out"}</code></td></tr>
 <tr><td><code>limit</code></td><td>right after <code>pause</code>; a moment later the shell removes the game and explains the limit</td><td><code>{reason: "limit", entitlement}</code></td></tr>
-<tr><td><code>resume</code></td><td>after a <code>pause</code> with reason <code>replaced</code>, the player chose <em>Play here</em>: go on from where the game stood</td><td><code>{reason: "replaced"}</code></td></tr>
+<tr><td><code>resume</code></td><td>after a <code>pause</code> with reason <code>replaced</code>, the player chose <em>Play here</em>; with <code>signed_in</code>, the player logged in again: go on from where the game stood</td><td><code>{reason: "replaced" | "signed_in"}</code></td></tr>
+<tr><td><code>quit</code></td><td>the player pressed Quit: save what must be kept. A handler may return a Promise: the shell waits for every handler to settle, at most 2 seconds, then removes the game</td><td><code>{reason: "quit"}</code></td></tr>
 </tbody>
 </table>
 
