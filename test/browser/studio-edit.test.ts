@@ -1,9 +1,13 @@
 // The studio console's editing views in Chromium, on a phone (390×844) and a laptop (1366×768): a studio member uploads
-// a build's zip with the file input and another by drag and drop, watches the progress finish and the builds appear,
-// releases one; edits the listing's name and sees the catalogue's card change as they type, saves, and the public API
-// says it; creates a developer key (shown once) and revokes it. Every view is axe-clean and fits the phone's width.
+// a build's zip with the file input and others by drag and drop and after a broken connection (Resume), watches the
+// progress finish and the builds appear, sees a refused zip in the API's words, releases a build; edits the listing's
+// name and sees the catalogue's card change as they type, saves, and the public API says it; uploads a cover and a
+// screenshot; creates a developer key (shown once) and revokes it. Every view is axe-clean and fits the phone's width.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, it } from 'vitest';
-import { buildZip, addMember, createStudio, createStudioGame } from '../helpers/studios.js';
+import { FIXTURES_DIR } from '../helpers/factories.js';
+import { addMember, buildZip, createStudio, createStudioGame } from '../helpers/studios.js';
 import { expectAccessible } from './axe.js';
 import { browserSuite, registerPlayer, text, until, visible } from './browser.js';
 
@@ -66,12 +70,27 @@ browserSuite('studio console: upload, listing editor and developer keys', { time
       );
       await visible(page.getByRole('button', { name: 'Release 2' }));
 
+      // The network fails under every try of a part: the upload stops with a Resume button, which sends what is missing.
+      const third = await buildZip(game.slug, { manifest: { version: '1.2.0' } });
+      await page.route('**/parts/1', (route) => route.abort('connectionreset'));
+      await page
+        .getByLabel('Build zip')
+        .setInputFiles({ name: 'third.zip', mimeType: 'application/zip', buffer: third });
+      await until(() => text(page.getByRole('alert'))).toContain('The service cannot be reached');
+      await page.unroute('**/parts/1');
+      await page.getByRole('button', { name: 'Resume the upload' }).click();
+      await until(() => text(page.getByRole('status').filter({ hasText: 'Build 3' }))).toContain(
+        'Build 3 (1.2.0) is uploaded',
+      );
+      expect(await page.getByRole('button', { name: 'Resume the upload' }).isVisible()).toBe(false);
+
       // A file that is not a build: refused in the API's words, and no build is made.
       await page
         .getByLabel('Build zip')
         .setInputFiles({ name: 'notes.zip', mimeType: 'application/zip', buffer: Buffer.from('not a zip at all') });
       await until(() => text(page.getByRole('alert'))).toContain('notes.zip was not uploaded.');
-      expect(await page.getByRole('button', { name: 'Release 3' }).count()).toBe(0);
+      expect(await text(page.getByRole('alert'))).toContain('The upload is not a zip file');
+      expect(await page.getByRole('button', { name: 'Release 4' }).count()).toBe(0);
 
       await page.getByRole('button', { name: 'Release 1' }).click();
       await visible(page.getByRole('status').filter({ hasText: 'Build 1 released.' }));
@@ -97,6 +116,22 @@ browserSuite('studio console: upload, listing editor and developer keys', { time
       const listed = await page.request.get(`/v1/games/${game.slug}`, { headers: API });
       expect(listed.status()).toBe(200);
       expect((await listed.json()).data).toMatchObject({ name: `Renamed ${size}`, tagline: 'Dodge the comets' });
+
+      // The cover and a screenshot, sent as the image's bytes: the card shows the new cover.
+      const png = readFileSync(path.join(FIXTURES_DIR, 'orbit-dash', 'cover.png'));
+      const cover = page.locator('.card-preview img.cover');
+      const buildCover = await cover.getAttribute('src');
+      await page
+        .getByLabel('Cover', { exact: true })
+        .setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: png });
+      await visible(page.getByRole('status').filter({ hasText: 'The cover is uploaded.' }));
+      await until(() => cover.getAttribute('src')).not.toBe(buildCover);
+      expect(await cover.getAttribute('src')).toMatch(/\.webp$/);
+      await page.getByLabel('Add a screenshot').setInputFiles({ name: 'shot.png', mimeType: 'image/png', buffer: png });
+      await visible(page.getByRole('img', { name: 'Screenshot 1' }));
+      await expectAccessible(page, `${size} listing with pictures`);
+      await page.getByRole('button', { name: 'Remove screenshot 1' }).click();
+      await visible(page.getByText('No screenshots yet.'));
 
       // Developer keys: made with a scope, shown once, then revoked with a confirming second press.
       await page.getByRole('link', { name: 'Developer keys' }).click();

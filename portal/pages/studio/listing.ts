@@ -146,21 +146,23 @@ export async function listingView(body: HTMLElement, base: string): Promise<void
       fileInput('Cover', 'JPG, PNG, GIF or WebP: it replaces the build’s cover on the card.', (file) =>
         picture(() => sendPicture('PUT', `${base}/cover`, file), 'The cover is uploaded.'),
       ),
-      game.cover_url
-        ? h(
-            'button',
-            {
-              type: 'button',
-              class: 'button small',
-              onclick: () =>
-                picture(
-                  async () => (await api<StudioGame>('DELETE', `${base}/cover`)).data,
-                  'The build’s cover is the cover again.',
-                ),
-            },
-            'Remove the uploaded cover',
-          )
-        : null,
+      h(
+        'p',
+        null,
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'button small',
+            onclick: () =>
+              picture(
+                async () => (await api<StudioGame>('DELETE', `${base}/cover`)).data,
+                'The build’s cover is the cover again.',
+              ),
+          },
+          'Use the build’s cover',
+        ),
+      ),
       h('h4', null, 'Screenshots'),
       game.screenshots.length
         ? h(

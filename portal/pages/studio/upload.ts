@@ -78,7 +78,9 @@ export function uploadPanel(base: string, uploaded: (build: NewBuild) => Promise
   const progressBox = h('div', { class: 'upload-progress', hidden: true }, progressLabel, progress, progressText);
   const status = h('p', { role: 'status', class: 'form-status' });
   const alert = h('div', { class: 'form-error', role: 'alert', hidden: true });
-  const resume = h('button', { type: 'button', class: 'button', hidden: true }, 'Resume the upload');
+  const resume = h('button', { type: 'button', class: 'button' }, 'Resume the upload');
+  // The button's display would win over its hidden attribute: the row around it is hidden instead.
+  const resumeRow = h('p', { hidden: true }, resume);
   const zone = h(
     'div',
     { class: 'dropzone' },
@@ -108,7 +110,7 @@ export function uploadPanel(base: string, uploaded: (build: NewBuild) => Promise
     busy = true;
     zone.classList.remove('dragging');
     input.disabled = true;
-    resume.hidden = true;
+    resumeRow.hidden = true;
     alert.hidden = true;
     progressBox.hidden = false;
     progressLabel.textContent = `Upload of ${file.name}`;
@@ -155,7 +157,7 @@ export function uploadPanel(base: string, uploaded: (build: NewBuild) => Promise
       status.textContent = '';
       mount(alert, h('p', null, `${file.name} was not uploaded.`), ...explain(error));
       alert.hidden = false;
-      resume.hidden = pending === null;
+      resumeRow.hidden = pending === null;
       if (pending === null) progressBox.hidden = true;
     } finally {
       busy = false;
@@ -195,7 +197,7 @@ export function uploadPanel(base: string, uploaded: (build: NewBuild) => Promise
     zone,
     progressBox,
     alert,
-    resume,
+    resumeRow,
     status,
   );
 }
