@@ -107,6 +107,13 @@ browserSuite('studio console: upload, listing editor and developer keys', { time
       await until(() => text(card)).toBe(`Edit ${size}`);
       await expectAccessible(page, `${size} listing`);
       await fits(`${size} listing`);
+      // A category the API refuses: its message lands under the field, and nothing is saved.
+      const category = page.getByLabel('Category');
+      await category.fill('Not Valid');
+      await page.getByRole('button', { name: 'Save the listing' }).click();
+      await until(() => category.getAttribute('aria-invalid')).toBe('true');
+      expect(await text(page.locator('.field-error:visible'))).toMatch(/^Category /);
+      await category.fill('arcade');
       await page.getByLabel('Name').fill(`Renamed ${size}`);
       await until(() => text(card)).toBe(`Renamed ${size}`);
       await page.getByLabel('Tagline (optional)').fill('Dodge the comets');
