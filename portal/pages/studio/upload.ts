@@ -148,8 +148,9 @@ export function uploadPanel(base: string, uploaded: (build: NewBuild) => Promise
       const { data: build } = await api<NewBuild>('POST', `${base}/uploads/${encodeURIComponent(upload.id)}/complete`);
       pending = null;
       input.value = '';
-      await uploaded(build);
       status.textContent = `Build ${build.number} (${build.version}) is uploaded: preview it or release it in the list.`;
+      // The build is made, whether or not the list refreshes now: the status above says so.
+      await uploaded(build).catch(() => undefined);
     } catch (error) {
       // A refused zip ends the upload on the service (422), as does an upload gone (404): anything else can resume.
       const over = !(error instanceof ApiError) || error.status === 422 || error.status === 404 || !upload;
