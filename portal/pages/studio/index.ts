@@ -1,12 +1,16 @@
-// /studio: the studio console (studio members): the member's games and, per game, their builds and the studio's
-// audit log, over /v1/studio (docs/game-developers.md, "Studio console"). Anyone else sees a "not a studio member" page.
+// /studio: the studio console (studio members): the member's games and, per game, its views (?view=…): the builds with
+// the upload (the default), the listing editor and the developer keys, over /v1/studio (docs/game-developers.md,
+// "Studio console"). Anyone else sees a "not a studio member" page.
 import { type ApiError, api } from '../../lib/api.js';
 import { dataTable, h, mount, setTitle } from '../../lib/dom.js';
 import { requireLogin } from '../../lib/session.js';
+import { keysView } from './keys.js';
+import { listingView } from './listing.js';
+import { uploadPanel } from './upload.js';
 
 interface StudioGame {
   slug: string;
-  title: string;
+  name: string;
   status: string;
   studio?: string;
 }
@@ -41,7 +45,7 @@ export async function studioPage(main: HTMLElement): Promise<void> {
   const game = data.games.find((g) => g.slug === slug);
   const status = h('p', { role: 'status', class: 'muted' });
   const body = h('div');
-  setTitle(game ? `Studio console: ${game.title}` : 'Studio console');
+  setTitle(game ? `Studio console: ${game.name}` : 'Studio console');
   mount(
     main,
     h('h1', null, 'Studio console'),
@@ -58,7 +62,7 @@ export async function studioPage(main: HTMLElement): Promise<void> {
             h(
               'a',
               { href: `/studio?game=${encodeURIComponent(g.slug)}`, 'aria-current': g === game ? 'page' : undefined },
-              g.title,
+              g.name,
             ),
           ),
         ),
@@ -84,15 +88,53 @@ export async function studioPage(main: HTMLElement): Promise<void> {
     }
   };
   const base = `/v1/studio/games/${encodeURIComponent(game.slug)}`;
+  const view = params().get('view') ?? 'builds';
+  const views: Array<[string, string]> = [
+    ['builds', 'Builds'],
+    ['listing', 'Listing'],
+    ['keys', 'Developer keys'],
+  ];
+  body.before(
+    h(
+      'nav',
+      { 'aria-label': `Views of ${game.name}` },
+      h(
+        'ul',
+        { class: 'inline' },
+        views.map(([key, label]) =>
+          h(
+            'li',
+            null,
+            h(
+              'a',
+              {
+                href: `/studio?game=${encodeURIComponent(game.slug)}&view=${key}`,
+                'aria-current': key === view ? 'page' : undefined,
+              },
+              label,
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+  if (view === 'listing') return listingView(body, base);
+  if (view === 'keys') return keysView(body, base);
+  const list = h('div');
+  mount(
+    body,
+    h('h2', null, 'Builds'),
+    uploadPanel(base, () => builds()),
+    list,
+  );
   async function builds(): Promise<void> {
-    const { data: list } = await api<{ builds: Build[] }>('GET', `${base}/builds`);
+    const { data: listed } = await api<{ builds: Build[] }>('GET', `${base}/builds`);
     mount(
-      body,
-      h('h2', null, 'Builds'),
+      list,
       dataTable(
         'Builds',
         ['Number', 'Version', 'Size', 'Uploader', 'Time', 'Live', 'Preview', 'Actions'],
-        list.builds.map((b) => [
+        listed.builds.map((b) => [
           String(b.number),
           b.version,
           `${Math.ceil(b.bytes / 1024)} KB`,
