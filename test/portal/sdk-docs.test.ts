@@ -27,10 +27,13 @@ eachDialect('portal: the SDK guide', (h) => {
     expect(text).not.toMatch(/saves\.save\(0, \{ format: 1, clicks \}\)\)/);
   });
 
-  it('documents pause with reason replaced, resume, and the play view', async () => {
+  it('documents pause with its reasons, resume, quit, continue and the play view', async () => {
     const text = decoded((await h.http.get('/docs/sdk')).text);
     expect(text).toContain('<tr><td><code>resume</code></td>');
-    expect(text).toContain('<code>{reason: "limit" | "replaced"}</code>');
+    expect(text).toContain('<code>{reason: "limit" | "replaced" | "signed_out"}</code>');
+    expect(text).toContain('<code>{reason: "replaced" | "signed_in"}</code>');
+    expect(text).toContain('<tr><td><code>quit</code></td>');
+    expect(text).toContain('<code>continue</code> is <code>{slot, version}</code>');
     expect(text).toContain('<h2 id="play-view">The play view</h2>');
     expect(text).toMatch(/One game, one tab\.<\/strong>/);
   });
