@@ -9,7 +9,12 @@ import { validationFailed } from '../../http/errors.js';
 import { searchAudit } from '../audit/audit.service.js';
 import { getLeaderboard } from '../scores/leaderboard.service.js';
 import { removeScores } from '../scores/moderation.service.js';
-import { LeaderboardMeta, LeaderboardQuery, StudioLeaderboardData, StudioLeaderboardRow } from '../scores/scores.schemas.js';
+import {
+  LeaderboardMeta,
+  LeaderboardQuery,
+  StudioLeaderboardData,
+  type StudioLeaderboardRow,
+} from '../scores/scores.schemas.js';
 import { gameAccess, studioAccess } from './access.js';
 import { findStudioBySlug } from './studios.repository.js';
 import { GameParams, StudioParams } from './studios.schemas.js';
