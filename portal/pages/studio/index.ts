@@ -1,8 +1,17 @@
-// /studio: the studio console (studio members): the member's games and, per game, their builds and the studio's
-// audit log, over /v1/studio (docs/game-developers.md, "Studio console"). Anyone else sees a "not a studio member" page.
+// /studio: the studio console (studio members): the member's games and, per game, three views over /v1/studio
+// (docs/game-developers.md, "Studio console"): its builds (here), its numbers (numbers.ts) and its leaderboards with
+// moderation (leaderboards.ts), picked by ?view=. Anyone else sees a "not a studio member" page.
 import { type ApiError, api } from '../../lib/api.js';
 import { dataTable, h, mount, setTitle } from '../../lib/dom.js';
 import { requireLogin } from '../../lib/session.js';
+import { leaderboardsView } from './leaderboards.js';
+import { numbersView } from './numbers.js';
+
+const VIEWS = [
+  ['builds', 'Builds'],
+  ['numbers', 'Numbers'],
+  ['leaderboards', 'Leaderboards'],
+] as const;
 
 interface StudioGame {
   slug: string;
@@ -39,9 +48,10 @@ export async function studioPage(main: HTMLElement): Promise<void> {
   }
   const slug = params().get('game');
   const game = data.games.find((g) => g.slug === slug);
+  const [view, viewTitle] = VIEWS.find(([v]) => v === params().get('view')) ?? VIEWS[0];
   const status = h('p', { role: 'status', class: 'muted' });
   const body = h('div');
-  setTitle(game ? `Studio console: ${game.title}` : 'Studio console');
+  setTitle(game ? `Studio console: ${game.title}, ${viewTitle.toLowerCase()}` : 'Studio console');
   mount(
     main,
     h('h1', null, 'Studio console'),
@@ -64,6 +74,23 @@ export async function studioPage(main: HTMLElement): Promise<void> {
         ),
       ),
     ),
+    game
+      ? h(
+          'nav',
+          { 'aria-label': `${game.title}: views`, class: 'chips studio-views' },
+          VIEWS.map(([v, label]) =>
+            h(
+              'a',
+              {
+                class: 'chip',
+                href: `/studio?game=${encodeURIComponent(game.slug)}&view=${v}`,
+                'aria-current': v === view ? 'page' : undefined,
+              },
+              label,
+            ),
+          ),
+        )
+      : null,
     status,
     body,
   );
@@ -74,6 +101,8 @@ export async function studioPage(main: HTMLElement): Promise<void> {
   const say = (text: string) => {
     status.textContent = text;
   };
+  if (view === 'numbers') return numbersView(body, game, say);
+  if (view === 'leaderboards') return leaderboardsView(body, game, say);
   const act = async (work: () => Promise<unknown>, done: string) => {
     try {
       await work();
