@@ -70,7 +70,7 @@ browserSuite('studio console: numbers and leaderboards in a real browser', { tim
       await panel.locator('summary').focus();
       await page.keyboard.press('Enter');
     }
-    const rows = panel.locator('tbody tr');
+    const rows = panel.locator('.table-wrap tbody tr');
     await visible(rows.first());
     const cells: string[][] = [];
     for (let i = 0; i < (await rows.count()); i++) cells.push(await rows.nth(i).locator('td').allInnerTexts());
@@ -92,7 +92,7 @@ browserSuite('studio console: numbers and leaderboards in a real browser', { tim
 
       await page.goto(`/studio?game=${s.slug}&view=numbers`);
       await visible(page.getByRole('heading', { level: 2, name: 'Numbers' }));
-      await expect(page.getByRole('link', { name: 'Numbers' })).toHaveAttribute('aria-current', 'page');
+      expect(await page.getByRole('link', { name: 'Numbers' }).getAttribute('aria-current')).toBe('page');
       await until(() => page.locator('.studio-chart canvas').count()).toBe(8);
       // the portal's own bundle carries no uPlot: the studio page loaded its script
       expect(await page.evaluate('typeof window.gpCharts')).toBe('object');
@@ -115,7 +115,7 @@ browserSuite('studio console: numbers and leaderboards in a real browser', { tim
       await fits(`${size} numbers`);
 
       await page.getByLabel('Period').selectOption('7');
-      await until(() => page.locator('.studio-charts tbody').first().locator('tr').count()).toBe(7);
+      await until(() => page.locator('.studio-charts .table-wrap tbody').first().locator('tr').count()).toBe(7);
       expect(new URL(page.url()).searchParams.get('days')).toBe('7');
       await until(() => page.locator('.studio-chart canvas').count()).toBe(8);
       const week = await api(7);

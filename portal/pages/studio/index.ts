@@ -15,9 +15,9 @@ const VIEWS = [
 
 interface StudioGame {
   slug: string;
-  title: string;
+  name: string;
   status: string;
-  studio?: string;
+  studio: string | null;
 }
 interface Build {
   number: number;
@@ -51,7 +51,7 @@ export async function studioPage(main: HTMLElement): Promise<void> {
   const [view, viewTitle] = VIEWS.find(([v]) => v === params().get('view')) ?? VIEWS[0];
   const status = h('p', { role: 'status', class: 'muted' });
   const body = h('div');
-  setTitle(game ? `Studio console: ${game.title}, ${viewTitle.toLowerCase()}` : 'Studio console');
+  setTitle(game ? `Studio console: ${game.name}, ${viewTitle.toLowerCase()}` : 'Studio console');
   mount(
     main,
     h('h1', null, 'Studio console'),
@@ -68,7 +68,7 @@ export async function studioPage(main: HTMLElement): Promise<void> {
             h(
               'a',
               { href: `/studio?game=${encodeURIComponent(g.slug)}`, 'aria-current': g === game ? 'page' : undefined },
-              g.title,
+              g.name,
             ),
           ),
         ),
@@ -77,7 +77,7 @@ export async function studioPage(main: HTMLElement): Promise<void> {
     game
       ? h(
           'nav',
-          { 'aria-label': `${game.title}: views`, class: 'chips studio-views' },
+          { 'aria-label': `${game.name}: views`, class: 'chips studio-views' },
           VIEWS.map(([v, label]) =>
             h(
               'a',

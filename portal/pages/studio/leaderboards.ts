@@ -38,7 +38,7 @@ function field(text: string, control: HTMLInputElement | HTMLSelectElement): HTM
 /** The Leaderboards view of one game in `body`; `say` speaks through the console's status line. */
 export async function leaderboardsView(
   body: HTMLElement,
-  game: { slug: string; title: string },
+  game: { slug: string; name: string },
   say: (text: string) => void,
 ): Promise<void> {
   const query = new URLSearchParams(location.search);
@@ -125,10 +125,10 @@ export async function leaderboardsView(
               {
                 class: 'button small danger',
                 type: 'button',
+                'aria-label': `Remove ${who}'s score ${row.score}`,
                 onclick: (event: Event) => askRemoval(row, who, event.currentTarget as HTMLButtonElement),
               },
               'Remove',
-              h('span', { class: 'visually-hidden' }, ` ${who}'s score ${row.score}`),
             ),
           ];
         }),

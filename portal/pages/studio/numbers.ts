@@ -185,7 +185,7 @@ const spanOf = (value: string | null): number => {
 /** The Numbers view of one game in `body`; `say` speaks through the console's status line. */
 export async function numbersView(
   body: HTMLElement,
-  game: { slug: string; title: string },
+  game: { slug: string; name: string },
   say: (text: string) => void,
 ): Promise<void> {
   let days = spanOf(new URLSearchParams(location.search).get('days'));
@@ -263,7 +263,7 @@ export async function numbersView(
             h(
               'details',
               { class: 'chart-table' },
-              h('summary', null, 'Show the numbers', h('span', { class: 'visually-hidden' }, `: ${chart.title}`)),
+              h('summary', { 'aria-label': `Show the numbers: ${chart.title}` }, 'Show the numbers'),
               dataTable(
                 `${chart.title}, ${data.from} to ${data.to}`,
                 ['Day', ...columns.map(([, label]) => label)],
@@ -275,9 +275,12 @@ export async function numbersView(
               null,
               h(
                 'a',
-                { href, download: `${data.game}-${chart.key}-${days}d.csv` },
+                {
+                  href,
+                  download: `${data.game}-${chart.key}-${days}d.csv`,
+                  'aria-label': `Download as CSV: ${chart.title}`,
+                },
                 'Download as CSV',
-                h('span', { class: 'visually-hidden' }, `: ${chart.title}`),
               ),
             ),
           );
