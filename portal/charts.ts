@@ -24,12 +24,20 @@ const cssVar = (name: string, fallback: string) =>
 function formatY(unit: LineChartSpec['unit'], value: number): string {
   if (unit === 'share') return `${Math.round(value * 100)}%`;
   if (unit === 'seconds') {
-    if (value >= 3600) return `${+(value / 3600).toFixed(1)}h`;
-    if (value >= 60) return `${+(value / 60).toFixed(1)}m`;
-    return `${value}s`;
+    if (value >= 3600) return `${+(value / 3600).toFixed(1)} h`;
+    if (value >= 60) return `${+(value / 60).toFixed(1)} min`;
+    return `${value} s`;
   }
   return value >= 10000 ? `${+(value / 1000).toFixed(1)}k` : String(value);
 }
+
+const decades = (steps: number[]) => [1, 10, 100, 1000, 10000, 100000].flatMap((d) => steps.map((n) => n * d));
+/** the y axis's steps by unit: whole counts, round durations, round percentages */
+const STEPS: Record<LineChartSpec['unit'], number[]> = {
+  count: decades([1, 2, 5]),
+  seconds: [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800],
+  share: [0.05, 0.1, 0.2, 0.25, 0.5],
+};
 
 /** A line per series over the days, as wide as `target` (and redrawn when that changes). */
 export function lineChart(target: HTMLElement, spec: LineChartSpec): DrawnChart {
@@ -63,9 +71,15 @@ export function lineChart(target: HTMLElement, spec: LineChartSpec): DrawnChart 
         {
           ...axis,
           space: 56,
+          incrs: decades([1, 2, 5]),
           values: (_u, splits) => splits.map((i) => (Number.isInteger(i) ? (spec.labels[i]?.slice(5) ?? '') : '')),
         },
-        { ...axis, size: 52, values: (_u, splits) => splits.map((v) => formatY(spec.unit, v)) },
+        {
+          ...axis,
+          size: 64,
+          incrs: STEPS[spec.unit],
+          values: (_u, splits) => splits.map((v) => formatY(spec.unit, v)),
+        },
       ],
     },
     [xs, ...spec.series.map((s) => s.values)] as uPlot.AlignedData,

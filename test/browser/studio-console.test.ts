@@ -141,6 +141,7 @@ browserSuite('studio console: numbers and leaderboards in a real browser', { tim
       const chartFile = await oneChart;
       expect(chartFile.suggestedFilename()).toBe(`${s.slug}-plays-7d.csv`);
       expect((await readFile((await chartFile.path())!, 'utf8')).split('\r\n')[0]).toBe('day,plays,players');
+      await rig.screenshot(page, `studio-numbers-${size}`);
       await expectAccessible(page, `${size} numbers, 7 days`);
       await fits(`${size} numbers, 7 days`);
       await context.close();
@@ -166,6 +167,7 @@ browserSuite('studio console: numbers and leaderboards in a real browser', { tim
       await remove.focus();
       await page.keyboard.press('Enter');
       await visible(page.getByRole('heading', { level: 3, name: /^Remove .*score$/ }));
+      await rig.screenshot(page, `studio-removal-${size}`);
       await expectAccessible(page, `${size} removal form`);
       await page.getByLabel('Reason (kept in the audit log)').fill(`impossible run ${size}`);
       await page.getByRole('button', { name: 'Remove', exact: true }).focus();
