@@ -1,7 +1,7 @@
 // The studio console's Leaderboards view: a page of one of the game's boards in a period (GET
 // /v1/studio/games/{slug}/leaderboard: the public page with each row's submission and player), and per row a removal,
-// of that best or of all the player's scores on the board, with a reason (POST …/scores/removals; docs/api.md, "Studio
-// console: numbers, moderation, audit log"). The page reloads after a removal.
+// of that best or of all the player's scores on the board, with a reason (POST …/scores/removals). The page reloads
+// after a removal (docs/api.md, "Studio console: numbers, moderation, audit log").
 import { type ApiError, api } from '../../lib/api.js';
 import { dataTable, h, mount, uid } from '../../lib/dom.js';
 
