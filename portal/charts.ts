@@ -63,6 +63,8 @@ export function lineChart(target: HTMLElement, spec: LineChartSpec): DrawnChart 
           label: s.label,
           stroke: colours[i % colours.length],
           width: 2,
+          // the second line is dashed: told apart without its colour, and seen where it runs over the first
+          dash: i === 1 ? [6, 4] : undefined,
           points: { show: spec.labels.length <= 31 },
           spanGaps: false,
         })),

@@ -155,7 +155,7 @@ export async function leaderboardsView(
     };
     const form = h(
       'form',
-      { class: 'panel', 'aria-labelledby': titleId, novalidate: true },
+      { class: 'panel studio-removal', 'aria-labelledby': titleId, novalidate: true },
       h('h3', { id: titleId, tabindex: -1 }, `Remove ${who}'s score`),
       h(
         'fieldset',
