@@ -119,6 +119,21 @@ eachDialect('portal: pages', (h) => {
     expect(asset.headers['cache-control']).toContain('immutable');
   });
 
+  it("names the studio console's charts on /studio alone, and the portal's bundle carries no uPlot", async () => {
+    const studio = await h.http.get('/studio');
+    const script = /data-charts-script="(\/assets\/charts-[A-Z0-9]+\.js)"/.exec(studio.text)?.[1];
+    const style = /data-charts-style="(\/assets\/charts-[A-Z0-9]+\.css)"/.exec(studio.text)?.[1];
+    expect(script && style, studio.text.slice(0, 2000)).toBeTruthy();
+    const charts = await h.http.get(script!);
+    expect(charts.status).toBe(200);
+    expect(charts.text).toContain('gpCharts');
+    expect((await h.http.get(style!)).text).toContain('.u-legend');
+    for (const url of ['/', '/admin', '/playtime']) expect((await h.http.get(url)).text).not.toContain('data-charts');
+    const bundle = /\/assets\/portal-[A-Z0-9]+\.js/.exec(studio.text)![0];
+    expect(charts.text).toContain('u-legend');
+    expect((await h.http.get(bundle)).text).not.toContain('u-legend');
+  });
+
   it("serves /docs as a portal page under the portal's strict policy", async () => {
     const res = await h.http.get('/docs');
     expect(res.status).toBe(200);

@@ -66,6 +66,42 @@ eachDialect('studios: leaderboard moderation', (h) => {
         .executeTakeFirstOrThrow()
     ).id;
 
+  describe('the studio reading of a board', () => {
+    it("answers the public page with each row's best submission and player, to members only", async () => {
+      const [a, b, c, d] = s.players;
+      const res = await h.http.get(`/v1/studio/games/${s.slug}/leaderboard?period=week&limit=2`, { token: s.member });
+      expect(res.status, res.text).toBe(200);
+      const pub = await h.http.get(`/v1/games/${s.slug}/leaderboard?period=week&limit=2`);
+      expect(res.body.meta).toEqual(pub.body.meta);
+      expect(
+        res.body.data.leaderboard.map((r: { rank: number; score: number; score_id: number; player_id: number }) => [
+          r.rank,
+          r.score,
+          r.score_id,
+          r.player_id,
+        ]),
+      ).toEqual([
+        [1, 90, await scoreId(a!.id, 90), a!.id],
+        [2, 85, await scoreId(d!.id, 85), d!.id],
+      ]);
+      expect(res.body.data.leaderboard.map((r: { player: unknown }) => r.player)).toEqual(
+        pub.body.data.leaderboard.map((r: { player: unknown }) => r.player),
+      );
+      // the public page names no ids
+      expect(pub.body.data.leaderboard[0]).not.toHaveProperty('score_id');
+      expect(pub.body.data.leaderboard[0]).not.toHaveProperty('player_id');
+      const deep = await h.http.get(`/v1/studio/games/${s.slug}/leaderboard?offset=2`, { token: s.member });
+      expect(deep.body.data.leaderboard.map((r: { player_id: number }) => r.player_id)).toEqual([b!.id, c!.id]);
+      for (const token of [s.outsider, a!.token]) {
+        const refused = await h.http.get(`/v1/studio/games/${s.slug}/leaderboard`, { token });
+        expect(refused.status).toBe(404);
+      }
+      expect((await h.http.get(`/v1/studio/games/${s.slug}/leaderboard?around=me`, { token: s.member })).status).toBe(
+        422,
+      );
+    });
+  });
+
   describe('removals', () => {
     it('removes one submission: the player falls back to their next best, every period exact', async () => {
       const [a, b, c, d] = s.players;

@@ -1,18 +1,29 @@
-// /studio: the studio console (studio members): the member's games and, per game, its views (?view=…): the builds with
-// the upload (the default), the listing editor and the developer keys, over /v1/studio (docs/game-developers.md,
-// "Studio console"). Anyone else sees a "not a studio member" page.
+// /studio: the studio console (studio members): the member's games and, per game, its views over /v1/studio, picked by
+// ?view= (docs/game-developers.md, "Studio console"): its builds with the upload (here, the default), its numbers
+// (numbers.ts), its leaderboards with moderation (leaderboards.ts), the listing editor (listing.ts) and the developer
+// keys (keys.ts). Anyone else sees a "not a studio member" page.
 import { type ApiError, api } from '../../lib/api.js';
 import { dataTable, h, mount, setTitle } from '../../lib/dom.js';
 import { requireLogin } from '../../lib/session.js';
 import { keysView } from './keys.js';
+import { leaderboardsView } from './leaderboards.js';
 import { listingView } from './listing.js';
+import { numbersView } from './numbers.js';
 import { uploadPanel } from './upload.js';
+
+const VIEWS = [
+  ['builds', 'Builds'],
+  ['numbers', 'Numbers'],
+  ['leaderboards', 'Leaderboards'],
+  ['listing', 'Listing'],
+  ['keys', 'Developer keys'],
+] as const;
 
 interface StudioGame {
   slug: string;
   name: string;
   status: string;
-  studio?: string;
+  studio: string | null;
 }
 interface Build {
   number: number;
@@ -43,9 +54,10 @@ export async function studioPage(main: HTMLElement): Promise<void> {
   }
   const slug = params().get('game');
   const game = data.games.find((g) => g.slug === slug);
+  const [view, viewTitle] = VIEWS.find(([v]) => v === params().get('view')) ?? VIEWS[0];
   const status = h('p', { role: 'status', class: 'muted' });
   const body = h('div');
-  setTitle(game ? `Studio console: ${game.name}` : 'Studio console');
+  setTitle(game ? `Studio console: ${game.name}, ${viewTitle.toLowerCase()}` : 'Studio console');
   mount(
     main,
     h('h1', null, 'Studio console'),
@@ -68,6 +80,23 @@ export async function studioPage(main: HTMLElement): Promise<void> {
         ),
       ),
     ),
+    game
+      ? h(
+          'nav',
+          { 'aria-label': `${game.name}: views`, class: 'chips studio-views' },
+          VIEWS.map(([v, label]) =>
+            h(
+              'a',
+              {
+                class: 'chip',
+                href: `/studio?game=${encodeURIComponent(game.slug)}&view=${v}`,
+                'aria-current': v === view ? 'page' : undefined,
+              },
+              label,
+            ),
+          ),
+        )
+      : null,
     status,
     body,
   );
@@ -78,6 +107,8 @@ export async function studioPage(main: HTMLElement): Promise<void> {
   const say = (text: string) => {
     status.textContent = text;
   };
+  if (view === 'numbers') return numbersView(body, game, say);
+  if (view === 'leaderboards') return leaderboardsView(body, game, say);
   const act = async (work: () => Promise<unknown>, done: string) => {
     try {
       await work();
@@ -88,36 +119,6 @@ export async function studioPage(main: HTMLElement): Promise<void> {
     }
   };
   const base = `/v1/studio/games/${encodeURIComponent(game.slug)}`;
-  const view = params().get('view') ?? 'builds';
-  const views: Array<[string, string]> = [
-    ['builds', 'Builds'],
-    ['listing', 'Listing'],
-    ['keys', 'Developer keys'],
-  ];
-  body.before(
-    h(
-      'nav',
-      { 'aria-label': `Views of ${game.name}` },
-      h(
-        'ul',
-        { class: 'inline' },
-        views.map(([key, label]) =>
-          h(
-            'li',
-            null,
-            h(
-              'a',
-              {
-                href: `/studio?game=${encodeURIComponent(game.slug)}&view=${key}`,
-                'aria-current': key === view ? 'page' : undefined,
-              },
-              label,
-            ),
-          ),
-        ),
-      ),
-    ),
-  );
   if (view === 'listing') return listingView(body, base);
   if (view === 'keys') return keysView(body, base);
   const list = h('div');

@@ -1,5 +1,6 @@
-// Builds the front-end with esbuild: the portal bundle and stylesheet (hashed names), the SDK script and its .d.ts, the demo
-// games with sources. Run by `npm run build` and by the tests' global setup.
+// Builds the front-end with esbuild: the portal bundle and stylesheet (hashed names), the studio console's charts (uPlot
+// and its stylesheet, an entry of their own that only the studio page loads), the SDK script and its .d.ts, the demo games
+// with sources. Run by `npm run build` and by the tests' global setup.
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
@@ -25,7 +26,7 @@ export async function buildWeb(options: BuildWebOptions = {}): Promise<Manifest>
 
   const portal = await build({
     absWorkingDir: root,
-    entryPoints: { portal: 'portal/main.ts', styles: 'portal/styles.css' },
+    entryPoints: { portal: 'portal/main.ts', styles: 'portal/styles.css', charts: 'portal/charts.ts' },
     outdir: path.join(outDir, 'assets'),
     entryNames: '[name]-[hash]',
     bundle: true,
@@ -37,11 +38,15 @@ export async function buildWeb(options: BuildWebOptions = {}): Promise<Manifest>
     logLevel: 'silent',
   });
   const outputs = Object.entries(portal.metafile.outputs);
-  const named = (entry: string) => {
-    const found = outputs.find(([, meta]) => meta.entryPoint === entry);
+  const output = (entry: string) => {
+    const found = outputs.find(([file, meta]) => meta.entryPoint === entry && !file.endsWith('.map'));
     if (!found) throw new Error(`esbuild wrote no output for ${entry}`);
-    return path.basename(found[0]);
+    return found;
   };
+  const named = (entry: string) => path.basename(output(entry)[0]);
+  // the stylesheet a script entry imports (uPlot's) comes out as a file of its own next to the script
+  const chartsCss = output('portal/charts.ts')[1].cssBundle;
+  if (!chartsCss) throw new Error('esbuild wrote no stylesheet for portal/charts.ts');
 
   await build({
     absWorkingDir: root,
@@ -66,6 +71,7 @@ export async function buildWeb(options: BuildWebOptions = {}): Promise<Manifest>
   const manifest: Manifest = {
     script: named('portal/main.ts'),
     style: named('portal/styles.css'),
+    charts: { script: named('portal/charts.ts'), style: path.basename(chartsCss) },
     built_at: new Date().toISOString(),
   };
   writeFileSync(path.join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);

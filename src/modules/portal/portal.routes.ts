@@ -165,8 +165,14 @@ export function portalRoutes(assets: PortalAssets, lookup: SessionLookup) {
     redirectLoopbackToPortalName(app);
 
     for (const [url, page, title, layout] of STATIC_PAGES) {
+      // The studio console loads its charts' script and stylesheet when it draws one (portal/pages/studio/numbers.ts).
+      const charts = assets.manifest?.charts;
+      const data =
+        page === 'studio' && charts
+          ? { chartsScript: `/assets/${charts.script}`, chartsStyle: `/assets/${charts.style}` }
+          : undefined;
       app.get(url, { config, schema }, async (request, reply) =>
-        sendPage(request, reply, assets, lookup, { page, title, layout, card: siteCard(app, url) }),
+        sendPage(request, reply, assets, lookup, { page, title, layout, data, card: siteCard(app, url) }),
       );
     }
 

@@ -27,6 +27,8 @@ export const PORTAL_ORIGIN_TOKEN = '%PORTAL_ORIGIN%';
 export interface Manifest {
   script: string;
   style: string;
+  /** the studio console's charts (portal/charts.ts): loaded by the studio page alone, when it draws a chart */
+  charts: { script: string; style: string };
   built_at: string;
 }
 

@@ -144,6 +144,7 @@ export async function findGameBoardPage(
     norm,
     reached_at,
     score_id,
+    player_id,
     username,
     display_name,
     country,
@@ -163,6 +164,7 @@ export async function findGameBoardPage(
             norm: r.norm!,
             reached_at: r.reached_at!,
             score_id: r.score_id!,
+            player_id: r.player_id!,
             username: r.username!,
             display_name: r.display_name!,
             country: r.country,
@@ -199,7 +201,7 @@ const gameBoardPageQuery = prepared(
       .offset(offset);
     const query = sql<GameBoardPageRow>`with gb as materialized (${found}), page as materialized (${page})
 select gb.*, ${rootCount(boardId)} as board_total, page.score as page_score, page.entries, page.last_played, page.norm,
-  page.reached_at, page.score_id, page.username, page.display_name, page.country, page.avatar_key, page.guest
+  page.reached_at, page.score_id, page.player_id, page.username, page.display_name, page.country, page.avatar_key, page.guest
 from gb left join page on true
 order by page.norm, page.reached_at, page.score_id`;
     return compilable(db, query);

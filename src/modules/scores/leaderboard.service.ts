@@ -87,14 +87,19 @@ async function standingOf(ctx: AppContext, opened: OpenBoard): Promise<Standing>
   return { rank, best: normalise(key.norm, game.leaderboard_order), entries: best.entries, total, key };
 }
 
-function toRow(ctx: AppContext, row: PageRow, rank: number): LeaderboardRow {
-  return {
+/** A row of the page; the studio's reading adds which submission holds the best and whose it is. */
+type PageEntry = LeaderboardRow & { score_id?: number; player_id?: number };
+
+function toRow(ctx: AppContext, row: PageRow, rank: number, ids: boolean): PageEntry {
+  const shown: LeaderboardRow = {
     rank,
     score: Number(row.score),
     entries: Number(row.entries),
     last_played: formatTimestamp(Number(row.last_played)),
     player: publicPlayer(ctx.config, row),
   };
+  // the studio's moderation page names what to remove (docs/api.md, "Studio console: numbers, moderation, audit log")
+  return ids ? { ...shown, score_id: Number(row.score_id), player_id: Number(row.player_id) } : shown;
 }
 
 /** The rows from 0-based `offset`: OFFSET when shallow, else a walk down the count tree to the first key, then a keyset scan. */
@@ -135,6 +140,7 @@ export async function getLeaderboard(
   slug: string,
   query: LeaderboardQuery,
   credential: Credential | null,
+  options: { ids?: boolean } = {},
 ) {
   const player = credential?.kind === 'player' ? credential.playerId : undefined;
   if (query.around === 'me' && player === undefined) {
@@ -172,8 +178,8 @@ export async function getLeaderboard(
     if (page) ({ rows, total } = page);
     else total = me?.total ?? 0;
   }
-  const data: { leaderboard: LeaderboardRow[]; me?: { rank: number | null; best: number | null } } = {
-    leaderboard: rows.map((row, i) => toRow(ctx, row, offset + i + 1)),
+  const data: { leaderboard: PageEntry[]; me?: { rank: number | null; best: number | null } } = {
+    leaderboard: rows.map((row, i) => toRow(ctx, row, offset + i + 1, options.ids === true)),
   };
   if (me) data.me = { rank: me.rank, best: me.best };
   const meta = {

@@ -13,6 +13,7 @@ export interface PageRow {
   norm: number;
   reached_at: number;
   score_id: number;
+  player_id: number;
   username: string;
   display_name: string;
   country: string | null;
@@ -35,6 +36,7 @@ export function pageQuery(db: Executor, boardId: number | RawBuilder<number>, ma
       'b.norm',
       'b.reached_at',
       'b.score_id',
+      'b.player_id',
       'p.username',
       'p.display_name',
       'p.country',

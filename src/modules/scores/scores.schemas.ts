@@ -164,6 +164,20 @@ export const LeaderboardData = Type.Object({
   me: Type.Optional(Standing),
 });
 
+/** A row as the studio console reads it (GET /v1/studio/games/{slug}/leaderboard): what a removal names. */
+export const StudioLeaderboardRow = Type.Object(
+  {
+    ...LeaderboardRow.properties,
+    score_id: Type.Integer({ description: "the submission holding the player's best in the period" }),
+    player_id: Type.Integer({ description: "the player's id" }),
+  },
+  { title: 'StudioLeaderboardRow' },
+);
+
+export const StudioLeaderboardData = Type.Object({
+  leaderboard: Type.Array(StudioLeaderboardRow, { description: 'the page of rows, best first' }),
+});
+
 export const LeaderboardMeta = Type.Object({
   game: Slug,
   board: Type.String({ description: 'the board read' }),

@@ -1,13 +1,20 @@
-// /v1/studio/games/{slug}/scores/removals: leaderboard moderation; /v1/studio/studios/{studio}/audit: the studio's
+// /v1/studio/games/{slug}/leaderboard and …/scores/removals: leaderboard moderation; /v1/studio/studios/{studio}/audit: the studio's
 // audit log (every console action taken in the studio, newest first).
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { AuditEntrySchema } from '../audit/audit.schemas.js';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Nullable, Ok, RowId, Timestamp, ok } from '../../http/envelope.js';
+import { Nullable, Ok, OkMeta, RowId, Timestamp, ok } from '../../http/envelope.js';
 import { validationFailed } from '../../http/errors.js';
 import { searchAudit } from '../audit/audit.service.js';
+import { getLeaderboard } from '../scores/leaderboard.service.js';
 import { removeScores } from '../scores/moderation.service.js';
+import {
+  LeaderboardMeta,
+  LeaderboardQuery,
+  StudioLeaderboardData,
+  type StudioLeaderboardRow,
+} from '../scores/scores.schemas.js';
 import { gameAccess, studioAccess } from './access.js';
 import { findStudioBySlug } from './studios.repository.js';
 import { GameParams, StudioParams } from './studios.schemas.js';
@@ -49,6 +56,29 @@ const AuditQuery = Type.Object(
 export async function moderationRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const ctx = app.ctx;
+
+  app.get(
+    '/v1/studio/games/:slug/leaderboard',
+    {
+      config: { auth: 'player', errors: ['not_found', 'leaderboard_disabled', 'validation_failed'] },
+      schema: {
+        tags,
+        operationId: 'getStudioLeaderboard',
+        summary: 'A page of a leaderboard, for moderation',
+        description: `The page GET /v1/games/{slug}/leaderboard answers (same board, period, limit, offset and at; no around), each row
+also naming the submission that holds the player's best in the period (\`score_id\`) and the player (\`player_id\`): what
+POST /v1/studio/games/{slug}/scores/removals takes. For the members of the game's studio and the operators; 404 for anyone else.`,
+        params: GameParams,
+        querystring: Type.Omit(LeaderboardQuery, ['around'], { additionalProperties: false }),
+        response: { 200: OkMeta(StudioLeaderboardData, LeaderboardMeta) },
+      },
+    },
+    async (request) => {
+      const { game } = await gameAccess(ctx, request.credential, request.params.slug);
+      const { data, meta } = await getLeaderboard(ctx, game.slug, request.query, null, { ids: true });
+      return ok({ leaderboard: data.leaderboard as Static<typeof StudioLeaderboardRow>[] }, meta);
+    },
+  );
 
   app.post(
     '/v1/studio/games/:slug/scores/removals',
