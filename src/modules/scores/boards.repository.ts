@@ -33,6 +33,21 @@ export async function lockBoard(db: Executor, gameId: number, board: string, mod
   if (isPostgres(db)) await boardLockSql(gameId, board, mode).execute(db);
 }
 
+/** Every board row of one game's board (every period, every order): a prefix of the unique index leaderboards_key. */
+export async function boardsOfGameBoard(
+  db: Executor,
+  gameId: number,
+  board: string,
+): Promise<Array<{ id: number; period: string; period_key: string; sort_order: string }>> {
+  return db
+    .selectFrom('leaderboards')
+    .select(['id', 'period', 'period_key', 'sort_order'])
+    .where('game_id', '=', gameId)
+    .where('board', '=', board)
+    .orderBy('id')
+    .execute();
+}
+
 /** The boards of one game, name and period, in any order: a prefix of the unique index leaderboards_key. */
 function boardsInPeriod(db: Executor, ref: BoardRef) {
   return db

@@ -270,3 +270,11 @@ export async function moveRequestKeys(db: Executor, fromCaller: string, toCaller
     .execute();
   await db.updateTable('score_requests').set({ caller: toCaller }).where('caller', '=', fromCaller).execute();
 }
+
+/** When and where the player submitted: game, board and time of every submission (index scores_player_idx). */
+export async function submissionTimesOf(
+  db: Executor,
+  playerId: number,
+): Promise<Array<{ game_id: number; board: string; created_at: number }>> {
+  return db.selectFrom('scores').select(['game_id', 'board', 'created_at']).where('player_id', '=', playerId).execute();
+}
