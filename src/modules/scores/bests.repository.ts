@@ -262,7 +262,7 @@ export interface BoardHistory {
  * Fills a new board's bests from the stored submissions: per player the best in the period (earliest first on a
  * tie), the number of submissions and the last one. Index scores_board_idx; linear in the board's history. Runs when
  * a board is created (empty for a new period, the whole history when the game's order changed) or rebuilt. Players
- * waiting for their account's deletion are left out (docs/api.md, "Scores and leaderboards"); with `playerId`, only
+ * waiting for their account's deletion are left out (docs/api.md, "Accounts and authentication"); with `playerId`, only
  * that player's best is filled (their return to the boards). Returns the rank keys inserted.
  */
 export async function fillBestsFromScores(
