@@ -12,7 +12,7 @@ export interface Outage {
   end(): Promise<void>;
 }
 
-export function databaseOutage(h: Harness): Outage {
+export function databaseOutage(h: Pick<Harness, 'dialect' | 'config'>): Outage {
   if (h.dialect === 'postgres') {
     const name = new URL(h.config.database_url).pathname.slice(1);
     let admin: pg.Client | undefined;
