@@ -33,6 +33,18 @@ export async function lockBoard(db: Executor, gameId: number, board: string, mod
   if (isPostgres(db)) await boardLockSql(gameId, board, mode).execute(db);
 }
 
+/**
+ * Takes the locks of several boards, shared, in one order (game, then board name), before any bests row: what a
+ * change of one player's bests on many boards takes (a deletion, its cancelling, a purge, a guest's merge).
+ */
+export async function lockGameBoards(db: Executor, boards: ReadonlyArray<{ game_id: number; board: string }>) {
+  if (!isPostgres(db)) return;
+  const sorted = [...boards].sort(
+    (a, b) => a.game_id - b.game_id || (a.board < b.board ? -1 : a.board > b.board ? 1 : 0),
+  );
+  for (const { game_id, board } of sorted) await lockBoard(db, game_id, board, 'shared');
+}
+
 /** Every board row of one game's board (every period, every order): a prefix of the unique index leaderboards_key. */
 export async function boardsOfGameBoard(
   db: Executor,

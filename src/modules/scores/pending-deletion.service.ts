@@ -13,19 +13,13 @@ import {
   keyOfBest,
   lockBests,
 } from './bests.repository.js';
-import { boardsOfGameBoard, lockBoard } from './boards.repository.js';
+import { boardsOfGameBoard, lockGameBoards } from './boards.repository.js';
 import { applyKeyChanges, removeKeys, type KeyChange } from './count-tree.js';
 import { periodKeysAt, windowOfKey } from './periods.js';
 import type { Period } from '../../time.js';
 import { submissionTimesOf } from './scores.repository.js';
 
 type GameBoard = { game_id: number; board: string };
-const byGameAndBoard = (a: GameBoard, b: GameBoard) =>
-  a.game_id - b.game_id || (a.board < b.board ? -1 : a.board > b.board ? 1 : 0);
-
-async function lockBoards(trx: Executor, boards: GameBoard[]): Promise<void> {
-  for (const { game_id, board } of [...boards].sort(byGameAndBoard)) await lockBoard(trx, game_id, board, 'shared');
-}
 
 /** Deletes the player's bests rows, their keys first taken off the count trees. */
 async function takeOffBoards(trx: Executor, playerId: number): Promise<void> {
@@ -44,7 +38,7 @@ async function takeOffBoards(trx: Executor, playerId: number): Promise<void> {
 
 /** The deletion is scheduled: the player leaves every board, inside the caller's transaction. */
 export async function hidePlayerFromBoards(trx: Executor, playerId: number): Promise<void> {
-  await lockBoards(trx, await gameBoardsOfPlayer(trx, playerId));
+  await lockGameBoards(trx, await gameBoardsOfPlayer(trx, playerId));
   await takeOffBoards(trx, playerId);
 }
 
@@ -66,11 +60,11 @@ export async function restorePlayerToBoards(ctx: AppContext, trx: Executor, play
   }
   const held = await gameBoardsOfPlayer(trx, playerId);
   for (const b of held) pairs.set(`${b.game_id}\n${b.board}`, b);
-  await lockBoards(trx, [...pairs.values()]);
+  await lockGameBoards(trx, [...pairs.values()]);
   await takeOffBoards(trx, playerId);
 
   const targets: Array<GameBoard & { id: number; period: Period; period_key: string; sort_order: string }> = [];
-  for (const pair of [...pairs.values()].sort(byGameAndBoard)) {
+  for (const pair of pairs.values()) {
     for (const row of await boardsOfGameBoard(trx, pair.game_id, pair.board))
       if (periods.has(`${pair.game_id}\n${pair.board}\n${row.period}\n${row.period_key}`))
         targets.push({ ...pair, ...row, period: row.period as Period });

@@ -10,6 +10,7 @@ import { IDEMPOTENCY_TTL_MS, callerOf, requestFingerprint } from './idempotency.
 import {
   boardsOfPlayer,
   deleteBests,
+  gameBoardsOfPlayer,
   giveBests,
   insertBests,
   keyOfBest,
@@ -17,7 +18,7 @@ import {
   setBest,
   type BestRow,
 } from './bests.repository.js';
-import { findGameWithBoards } from './boards.repository.js';
+import { findGameWithBoards, lockGameBoards } from './boards.repository.js';
 import { periodKeysAt } from './periods.js';
 import { clampReachedAt, compareKeys, normalise, type RankKey } from './count-tree.model.js';
 import { TreeChanged, applyKeyChanges, removeKeys, setBestsAndRank, type KeyChange } from './count-tree.js';
@@ -303,6 +304,7 @@ export async function myScoresForGame(ctx: AppContext, slug: string, playerId: n
  * the bests rows then go with the player row, by cascade). Ranks of everyone else stay exact.
  */
 export async function removePlayerFromBoards(trx: Executor, playerId: number): Promise<void> {
+  await lockGameBoards(trx, await gameBoardsOfPlayer(trx, playerId));
   const boards = await boardsOfPlayer(trx, playerId);
   if (!boards.length) return;
   const bests = await lockBests(trx, boards, playerId);
@@ -318,10 +320,11 @@ export async function removePlayerFromBoards(trx: Executor, playerId: number): P
  * tree as it is); where both have one, the account keeps the better key (the earlier on a tie, as ranking does),
  * with both players' entries and the later last score, and the other key leaves the tree. So each affected board
  * loses exactly one key per player the two had in common, and every rank stays exact. Then the submissions and the
- * stored Idempotency-Key answers become the account's. Lock order as a submission: bests rows by board (the guest's,
- * then the account's), then the tree's nodes (removeKeys).
+ * stored Idempotency-Key answers become the account's. Lock order as a submission: the boards' locks (shared,
+ * boards.repository.ts), bests rows by board (the guest's, then the account's), then the tree's nodes (removeKeys).
  */
 export async function mergePlayerScores(trx: Executor, fromId: number, toId: number): Promise<{ scoresMoved: number }> {
+  await lockGameBoards(trx, await gameBoardsOfPlayer(trx, fromId));
   const boards = await boardsOfPlayer(trx, fromId);
   const guest = await lockBests(trx, boards, fromId);
   const account = new Map((await lockBests(trx, boards, toId)).map((row) => [row.leaderboard_id, row]));
