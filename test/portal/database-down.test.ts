@@ -15,20 +15,20 @@ eachDialect('portal: pages with the database out of reach', (h) => {
   });
 
   async function signedIn() {
-    const { token } = await createPlayerWithToken(h.ctx, { display_name: 'Ada Lovelace' });
+    const { token, player } = await createPlayerWithToken(h.ctx, { display_name: 'Ada Lovelace' });
     await createGame(h.ctx, { slug: 'down-game', name: 'Down Game' });
-    return { cookie: `gp_session=${h.app.signCookie(token)}` };
+    return { headers: { cookie: `gp_session=${h.app.signCookie(token)}` }, player };
   }
 
   it("serves a signed-in player's catalogue and game page with an empty header for the script to fill, kept by no cache", async () => {
-    const headers = await signedIn();
+    const { headers, player } = await signedIn();
     // Up: the header names the player.
     const up = await h.app.inject({ url: '/games/down-game', headers });
     expect(nav(up.body)).toContain('Ada Lovelace');
 
     outage = databaseOutage(h);
     await outage.start();
-    for (const url of ['/', '/games/down-game', '/playtime']) {
+    for (const url of ['/', '/games/down-game', '/playtime', `/u/${player.username}`]) {
       const res = await h.app.inject({ url, headers });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type'], url).toMatch(/^text\/html/);
@@ -38,10 +38,13 @@ eachDialect('portal: pages with the database out of reach', (h) => {
       expect(res.body, url).not.toContain('data-session="none"');
       expect(res.body, url).toMatch(/<script src="\/assets\/portal-[A-Z0-9]+\.js" defer><\/script>/);
     }
-    // The game's page is the shell its script fills from the API.
+    // The game's and the profile's pages are the shells their scripts fill from the API.
     const game = await h.app.inject({ url: '/games/down-game', headers });
     expect(game.body).toContain('data-page="game"');
     expect(game.body).toContain('data-slug="down-game"');
+    const profile = await h.app.inject({ url: `/u/${player.username}`, headers });
+    expect(profile.body).toContain('data-page="profile"');
+    expect(profile.body).toContain(`data-username="${player.username}"`);
 
     // The API still answers 503 unavailable in its envelope.
     for (const url of ['/v1/me', '/v1/games', '/v1/games/down-game']) {

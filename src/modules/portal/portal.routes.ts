@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import { type PlayerCredential, sessionCookieName } from '../../http/auth.js';
 import { avatarUrl } from '../accounts/avatar-url.js';
+import { USERNAME_PATTERN } from '../accounts/username.js';
 import { findActivePlayer, findHeaderPlayer, findListedGame } from './portal.repository.js';
 import { gamesSource } from '../games/game-origin.js';
 import { SLUG_PATTERN } from '../games/manifest.js';
@@ -268,7 +269,14 @@ export function portalRoutes(assets: PortalAssets, lookup: SessionLookup) {
     );
 
     app.get<{ Params: { username: string } }>('/u/:username', { config, schema }, async (request, reply) => {
-      const player = await findActivePlayer(app.ctx.db, request.params.username);
+      const { username } = request.params;
+      const player = await unlessUnreachable(() => findActivePlayer(app.ctx.db, username));
+      // As a game's page: the shell, which the script fills or turns into "Player not found".
+      if (player === UNREACHABLE) {
+        if (!USERNAME_PATTERN.test(username)) return sendNotFound(request, reply, assets);
+        const shell = { page: 'profile', title: 'Player', data: { username } };
+        return sendPage(request, reply, assets, lookup, shell, 200, false, true);
+      }
       if (!player) return sendNotFound(request, reply, assets);
       return sendPage(request, reply, assets, lookup, profilePageOptions(app.ctx.config, player));
     });
