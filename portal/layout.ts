@@ -16,7 +16,7 @@ export async function renderAccountNav(): Promise<void> {
     who = await me();
   } catch {
     // The API could not say (the database out of reach, offline): the header stays as served (the player's, or left
-    // empty by a server that could not say either), and is asked again (docs/portal.md, "The database out of reach").
+    // empty by a server that could not say either), and is asked again (docs/portal.md, "The portal").
     askAgain(1);
     return;
   }

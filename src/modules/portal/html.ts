@@ -52,7 +52,7 @@ export interface PageOptions {
 
 /**
  * The session's player could not be looked up (the database out of reach): the header is served empty and the page
- * script fills it from /v1/me (docs/portal.md, "The database out of reach").
+ * script fills it from /v1/me (docs/portal.md, "The portal").
  */
 export const UNKNOWN_PLAYER = 'unknown';
 

@@ -61,7 +61,7 @@ export function signedOut(request: FastifyRequest): boolean {
 
 /**
  * What `lookup` returns, or UNREACHABLE when the database is out of reach: the page is served without what it would
- * have read, and its script fills it from the API (docs/portal.md, "The database out of reach").
+ * have read, and its script fills it from the API (docs/portal.md, "The portal").
  */
 async function unlessUnreachable<T>(lookup: () => Promise<T>): Promise<T | typeof UNREACHABLE> {
   try {

@@ -1,8 +1,8 @@
-// A player waiting for their account's deletion is off the public leaderboards (docs/api.md, "Accounts and
-// authentication"): their bests leave every board, and its count tree, in the transaction that schedules the deletion,
-// so every other rank and every total stays exact; their submissions are kept. The login that cancels the deletion
-// puts them back, rebuilt from those submissions, in its own transaction. Lock order as a submission: the boards'
-// locks (shared), the bests rows by board, then the trees' nodes.
+// A player waiting for their account's deletion is off the public leaderboards
+// (docs/api.md, "Accounts and authentication"): their bests leave every board, and its count tree, in the transaction
+// that schedules the deletion, so every other rank and every total stays exact; their submissions are kept. The login
+// that cancels the deletion puts them back, rebuilt from those submissions, in its own transaction. Lock order as a
+// submission: the boards' locks (shared), the bests rows by board, then the trees' nodes.
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/connect.js';
 import {
