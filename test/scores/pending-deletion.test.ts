@@ -68,6 +68,12 @@ eachDialect('scores: a player waiting for deletion leaves the leaderboards', (h)
     expect(moved.body.data).toMatchObject({ rank: 2, best: 100 });
     const boards = await h.ctx.db.selectFrom('leaderboards').select('id').where('game_id', '=', game.id).execute();
     for (const b of boards) await checkTree(h, b.id);
+    // A submission of theirs still under way when the deletion was asked for (its token read before): refused,
+    // nothing stored, the board as it is.
+    await expect(
+      submitScore(h.ctx, { slug: game.slug, credential: asPlayer(middle!.id), body: { score: 250 } }),
+    ).rejects.toMatchObject({ code: 'unauthenticated' });
+    for (const period of periods) expect(await board(h, game.slug, period), period).toEqual(hidden);
     // Their submissions are kept for the grace period.
     expect(await h.ctx.db.selectFrom('scores').select('id').where('player_id', '=', middle!.id).execute()).toHaveLength(
       2,

@@ -63,6 +63,13 @@ async function playerFor(
   return playerId;
 }
 
+/** The player stopped being active while the request ran (a deletion asked for, a suspension). */
+function playerGone(credential: Credential): AppError {
+  return credential.kind === 'player'
+    ? new AppError('unauthenticated', 'The account is no longer active: log in again')
+    : notFound('No such player of this game');
+}
+
 function metaText(meta: Record<string, unknown> | undefined): string | null {
   if (meta === undefined) return null;
   const text = JSON.stringify(meta);
@@ -258,6 +265,10 @@ export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<
         created_at: now,
       };
       const { scoreId, bests } = await insertScoreLockingBests(trx, row, boardIds);
+      // First bests to insert: the player must still be active (an account whose deletion was asked for while the
+      // request ran has left the boards, and must not come back with this score; docs/api.md, "Accounts and
+      // authentication"). Read once the player's bests rows are locked, after the deletion's commit.
+      if (bests.length < boardIds.length && !(await isActivePlayer(trx, playerId))) throw playerGone(input.credential);
       const key: RankKey = { norm: normalise(score, game.leaderboard_order), reachedAt: clampReachedAt(now), scoreId };
       const { before, counted, improved, changes } = await fileBests(trx, boardIds, playerId, score, key, now, bests);
       const personalBest = !before || beats(key, before);
