@@ -265,9 +265,9 @@ export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<
         created_at: now,
       };
       const { scoreId, bests } = await insertScoreLockingBests(trx, row, boardIds);
-      // First bests to insert: the player must still be active (an account whose deletion was asked for while the
-      // request ran has left the boards, and must not come back with this score; docs/api.md, "Accounts and
-      // authentication"). Read once the player's bests rows are locked, after the deletion's commit.
+      // First bests to insert: the player must still be active. An account whose deletion was asked for while the
+      // request ran has left the boards and must not come back with this score
+      // (docs/api.md, "Accounts and authentication"). Read once the bests rows are locked, after the deletion's commit.
       if (bests.length < boardIds.length && !(await isActivePlayer(trx, playerId))) throw playerGone(input.credential);
       const key: RankKey = { norm: normalise(score, game.leaderboard_order), reachedAt: clampReachedAt(now), scoreId };
       const { before, counted, improved, changes } = await fileBests(trx, boardIds, playerId, score, key, now, bests);
