@@ -11,7 +11,22 @@ export async function renderAccountNav(): Promise<void> {
     following = true;
     onMeRefreshed((who) => showAccount(who));
   }
-  showAccount(await me().catch(() => null));
+  let who: Me | null;
+  try {
+    who = await me();
+  } catch {
+    // The API could not say (the database out of reach, offline): the header stays as served (the player's, or left
+    // empty by a server that could not say either), and is asked again (docs/portal.md, "The portal").
+    askAgain(1);
+    return;
+  }
+  showAccount(who);
+}
+
+/** Asks /v1/me again after 5, 10, 15… seconds, six times at most; an answer redraws the header (onMeRefreshed). */
+function askAgain(attempt: number): void {
+  if (attempt > 6) return;
+  setTimeout(() => void me(true).catch(() => askAgain(attempt + 1)), 5000 * attempt);
 }
 
 function showAccount(who: Me | null): void {

@@ -31,6 +31,7 @@ import { restoreDeletingPlayer } from './self-service.repository.js';
 import { revokeAllTokens, revokeTokens } from './tokens.repository.js';
 import { issueToken } from './tokens.service.js';
 import { usernameCandidates } from './username.js';
+import { restorePlayerToBoards } from '../scores/pending-deletion.service.js';
 
 export const VERIFY_EMAIL_TTL_MS = 7 * 86_400_000;
 export const RESET_PASSWORD_TTL_MS = 3_600_000;
@@ -189,6 +190,8 @@ export async function login(
       if (found.status === 'deleting') {
         const restored = await restoreDeletingPlayer(trx, found.id, ctx.clock.now());
         if (!restored) throw invalidCredentials(); // purged or suspended in the meantime
+        // Back on the leaderboards, exactly as before the deletion was asked for.
+        await restorePlayerToBoards(ctx, trx, found.id);
         account = restored;
       }
       const issued = await issueToken(ctx, trx, account.id, tokenName, 'evict', kind);

@@ -8,6 +8,7 @@ import { AppError, validationFailed } from '../../http/errors.js';
 import { sha256 } from '../../lib/secrets.js';
 import { formatIso, formatTimestamp } from '../../time.js';
 import { getEntitlement } from '../play/entitlement.js';
+import { hidePlayerFromBoards } from '../scores/pending-deletion.service.js';
 import { removePlayerFromBoards } from '../scores/scores.service.js';
 import { createMailToken, emailTaken, invalidMailToken, VERIFY_EMAIL_TTL_MS } from './auth.service.js';
 import { requireAccount } from './account-only.js';
@@ -135,8 +136,8 @@ export async function confirmEmailChange(ctx: AppContext, token: string) {
 }
 
 /**
- * Schedules the account's deletion DELETION_GRACE_DAYS ahead: the profile disappears and every token is revoked at
- * once; logging in before the date cancels it. A notice goes to the address.
+ * Schedules the account's deletion DELETION_GRACE_DAYS ahead: the profile disappears, the player leaves the
+ * leaderboards and every token is revoked at once; logging in before the date cancels it. A notice goes to the address.
  */
 export async function scheduleDeletion(ctx: AppContext, playerId: number, password: string) {
   const player = await checkPassword(ctx, playerId, password);
@@ -145,6 +146,7 @@ export async function scheduleDeletion(ctx: AppContext, playerId: number, passwo
     const dueAt = now + DELETION_GRACE_MS;
     await updatePlayer(trx, playerId, { status: 'deleting', deletion_due_at: dueAt, updated_at: now });
     await revokeAllTokens(trx, playerId, now);
+    await hidePlayerFromBoards(trx, playerId);
     for (const purpose of ['verify_email', 'reset_password', 'change_email'] as const)
       await retireMailTokens(trx, playerId, purpose, now);
     return dueAt;

@@ -47,8 +47,14 @@ export interface PageOptions {
    * Who the session cookie names (null: nobody): the header is served as the script draws it (portal/layout.ts), so a
    * slow network never shows the wrong one first. `here` is the page's path and query, for the links that come back.
    */
-  account?: { player: HeaderPlayer | null; here: string };
+  account?: { player: HeaderPlayer | null | typeof UNKNOWN_PLAYER; here: string };
 }
+
+/**
+ * The session's player could not be looked up (the database out of reach): the header is served empty and the page
+ * script fills it from /v1/me (docs/portal.md, "The portal").
+ */
+export const UNKNOWN_PLAYER = 'unknown';
 
 /** What the header shows of the logged-in player or guest. */
 export interface HeaderPlayer {
@@ -58,7 +64,8 @@ export interface HeaderPlayer {
 }
 
 /** The header's account area as portal/layout.ts (showAccount) and portal/pages/guest.ts (guestNav) draw it. */
-export function accountNav(player: HeaderPlayer | null, here: string): string {
+export function accountNav(player: HeaderPlayer | null | typeof UNKNOWN_PLAYER, here: string): string {
+  if (player === UNKNOWN_PLAYER) return '';
   const path = here.split('?')[0] ?? '/';
   if (!player) {
     const next =
@@ -138,6 +145,9 @@ const SKELETON_CARD =
 const CATALOGUE_LOADING = `<h1>Games</h1>\n<p class="muted" role="status">Loading games…</p>\n<ul class="cards" aria-label="Games" aria-busy="true">${SKELETON_CARD.repeat(8)}</ul><noscript><p class="notice">This page needs JavaScript.</p></noscript>`;
 
 export function renderPage(manifest: Manifest | null, options: PageOptions): string {
+  const player = options.account?.player ?? null;
+  const here = options.account?.here ?? '/';
+  const known = player === UNKNOWN_PLAYER ? null : player;
   const data = Object.entries({
     page: options.page,
     ...options.data,
@@ -169,10 +179,10 @@ ${assets}
 <div class="wrap header-row">
 <a class="brand" href="/"><img src="/assets/icon.svg" alt="" width="28" height="28"> <span class="brand-name">Game Platform</span></a>
 <nav aria-label="Main" class="main-nav"><a href="/">Games</a></nav>
-<div id="account-nav" class="account-nav">${accountNav(options.account?.player ?? null, options.account?.here ?? '/')}</div>
+<div id="account-nav" class="account-nav">${accountNav(player, here)}</div>
 </div>
 </header>
-${options.page === 'play' && options.account?.player?.guest ? guestBar(options.account.player, options.account.here) : ''}<main id="main" class="wrap ${options.layout ?? 'wide'}" tabindex="-1">
+${options.page === 'play' && known?.guest ? guestBar(known, here) : ''}<main id="main" class="wrap ${options.layout ?? 'wide'}" tabindex="-1">
 ${options.main ?? (options.page === 'catalogue' ? CATALOGUE_LOADING : LOADING)}
 </main>
 <footer class="site-footer"><div class="wrap"><a href="/docs/sdk">Game SDK</a> · <a href="/docs">API</a></div></footer>

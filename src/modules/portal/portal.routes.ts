@@ -8,13 +8,15 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../../db/unavailable.js';
 import { type PlayerCredential, sessionCookieName } from '../../http/auth.js';
 import { avatarUrl } from '../accounts/avatar-url.js';
+import { USERNAME_PATTERN } from '../accounts/username.js';
 import { findActivePlayer, findHeaderPlayer, findListedGame } from './portal.repository.js';
 import { gamesSource } from '../games/game-origin.js';
 import { SLUG_PATTERN } from '../games/manifest.js';
 import { buildIsIsolated } from '../games/preview.service.js';
-import { portalCsp, renderNotFound, renderPage, type HeaderPlayer, type PageOptions } from './html.js';
+import { portalCsp, renderNotFound, renderPage, UNKNOWN_PLAYER, type HeaderPlayer, type PageOptions } from './html.js';
 import { gamePageOptions, playLoadingHtml, profilePageOptions } from './page-cards.js';
 import { catalogueFilter, cataloguePageOptions } from './catalogue-page.js';
 import { listGames } from '../games/games.service.js';
@@ -58,17 +60,40 @@ export function signedOut(request: FastifyRequest): boolean {
 }
 
 /**
- * Who the request's session cookie names, for the served header: undefined without a cookie, null when the cookie
- * names nobody (unsigned, expired, revoked, a suspended player). The token goes through the same cached lookup as the
- * API's (no CSRF header is needed: the page only shows a name and changes nothing), then one primary-key read.
+ * What `lookup` returns, or UNREACHABLE when the database is out of reach: the page is served without what it would
+ * have read, and its script fills it from the API (docs/portal.md, "The portal").
  */
-async function sessionPlayer(request: FastifyRequest, lookup: SessionLookup): Promise<HeaderPlayer | null | undefined> {
+async function unlessUnreachable<T>(lookup: () => Promise<T>): Promise<T | typeof UNREACHABLE> {
+  try {
+    return await lookup();
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) return UNREACHABLE;
+    throw error;
+  }
+}
+const UNREACHABLE = Symbol('unreachable');
+
+/**
+ * Who the request's session cookie names, for the served header: undefined without a cookie, null when the cookie
+ * names nobody (unsigned, expired, revoked, a suspended player), UNKNOWN_PLAYER when the database cannot say (the
+ * header is then left to the page script). The token goes through the same cached lookup as the API's (no CSRF header
+ * is needed: the page only shows a name and changes nothing), then one primary-key read.
+ */
+async function sessionPlayer(
+  request: FastifyRequest,
+  lookup: SessionLookup,
+): Promise<HeaderPlayer | null | undefined | typeof UNKNOWN_PLAYER> {
   const { ctx } = request.server;
   const raw = request.cookies[sessionCookieName(ctx)];
   if (raw === undefined) return undefined;
   const unsigned = request.unsignCookie(raw);
-  const credential = unsigned.valid && unsigned.value ? await lookup(unsigned.value, 'cookie') : null;
-  const row = credential ? await findHeaderPlayer(ctx.db, credential.playerId) : undefined;
+  if (!unsigned.valid || !unsigned.value) return null;
+  const token = unsigned.value;
+  const row = await unlessUnreachable(async () => {
+    const credential = await lookup(token, 'cookie');
+    return credential ? await findHeaderPlayer(ctx.db, credential.playerId) : undefined;
+  });
+  if (row === UNREACHABLE) return UNKNOWN_PLAYER;
   if (!row) return null;
   return { display_name: row.display_name, avatar_url: avatarUrl(ctx.config, row), guest: row.guest === 1 };
 }
@@ -81,6 +106,7 @@ async function sendPage(
   options: PageOptions,
   status = 200,
   etag = false,
+  degraded = false,
 ) {
   if (!assets.manifest) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
   // Where "Get Unlimited" links (setting upgrade_url): the portal's pitches read it from <body data-upgrade-url>.
@@ -95,9 +121,15 @@ async function sendPage(
     account: { player: player ?? null, here: request.url },
   });
   // The header follows the session cookie: a shared cache keeps one copy per cookie (Vary), and none at all of a
-  // page that names a player (private).
+  // page that names a player (private). A page served without what the database would have said is kept by nobody.
+  const cacheControl =
+    degraded || player === UNKNOWN_PLAYER
+      ? 'private, no-store'
+      : player === undefined
+        ? 'no-cache'
+        : 'private, no-cache';
   reply
-    .header('cache-control', player === undefined ? 'no-cache' : 'private, no-cache')
+    .header('cache-control', cacheControl)
     .header('vary', etag ? 'Accept-Encoding, Cookie' : 'Cookie')
     .type('text/html; charset=utf-8');
   if (etag) {
@@ -177,14 +209,33 @@ export function portalRoutes(assets: PortalAssets, lookup: SessionLookup) {
     }
 
     // The catalogue, served with the games of the asked filter (catalogue-page.ts); the script takes the cards over.
+    // With the database out of reach, the page without its cards: the script loads them when the API answers again.
     app.get('/', { config, schema }, async (request, reply) => {
       const filter = catalogueFilter(request.query as Record<string, unknown>);
-      const listing = await listGames(app.ctx, filter);
+      const listing = await unlessUnreachable(() => listGames(app.ctx, filter));
+      if (listing === UNREACHABLE)
+        return sendPage(
+          request,
+          reply,
+          assets,
+          lookup,
+          { page: 'catalogue', title: 'Games', layout: 'wide' },
+          200,
+          false,
+          true,
+        );
       return sendPage(request, reply, assets, lookup, cataloguePageOptions(app.ctx.config, filter, listing));
     });
 
+    // With the database out of reach, whether the game exists is not known: the shell, which the script fills or
+    // turns into "Game not found".
     app.get<SlugParams>('/games/:slug', { config, schema }, async (request, reply) => {
-      const game = await findListedGame(app.ctx.db, request.params.slug);
+      const game = await unlessUnreachable(() => findListedGame(app.ctx.db, request.params.slug));
+      if (game === UNREACHABLE) {
+        if (!SLUG_PATTERN.test(request.params.slug)) return sendNotFound(request, reply, assets);
+        const shell = { page: 'game', title: 'Game', data: { slug: request.params.slug } };
+        return sendPage(request, reply, assets, lookup, shell, 200, false, true);
+      }
       if (!game) return sendNotFound(request, reply, assets);
       return sendPage(request, reply, assets, lookup, gamePageOptions(app.ctx.config, game));
     });
@@ -224,7 +275,14 @@ export function portalRoutes(assets: PortalAssets, lookup: SessionLookup) {
     );
 
     app.get<{ Params: { username: string } }>('/u/:username', { config, schema }, async (request, reply) => {
-      const player = await findActivePlayer(app.ctx.db, request.params.username);
+      const { username } = request.params;
+      const player = await unlessUnreachable(() => findActivePlayer(app.ctx.db, username));
+      // As a game's page: the shell, which the script fills or turns into "Player not found".
+      if (player === UNREACHABLE) {
+        if (!USERNAME_PATTERN.test(username)) return sendNotFound(request, reply, assets);
+        const shell = { page: 'profile', title: 'Player', data: { username } };
+        return sendPage(request, reply, assets, lookup, shell, 200, false, true);
+      }
       if (!player) return sendNotFound(request, reply, assets);
       return sendPage(request, reply, assets, lookup, profilePageOptions(app.ctx.config, player));
     });

@@ -261,9 +261,15 @@ export interface BoardHistory {
 /**
  * Fills a new board's bests from the stored submissions: per player the best in the period (earliest first on a
  * tie), the number of submissions and the last one. Index scores_board_idx; linear in the board's history. Runs when
- * a board is created: empty for a new period, the whole history when the game's order changed.
+ * a board is created (empty for a new period, the whole history when the game's order changed) or rebuilt. Players
+ * waiting for their account's deletion are left out (docs/api.md, "Accounts and authentication"); with `playerId`, only
+ * that player's best is filled (their return to the boards). Returns the rank keys inserted.
  */
-export async function fillBestsFromScores(db: Executor, h: BoardHistory): Promise<void> {
+export async function fillBestsFromScores(
+  db: Executor,
+  h: BoardHistory,
+  playerId?: number,
+): Promise<Array<Pick<BestRow, 'norm' | 'reached_at' | 'score_id'>>> {
   const norm = h.order === 'desc' ? sql<number>`(-s.score)` : sql<number>`s.score`;
   const ranked = db
     .selectFrom('scores as s')
@@ -281,8 +287,19 @@ export async function fillBestsFromScores(db: Executor, h: BoardHistory): Promis
     .where('s.board', '=', h.board)
     .$if(h.window !== null, (qb) =>
       qb.where('s.created_at', '>=', h.window!.start).where('s.created_at', '<', h.window!.end),
+    )
+    .$if(playerId !== undefined, (qb) => qb.where('s.player_id', '=', playerId!))
+    .where(({ exists, not, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('players as p')
+            .select('p.id')
+            .whereRef('p.id', '=', 's.player_id')
+            .where('p.deletion_due_at', 'is not', null),
+        ),
+      ),
     );
-  await db
+  return db
     .insertInto('leaderboard_bests')
     .columns(['leaderboard_id', 'player_id', 'score', 'norm', 'reached_at', 'score_id', 'entries', 'last_played'])
     .expression(
@@ -300,6 +317,23 @@ export async function fillBestsFromScores(db: Executor, h: BoardHistory): Promis
         ])
         .where('t.rn', '=', 1),
     )
+    .returning(['norm', 'reached_at', 'score_id'])
+    .execute();
+}
+
+/** The games and boards (by name) where the player has a best, in lock order (game, then board). */
+export async function gameBoardsOfPlayer(
+  db: Executor,
+  playerId: number,
+): Promise<Array<{ game_id: number; board: string }>> {
+  return db
+    .selectFrom('leaderboard_bests as b')
+    .innerJoin('leaderboards as l', 'l.id', 'b.leaderboard_id')
+    .select(['l.game_id', 'l.board'])
+    .distinct()
+    .where('b.player_id', '=', playerId)
+    .orderBy('l.game_id')
+    .orderBy('l.board')
     .execute();
 }
 

@@ -1,7 +1,7 @@
 // Queries on leaderboards: a game's boards by name and period, and the game read with them.
 import { compilable } from '../../db/sql-fragments.js';
 import { rootCount } from './count-tree.repository.js';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { isPostgres, type Executor } from '../../db/connect.js';
 import { prepared } from '../../db/prepared.js';
 import { LISTED_STATUSES } from '../games/manifest.js';
@@ -14,6 +14,50 @@ export interface BoardRef {
   period: string;
   periodKey: string;
   order: string;
+}
+
+/**
+ * The lock of one board of a game (every period and order of it), PostgreSQL's transaction-scoped advisory lock keyed
+ * by the game and the board's name: a score submission and a board's creation take it shared, before any bests row; a
+ * moderator's rebuild of the board (moderation.service.ts) exclusively, before anything else. So a rebuild never runs
+ * beside a submission to the board: each waits for the other's commit. No row is written to take it. SQLite runs one
+ * write transaction at a time: nothing to take there.
+ */
+export function boardLockSql(gameId: number, board: string, mode: 'shared' | 'exclusive'): RawBuilder<unknown> {
+  const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+  return sql`select ${sql.raw(fn)}(cast(${gameId} as integer), hashtext(${board})) as locked`;
+}
+
+/** Takes boardLockSql's lock in its own statement (PostgreSQL; nothing on SQLite). */
+export async function lockBoard(db: Executor, gameId: number, board: string, mode: 'shared' | 'exclusive') {
+  if (isPostgres(db)) await boardLockSql(gameId, board, mode).execute(db);
+}
+
+/**
+ * Takes the locks of several boards, shared, in one order (game, then board name), before any bests row: what a
+ * change of one player's bests on many boards takes (a deletion, its cancelling, a purge, a guest's merge).
+ */
+export async function lockGameBoards(db: Executor, boards: ReadonlyArray<{ game_id: number; board: string }>) {
+  if (!isPostgres(db)) return;
+  const sorted = [...boards].sort(
+    (a, b) => a.game_id - b.game_id || (a.board < b.board ? -1 : a.board > b.board ? 1 : 0),
+  );
+  for (const { game_id, board } of sorted) await lockBoard(db, game_id, board, 'shared');
+}
+
+/** Every board row of one game's board (every period, every order): a prefix of the unique index leaderboards_key. */
+export async function boardsOfGameBoard(
+  db: Executor,
+  gameId: number,
+  board: string,
+): Promise<Array<{ id: number; period: string; period_key: string; sort_order: string }>> {
+  return db
+    .selectFrom('leaderboards')
+    .select(['id', 'period', 'period_key', 'sort_order'])
+    .where('game_id', '=', gameId)
+    .where('board', '=', board)
+    .orderBy('id')
+    .execute();
 }
 
 /** The boards of one game, name and period, in any order: a prefix of the unique index leaderboards_key. */

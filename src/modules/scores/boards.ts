@@ -6,6 +6,7 @@ import {
   boardExistsInAnyOrder,
   findBoardId,
   insertBoard,
+  lockBoard,
   type BoardRef,
   type GameWithBoards,
 } from './boards.repository.js';
@@ -28,6 +29,8 @@ const refOf = (game: ScoringGame, board: string, period: Period, periodKey: stri
  */
 async function createBoard(ctx: AppContext, ref: BoardRef): Promise<number> {
   return ctx.db.transaction().execute(async (trx) => {
+    // Filled from the submissions as no moderator's removal is changing them (boards.repository.ts, boardLockSql).
+    await lockBoard(trx, ref.gameId, ref.board, 'shared');
     const id = await insertBoard(trx, ref, ctx.clock.now());
     if (id === undefined) return (await findBoardId(trx, ref))!;
     const window = windowOfKey(ref.period as Period, ref.periodKey, ctx.config.reset_timezone);

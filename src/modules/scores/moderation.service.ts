@@ -9,6 +9,7 @@ import { notFound } from '../../http/errors.js';
 import { formatTimestamp, namedDay, type Period, periodWindow } from '../../time.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { fillBestsFromScores } from './bests.repository.js';
+import { lockBoard } from './boards.repository.js';
 import { rebuildTree } from './count-tree.js';
 import {
   boardsWithBestOf,
@@ -57,16 +58,24 @@ export async function removeScores(
   reason: string,
 ): Promise<RemovalOutcome> {
   return ctx.db.transaction().execute(async (trx) => {
+    // The board's lock, exclusively, before any write: the submissions in flight to the board commit first, and
+    // those that come later wait for the rebuild (boards.repository.ts, boardLockSql). What is removed is read after.
+    const missing = () =>
+      'scoreId' in removal
+        ? notFound(`No score ${removal.scoreId} in ${game.slug}`)
+        : notFound(`No score of player ${removal.playerId} on the board ${removal.board}`);
+    const board = 'scoreId' in removal ? (await findGameScore(trx, game.id, removal.scoreId))?.board : removal.board;
+    if (board === undefined) throw missing();
+    await lockBoard(trx, game.id, board, 'exclusive');
     let scores: ScoreRow[];
     if ('scoreId' in removal) {
       const one = await findGameScore(trx, game.id, removal.scoreId);
-      if (!one) throw notFound(`No score ${removal.scoreId} in ${game.slug}`);
-      scores = [one];
+      scores = one ? [one] : [];
     } else {
-      scores = await findPlayerScores(trx, game.id, removal.board, removal.playerId);
-      if (!scores.length) throw notFound(`No score of player ${removal.playerId} on the board ${removal.board}`);
+      scores = await findPlayerScores(trx, game.id, board, removal.playerId);
     }
-    const { board, player_id } = scores[0]!;
+    if (!scores.length) throw missing();
+    const { player_id } = scores[0]!;
     await deleteScores(
       trx,
       scores.map((s) => s.id),

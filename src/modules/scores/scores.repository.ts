@@ -6,6 +6,7 @@ import type { ScoresTable } from '../../db/schema.js';
 import { LISTED_STATUSES } from '../games/manifest.js';
 import type { ScoringGame } from './scoring-game.js';
 import { boardsJson, lockBests, lockBestsSql, type BestRow } from './bests.repository.js';
+import { boardLockSql } from './boards.repository.js';
 
 /** A game clients can see (published or beta). Unique index on slug. */
 export function findListedGame(db: Executor, slug: string): Promise<ScoringGame | undefined> {
@@ -92,9 +93,9 @@ const scoreInsert = (
 const insertScoreQuery = prepared(scoreInsert);
 
 /**
- * insertScore, then lockBests of the score's player on these boards (at least one): on PostgreSQL in one statement
- * (the insert in a CTE, the bests locked in board order in a subquery: a round trip less for every submission), on
- * SQLite in two.
+ * insertScore, the board's lock (shared: boardLockSql), then lockBests of the score's player on these boards (at least
+ * one), on PostgreSQL in one statement (the insert in a CTE, the board's lock in another, the bests locked in board
+ * order in a subquery joined after it: a round trip less for every submission); on SQLite (one writer at a time, no lock) in two.
  */
 export async function insertScoreLockingBests(db: Executor, score: ScoreToInsert, boardIds: number[]) {
   if (!isPostgres(db))
@@ -117,8 +118,9 @@ const insertAndLock = prepared(
     boards: string,
   ) => {
     const insert = scoreInsert(db, gameId, playerId, board, score, meta, playSessionId, createdAt);
-    const query = sql<InsertedAndLocked>`with s as (${insert})
-select s.id as new_score_id, b.* from s left join (${lockBestsSql(db, boards, playerId)}) b on true order by b.leaderboard_id`;
+    // The board's lock (shared) is taken before the bests rows: `l` is joined in ahead of them.
+    const query = sql<InsertedAndLocked>`with s as (${insert}), l as materialized (${boardLockSql(gameId, board, 'shared')})
+select s.id as new_score_id, b.* from s cross join l left join (${lockBestsSql(db, boards, playerId)}) b on true order by b.leaderboard_id`;
     return { compile: () => query.compile(db) };
   },
 );
@@ -267,4 +269,12 @@ export async function moveRequestKeys(db: Executor, fromCaller: string, toCaller
     )
     .execute();
   await db.updateTable('score_requests').set({ caller: toCaller }).where('caller', '=', fromCaller).execute();
+}
+
+/** When and where the player submitted: game, board and time of every submission (index scores_player_idx). */
+export async function submissionTimesOf(
+  db: Executor,
+  playerId: number,
+): Promise<Array<{ game_id: number; board: string; created_at: number }>> {
+  return db.selectFrom('scores').select(['game_id', 'board', 'created_at']).where('player_id', '=', playerId).execute();
 }

@@ -10,6 +10,7 @@ import { IDEMPOTENCY_TTL_MS, callerOf, requestFingerprint } from './idempotency.
 import {
   boardsOfPlayer,
   deleteBests,
+  gameBoardsOfPlayer,
   giveBests,
   insertBests,
   keyOfBest,
@@ -17,7 +18,7 @@ import {
   setBest,
   type BestRow,
 } from './bests.repository.js';
-import { findGameWithBoards } from './boards.repository.js';
+import { findGameWithBoards, lockGameBoards } from './boards.repository.js';
 import { periodKeysAt } from './periods.js';
 import { clampReachedAt, compareKeys, normalise, type RankKey } from './count-tree.model.js';
 import { TreeChanged, applyKeyChanges, removeKeys, setBestsAndRank, type KeyChange } from './count-tree.js';
@@ -60,6 +61,13 @@ async function playerFor(
     throw notFound('No such player of this game');
   }
   return playerId;
+}
+
+/** The player stopped being active while the request ran (a deletion asked for, a suspension). */
+function playerGone(credential: Credential): AppError {
+  return credential.kind === 'player'
+    ? new AppError('unauthenticated', 'The account is no longer active: log in again')
+    : notFound('No such player of this game');
 }
 
 function metaText(meta: Record<string, unknown> | undefined): string | null {
@@ -257,6 +265,10 @@ export async function submitScore(ctx: AppContext, input: SubmitInput): Promise<
         created_at: now,
       };
       const { scoreId, bests } = await insertScoreLockingBests(trx, row, boardIds);
+      // First bests to insert: the player must still be active. An account whose deletion was asked for while the
+      // request ran has left the boards and must not come back with this score
+      // (docs/api.md, "Accounts and authentication"). Read once the bests rows are locked, after the deletion's commit.
+      if (bests.length < boardIds.length && !(await isActivePlayer(trx, playerId))) throw playerGone(input.credential);
       const key: RankKey = { norm: normalise(score, game.leaderboard_order), reachedAt: clampReachedAt(now), scoreId };
       const { before, counted, improved, changes } = await fileBests(trx, boardIds, playerId, score, key, now, bests);
       const personalBest = !before || beats(key, before);
@@ -303,6 +315,7 @@ export async function myScoresForGame(ctx: AppContext, slug: string, playerId: n
  * the bests rows then go with the player row, by cascade). Ranks of everyone else stay exact.
  */
 export async function removePlayerFromBoards(trx: Executor, playerId: number): Promise<void> {
+  await lockGameBoards(trx, await gameBoardsOfPlayer(trx, playerId));
   const boards = await boardsOfPlayer(trx, playerId);
   if (!boards.length) return;
   const bests = await lockBests(trx, boards, playerId);
@@ -318,10 +331,11 @@ export async function removePlayerFromBoards(trx: Executor, playerId: number): P
  * tree as it is); where both have one, the account keeps the better key (the earlier on a tie, as ranking does),
  * with both players' entries and the later last score, and the other key leaves the tree. So each affected board
  * loses exactly one key per player the two had in common, and every rank stays exact. Then the submissions and the
- * stored Idempotency-Key answers become the account's. Lock order as a submission: bests rows by board (the guest's,
- * then the account's), then the tree's nodes (removeKeys).
+ * stored Idempotency-Key answers become the account's. Lock order as a submission: the boards' locks (shared,
+ * boards.repository.ts), bests rows by board (the guest's, then the account's), then the tree's nodes (removeKeys).
  */
 export async function mergePlayerScores(trx: Executor, fromId: number, toId: number): Promise<{ scoresMoved: number }> {
+  await lockGameBoards(trx, await gameBoardsOfPlayer(trx, fromId));
   const boards = await boardsOfPlayer(trx, fromId);
   const guest = await lockBests(trx, boards, fromId);
   const account = new Map((await lockBests(trx, boards, toId)).map((row) => [row.leaderboard_id, row]));
