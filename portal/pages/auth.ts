@@ -3,6 +3,7 @@ import { errorPanel, formatTimestamp, logOut, renderAccountNav } from '../layout
 import { ApiError, api } from '../lib/api.js';
 import { focusHeading, h, mount } from '../lib/dom.js';
 import { createForm } from '../lib/forms.js';
+import { welcomeNext } from '../lib/welcome.js';
 import { isGuest, me, nextPath } from '../lib/session.js';
 import { type ClaimedGuest, loginNote, mergeSummary, registerNote } from './guest.js';
 
@@ -80,6 +81,7 @@ export async function registerPage(main: HTMLElement): Promise<void> {
       };
       if (values.username) body.username = values.username;
       await api('POST', '/v1/auth/register', { body });
+      welcomeNext(String(values.display_name));
       location.assign(nextPath('/'));
     },
   });

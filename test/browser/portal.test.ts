@@ -152,7 +152,7 @@ browserSuite('portal: in a real browser', { timeout: 60_000 }, (rig) => {
     const player = await playerSession(page, { unlimited: true });
     await page.goto('/games/reflex');
     await visible(page.getByRole('heading', { name: 'Reflex', level: 1 }));
-    await visible(page.getByText(/No scores on board/));
+    await visible(page.getByText('No scores yet.'));
     await rig.screenshot(page, 'game-page');
     await page.getByRole('link', { name: 'Play', exact: true }).click();
     await page.waitForURL(/\/play\/reflex$/);
