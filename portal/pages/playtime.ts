@@ -204,8 +204,8 @@ function barChart(history: Day[], allowanceSeconds: number | null): SVGSVGElemen
               'text',
               // today's label ends at its bar's right edge, so that it stays inside the chart
               i === history.length - 1
-                ? { x: x + step * 0.7, y: height - 8, 'text-anchor': 'end', class: 'axis' }
-                : { x: x + step * 0.35, y: height - 8, 'text-anchor': 'middle', class: 'axis' },
+                ? { x: x + step * 0.7, y: height - 8, 'text-anchor': 'end', class: 'axis day' }
+                : { x: x + step * 0.35, y: height - 8, 'text-anchor': 'middle', class: 'axis day' },
               shortDay(d.day),
             )
           : null,
