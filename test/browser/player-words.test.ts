@@ -87,13 +87,15 @@ browserSuite('player words: in a real browser', { timeout: 60_000 }, (rig) => {
     for (const days of [7, 14, 30, 90]) {
       await page.goto(`/playtime?days=${days}`);
       await until(() => page.locator('svg.bars rect.bar').count()).toBe(days);
-      const words = await page.locator('svg.bars text.day').allTextContents();
-      expect(words.length, `${days} days`).toBeGreaterThanOrEqual(Math.min(days, 3));
-      for (const word of words) expect(word).toMatch(/^\d{1,2} [A-Z][a-z]{2,3}$/);
-      const placed = (await boxes(page, 'svg.bars text.day')).sort((a, b) => a.left - b.left);
-      expect(placed).toHaveLength(words.length);
+      // The day labels: the axis texts other than the minutes ("15m") up the side, left to right.
+      const placed = (await page.evaluate(`Array.from(document.querySelectorAll('svg.bars text.axis'))
+        .filter((el) => !/m$/.test(el.textContent))
+        .map((el) => ({ word: el.textContent, left: el.getBoundingClientRect().left, right: el.getBoundingClientRect().right }))
+        .sort((a, b) => a.left - b.left)`)) as Array<{ word: string; left: number; right: number }>;
+      expect(placed.length, `${days} days`).toBeGreaterThanOrEqual(Math.min(days, 3));
       for (let i = 1; i < placed.length; i++)
-        expect(placed[i]!.left, `${days} days`).toBeGreaterThan(placed[i - 1]!.right);
+        expect(placed[i]!.left, `${days} days: ${placed[i]!.word}`).toBeGreaterThan(placed[i - 1]!.right);
+      for (const { word } of placed) expect(word).toMatch(/^\d{1,2} [A-Z][a-z]{2,3}$/);
       const [chart] = await boxes(page, 'svg.bars');
       expect(placed.at(-1)!.right).toBeLessThanOrEqual(chart!.right);
     }
