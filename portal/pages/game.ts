@@ -258,7 +258,10 @@ function leaderboardSection(game: Game, who: Me | null): HTMLElement {
       boardField.hidden = names.length <= 1;
       return names;
     })
-    .catch(() => [board, '']); // the picker keeps the current board, and names it
+    .catch(() => {
+      boardField.hidden = false; // boards unknown: the picker keeps the current board, and the board is named
+      return null;
+    });
   const periodGroup = h(
     'fieldset',
     { class: 'segmented' },
@@ -352,7 +355,7 @@ function leaderboardSection(game: Game, who: Me | null): HTMLElement {
       pager.hidden = total <= PAGE_SIZE; // one page: nothing to page through, and the player's row (if any) is on it
       keepFocus();
       const periodLabel = PERIODS.find(([p]) => p === period)![1].toLowerCase();
-      const named = (await boardNames).length > 1;
+      const named = (await boardNames)?.length !== 1;
       if (!data.leaderboard.length)
         return mount(
           table,
