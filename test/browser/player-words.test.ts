@@ -78,6 +78,7 @@ browserSuite('player words: in a real browser', { timeout: 60_000 }, (rig) => {
       '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
     )) as { scroll: number; client: number };
     expect(widths.scroll).toBe(widths.client);
+    await rig.screenshot(page, 'leaderboard-period-phone');
     await page.close();
   });
 
@@ -95,6 +96,7 @@ browserSuite('player words: in a real browser', { timeout: 60_000 }, (rig) => {
       expect(placed.length, `${days} days`).toBeGreaterThanOrEqual(Math.min(days, 3));
       for (let i = 1; i < placed.length; i++)
         expect(placed[i]!.left, `${days} days: ${placed[i]!.word}`).toBeGreaterThan(placed[i - 1]!.right);
+      if (days === 30) await rig.screenshot(page, 'playtime-phone');
       for (const { word } of placed) expect(word).toMatch(/^\d{1,2} [A-Z][a-z]{2,3}$/);
       const [chart] = await boxes(page, 'svg.bars');
       expect(placed.at(-1)!.right).toBeLessThanOrEqual(chart!.right);
@@ -197,6 +199,7 @@ browserSuite('player words: in a real browser', { timeout: 60_000 }, (rig) => {
       const nav = page.getByRole('navigation', { name: 'On this page' });
       await visible(nav);
       expect(await nav.getByRole('link').allTextContents()).toEqual(['Profile', 'Security', 'Your data']);
+      await rig.screenshot(page, 'account-nav');
       for (const [name, id] of [
         ['Security', 'security'],
         ['Your data', 'your-data'],
