@@ -1,6 +1,7 @@
 // The portal bundle: fills the header's account area, then runs the script of the page the server named in <body data-page>.
 import { renderAccountNav } from './layout.js';
 import { h, mount } from './lib/dom.js';
+import { showWelcome } from './lib/welcome.js';
 import { accountPage } from './pages/account.js';
 import {
   forgotPasswordPage,
@@ -49,6 +50,7 @@ async function start(): Promise<void> {
   if (!page) return; // server-rendered pages (404, SDK guide) need no script
   try {
     await page(main, data);
+    showWelcome(main, data.page);
   } catch (error) {
     console.error(error);
     mount(

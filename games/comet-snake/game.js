@@ -100,7 +100,7 @@
     status.textContent = `Bitten! ${score} points. Submitting…`;
     try {
       const result = await GamePlatform.scores.submit(score, { meta: { length: snake.length } });
-      status.textContent = `${score} points: rank #${result.rank.rank}${result.personal_best ? ', a personal best!' : ''}. Press Start to play again.`;
+      status.textContent = `${score} points: rank #${result.rank.rank}${result.personal_best ? ', a personal best!' : '.'} Press Start to play again.`;
     } catch (error) {
       status.textContent = `Score not saved: ${GamePlatform.isError(error) ? error.message : 'error'}`;
     }

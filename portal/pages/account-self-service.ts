@@ -248,9 +248,10 @@ export function deleteSection(main: HTMLElement): HTMLElement {
     },
   });
   const submit = form.form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+  // The last step: the way out is the primary button, the deletion a red one that does not look like it.
   submit.classList.remove('primary');
-  submit.classList.add('danger');
-  const cancel = h('button', { type: 'button', class: 'button' }, 'Keep my account');
+  submit.classList.add('danger', 'solid');
+  const cancel = h('button', { type: 'button', class: 'button primary' }, 'Keep my account');
   submit.after(' ', cancel);
   form.form.hidden = true;
   start.addEventListener('click', () => {

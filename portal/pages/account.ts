@@ -28,17 +28,39 @@ export async function accountPage(main: HTMLElement): Promise<void> {
     main,
     h('h1', null, 'Account settings'),
     h('p', null, h('a', { href: `/u/${encodeURIComponent(who.player.username)}` }, 'See your public profile')),
-    profileSection(who.player),
-    avatarSection(who.player),
-    accountSection(who),
-    sessionsSection(),
-    passwordSection(),
-    emailSection(who.player),
-    tokensSection(),
-    yourGamesSection(),
-    exportSection(),
-    deleteSection(main),
+    h(
+      'nav',
+      { class: 'page-nav', 'aria-label': 'On this page' },
+      h(
+        'ul',
+        null,
+        GROUPS.map(([id, title]) => h('li', null, h('a', { href: `#${id}` }, title))),
+      ),
+    ),
+    group('profile', profileSection(who.player), avatarSection(who.player), accountSection(who)),
+    group('security', sessionsSection(), passwordSection(), emailSection(who.player), tokensSection()),
+    group('your-data', yourGamesSection(), exportSection(), deleteSection(main)),
   );
+  // The sections arrive after the browser looked for the URL's #fragment: go to it now.
+  const target = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+  target?.scrollIntoView();
+}
+
+/** The page's parts, in the in-page navigation and as the ids of their groups (/account#security). */
+const GROUPS: Array<[string, string]> = [
+  ['profile', 'Profile'],
+  ['security', 'Security'],
+  ['your-data', 'Your data'],
+];
+
+/** The sections of one part of the page, under the id the navigation links to. */
+function group(id: string, ...sections: HTMLElement[]): HTMLElement {
+  return h('div', { class: 'page-group', id }, ...sections);
+}
+
+/** The generated initials picture (not one the player uploaded): nothing to remove. */
+function isInitialsAvatar(url: string): boolean {
+  return new URL(url, location.origin).pathname.startsWith('/avatars/initials/');
 }
 
 /** A guest has no profile, email or password yet: what it is, and the two ways to an account that keeps its progress. */
@@ -132,7 +154,12 @@ function avatarSection(player: OwnPlayer): HTMLElement {
   });
   const status = h('p', { class: 'form-status', role: 'status' });
   const upload = h('button', { type: 'submit', class: 'button primary', disabled: true }, 'Upload');
-  const remove = h('button', { type: 'button', class: 'button' }, 'Remove picture');
+  // Offered only for an uploaded picture: the initials are what removing one comes back to.
+  const remove = h(
+    'button',
+    { type: 'button', class: 'button', hidden: isInitialsAvatar(player.avatar_url) },
+    'Remove picture',
+  );
   const input = file.control as HTMLInputElement;
   let previewUrl: string | null = null;
 
@@ -192,6 +219,7 @@ function avatarSection(player: OwnPlayer): HTMLElement {
     try {
       const { data } = await api<{ avatar_url: string }>('POST', '/v1/me/avatar', { form: body });
       current.src = data.avatar_url;
+      remove.hidden = false;
       input.value = '';
       preview.hidden = true;
       status.textContent = 'Avatar updated.';
@@ -209,6 +237,8 @@ function avatarSection(player: OwnPlayer): HTMLElement {
     try {
       const { data } = await api<{ avatar_url: string }>('DELETE', '/v1/me/avatar');
       current.src = data.avatar_url;
+      remove.hidden = true;
+      input.focus(); // the button that had the focus is gone
       status.textContent = 'Avatar removed: your initials are shown instead.';
       void me(true);
     } catch (error) {

@@ -4,6 +4,7 @@ import { ApiError, api } from '../lib/api.js';
 import { focusHeading, h, mount } from '../lib/dom.js';
 import { createForm } from '../lib/forms.js';
 import { deviceName, isGuest, me, nextPath } from '../lib/session.js';
+import { welcomeNext } from '../lib/welcome.js';
 import { type ClaimedGuest, loginNote, mergeSummary, registerNote } from './guest.js';
 
 function panel(title: string, ...children: Array<Node | string | null>): HTMLElement {
@@ -66,6 +67,7 @@ export async function registerPage(main: HTMLElement): Promise<void> {
       };
       if (values.username) body.username = values.username;
       await api('POST', '/v1/auth/register', { body });
+      welcomeNext(String(values.display_name));
       location.assign(nextPath('/'));
     },
   });

@@ -34,6 +34,18 @@ function timePlayed(stats: Game['stats']): string {
   return stats.plays > 0 ? 'Under 3 min' : 'Not yet played';
 }
 
+/** game.json's orientation in a player's words. */
+export function orientationWords(orientation: string): string {
+  if (orientation === 'landscape') return 'Best held sideways (landscape)';
+  if (orientation === 'portrait') return 'Best held upright (portrait)';
+  return 'Plays in any orientation';
+}
+
+/** "No saves", "1 save slot", "3 save slots". */
+export function saveSlotWords(slots: number): string {
+  return slots > 0 ? `${slots} save slot${slots === 1 ? '' : 's'}` : 'No saves';
+}
+
 /**
  * A free player, guest or visitor only: why Play is not the main button here (a premium game: "Unlimited only" before
  * any click; or today's free time used up), or null.
@@ -108,8 +120,8 @@ export async function gamePage(main: HTMLElement, data: DOMStringMap): Promise<v
       'Players',
       game.players.min === game.players.max ? String(game.players.min) : `${game.players.min}–${game.players.max}`,
     ],
-    ['Orientation', game.orientation],
-    ['Save slots', String(game.save_slots)],
+    ['Screen', orientationWords(game.orientation)],
+    ['Saves', saveSlotWords(game.save_slots)],
     ['Plays', formatNumber(game.stats.plays)],
     ['Time played', timePlayed(game.stats)],
   ];
@@ -234,7 +246,8 @@ function leaderboardSection(game: Game, who: Me | null): HTMLElement {
     offset = 0;
     void load();
   });
-  void api<{ boards: string[] }>('GET', `${gamePath}/leaderboard/boards`)
+  // A game of one board shows neither the picker nor the board's name ("main" means nothing to a player).
+  const boardNames = api<{ boards: string[] }>('GET', `${gamePath}/leaderboard/boards`)
     .then(({ data }) => {
       const names = data.boards.includes(board) ? data.boards : [...data.boards, board];
       mount(
@@ -242,8 +255,13 @@ function leaderboardSection(game: Game, who: Me | null): HTMLElement {
         names.map((name) => h('option', { value: name }, name)),
       );
       boardSelect.value = board;
+      boardField.hidden = names.length <= 1;
+      return names;
     })
-    .catch(() => undefined); // the picker keeps the current board
+    .catch(() => {
+      boardField.hidden = false; // boards unknown: the picker keeps the current board, and the board is named
+      return null;
+    });
   const periodGroup = h(
     'fieldset',
     { class: 'segmented' },
@@ -259,7 +277,12 @@ function leaderboardSection(game: Game, who: Me | null): HTMLElement {
       return h('span', null, input, h('label', { for: id }, label));
     }),
   );
-  const boardField = h('div', { class: 'inline board-form' }, h('label', { for: boardId }, 'Board'), boardSelect);
+  const boardField = h(
+    'div',
+    { class: 'inline board-form', hidden: true },
+    h('label', { for: boardId }, 'Board'),
+    boardSelect,
+  );
 
   const previous = h('button', { type: 'button', class: 'button small', disabled: true }, '← Previous');
   const next = h('button', { type: 'button', class: 'button small', disabled: true }, 'Next →');
@@ -332,13 +355,14 @@ function leaderboardSection(game: Game, who: Me | null): HTMLElement {
       pager.hidden = total <= PAGE_SIZE; // one page: nothing to page through, and the player's row (if any) is on it
       keepFocus();
       const periodLabel = PERIODS.find(([p]) => p === period)![1].toLowerCase();
+      const named = (await boardNames)?.length !== 1;
       if (!data.leaderboard.length)
         return mount(
           table,
           h(
             'p',
             { class: 'empty' },
-            `No scores on board “${board}” ${periodLabel === 'all time' ? 'yet' : periodLabel}.`,
+            `No scores${named ? ` on board “${board}”` : ''} ${periodLabel === 'all time' ? 'yet' : periodLabel}.`,
           ),
         );
       mount(
@@ -346,7 +370,11 @@ function leaderboardSection(game: Game, who: Me | null): HTMLElement {
         h(
           'table',
           null,
-          h('caption', null, `Board “${board}”, ${periodLabel}, ${meta.order === 'asc' ? 'lowest' : 'highest'} first`),
+          h(
+            'caption',
+            null,
+            `${named ? `Board “${board}”, ${periodLabel}` : PERIODS.find(([p]) => p === period)![1]}, ${meta.order === 'asc' ? 'lowest' : 'highest'} first`,
+          ),
           h(
             'thead',
             null,

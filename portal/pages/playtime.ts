@@ -1,9 +1,9 @@
 // The player's playtime: today against the allowance, and a bar chart of the history (inline SVG, with the numbers as a table too).
-import { formatNumber } from '../layout.js';
+import { formatNumber, formatTimestamp } from '../layout.js';
 import { api } from '../lib/api.js';
 import { h, mount, setTitle, svg, uid } from '../lib/dom.js';
 import { requireLogin } from '../lib/session.js';
-import { formatDuration } from '../shell/schedule.js';
+import { formatDuration, formatExactDuration } from '../shell/schedule.js';
 
 interface Day {
   day: string;
@@ -64,12 +64,7 @@ export async function playtimePage(main: HTMLElement): Promise<void> {
     const t = data.today;
     mount(
       summary,
-      stat('Played today', formatDuration(t.used_seconds)),
-      stat(
-        'Left today',
-        t.unlimited || t.remaining_seconds === null ? 'No limit' : formatDuration(t.remaining_seconds),
-      ),
-      stat(t.unlimited ? 'Plan' : 'Daily allowance', t.unlimited ? 'Unlimited' : formatDuration(t.allowance_seconds)),
+      todayFigures(t).map(([label, value]) => stat(label, value)),
       stat('Resets in', formatDuration(t.resets_in_seconds)),
       stat(`Last ${days} days`, formatDuration(data.total_seconds)),
     );
@@ -107,7 +102,7 @@ export async function playtimePage(main: HTMLElement): Promise<void> {
             h(
               'tr',
               null,
-              h('td', null, d.day),
+              h('td', null, formatTimestamp(d.day)),
               h('td', { class: 'num' }, formatDuration(d.seconds)),
               h('td', { class: 'num' }, formatNumber(d.sessions)),
             ),
@@ -119,6 +114,24 @@ export async function playtimePage(main: HTMLElement): Promise<void> {
   await load();
 }
 
+/**
+ * Played, left and the allowance today, to the second: rounded each on its own, "1 min" played and "13 min" left of
+ * "15 min" would not add up.
+ */
+export function todayFigures(t: GamePlatform.Entitlement): Array<[string, string]> {
+  if (t.unlimited || t.remaining_seconds === null)
+    return [
+      ['Played today', formatDuration(t.used_seconds)],
+      ['Left today', 'No limit'],
+      ['Plan', 'Unlimited'],
+    ];
+  return [
+    ['Played today', formatExactDuration(t.used_seconds)],
+    ['Left today', formatExactDuration(t.remaining_seconds)],
+    ['Daily allowance', formatExactDuration(t.allowance_seconds)],
+  ];
+}
+
 function stat(label: string, value: string): HTMLElement {
   return h(
     'div',
@@ -126,6 +139,14 @@ function stat(label: string, value: string): HTMLElement {
     h('span', { class: 'stat-label' }, label),
     h('span', { class: 'stat-value' }, value),
   );
+}
+
+/** Space between the centres of two day labels on the chart, in px. */
+const LABEL_GAP = 72;
+
+/** "2026-11-28" → "28 Nov": the site's date (formatTimestamp) without the year, for the chart's axis. */
+export function shortDay(day: string): string {
+  return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 }
 
 /** One bar per day; a dashed line marks the free allowance. */
@@ -144,10 +165,10 @@ function barChart(history: Day[], allowanceSeconds: number | null): SVGSVGElemen
   const y = (minutes: number) => pad.top + innerH - (minutes / niceMax) * innerH;
   const total = history.reduce((a, d) => a + d.seconds, 0);
   const busiest = history.reduce<Day | null>((best, d) => (!best || d.seconds > best.seconds ? d : best), null);
-  const label = `Bar chart of minutes played per day from ${history[0]?.day ?? ''} to ${history.at(-1)?.day ?? ''}: ${formatDuration(total)} in all${busiest?.seconds ? `, most on ${busiest.day} (${formatDuration(busiest.seconds)})` : ''}.`;
-  const labelEvery = Math.ceil(
-    history.length / Math.max(3, Math.min(7, Math.floor((width - pad.left - pad.right) / 48))),
-  );
+  const day = (d: Day | undefined) => (d ? formatTimestamp(d.day) : '');
+  const label = `Bar chart of minutes played per day from ${day(history[0])} to ${day(history.at(-1))}: ${formatDuration(total)} in all${busiest?.seconds ? `, most on ${day(busiest)} (${formatDuration(busiest.seconds)})` : ''}.`;
+  // Day labels ("28 Nov", about 45px wide) at least LABEL_GAP apart, counted back from today's, which always has one.
+  const labelEvery = Math.max(1, Math.ceil(LABEL_GAP / step));
 
   return svg(
     'svg',
@@ -176,10 +197,17 @@ function barChart(history: Day[], allowanceSeconds: number | null): SVGSVGElemen
         svg(
           'rect',
           { x, y: pad.top + innerH - barH, width: step * 0.7, height: barH, rx: 2, class: 'bar' },
-          svg('title', null, `${d.day}: ${formatDuration(d.seconds)}, ${d.sessions} sessions`),
+          svg('title', null, `${day(d)}: ${formatDuration(d.seconds)}, ${d.sessions} sessions`),
         ),
-        i % labelEvery === 0 || i === history.length - 1
-          ? svg('text', { x: x + step * 0.35, y: height - 8, 'text-anchor': 'middle', class: 'axis' }, d.day.slice(5))
+        (history.length - 1 - i) % labelEvery === 0
+          ? svg(
+              'text',
+              // today's label ends at its bar's right edge, so that it stays inside the chart
+              i === history.length - 1
+                ? { x: x + step * 0.7, y: height - 8, 'text-anchor': 'end', class: 'axis day' }
+                : { x: x + step * 0.35, y: height - 8, 'text-anchor': 'middle', class: 'axis day' },
+              shortDay(d.day),
+            )
           : null,
       );
     }),

@@ -1,7 +1,7 @@
-// The free time left, in the play bar: a clock every second, a calmer text for screen readers, and an urgent look
+// The free time left, in the play bar: a clock every second, that time in words for screen readers, an urgent look
 // for the last minute, so that a player sees the end coming before the limit screen takes the game away.
 import { h } from '../lib/dom.js';
-import { formatClock } from './schedule.js';
+import { formatClock, spokenClock } from './schedule.js';
 
 /** Seconds left from which the clock turns urgent. */
 export const URGENT_SECONDS = 60;
@@ -9,7 +9,7 @@ export const URGENT_SECONDS = 60;
 export class Countdown {
   readonly element: HTMLElement;
   private readonly clock = h('span', { class: 'time-left', 'aria-hidden': 'true' });
-  /** the same time for screen readers, changed once a minute rather than every second */
+  /** the same time in words for screen readers (read when reached, never announced: the announcer below is) */
   private readonly spoken = h('span', { class: 'visually-hidden' });
   private readonly announcer = h('span', { class: 'visually-hidden', role: 'status' });
   private lastAnnouncedMinute: number | null = null;
@@ -32,7 +32,7 @@ export class Countdown {
     const urgent = String(remaining <= URGENT_SECONDS);
     if (this.element.dataset.urgent !== urgent) this.element.dataset.urgent = urgent;
     const minute = Math.ceil(remaining / 60);
-    const spoken = minute <= 1 ? 'under a minute' : `about ${minute} minutes`;
+    const spoken = spokenClock(remaining);
     if (this.spoken.textContent !== spoken) this.spoken.textContent = spoken;
     // Screen readers hear the time at a few moments, not every second.
     if ((minute === 5 || minute === 1) && this.lastAnnouncedMinute !== minute) {

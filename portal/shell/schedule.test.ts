@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatClock, formatDuration, planNext } from './schedule.js';
+import { formatClock, formatDuration, formatExactDuration, planNext, spokenClock } from './schedule.js';
 
 const free = (remaining: number): GamePlatform.Entitlement => ({
   unlimited: false,
@@ -42,5 +42,29 @@ describe('shell: time formats', () => {
     expect(formatDuration(45)).toBe('45 s');
     expect(formatDuration(720)).toBe('12 min');
     expect(formatDuration(12_000)).toBe('3 h 20 min');
+  });
+});
+
+describe('shell: the time left in words', () => {
+  it('says what the clock shows, to the second', () => {
+    const cases: Array<[number, string, string]> = [
+      [299, '4:59', '4 minutes 59 seconds'],
+      [60, '1:00', '1 minute'],
+      [61.7, '1:01', '1 minute 1 second'],
+      [12, '0:12', '12 seconds'],
+      [0, '0:00', '0 seconds'],
+      [3605, '1:00:05', '1 hour 5 seconds'],
+    ];
+    expect(cases.map(([s]) => [s, formatClock(s), spokenClock(s)])).toEqual(cases);
+  });
+
+  it('writes durations to the second where two of them make a whole', () => {
+    expect([90, 810, 900, 0, 3723].map(formatExactDuration)).toEqual([
+      '1 min 30 s',
+      '13 min 30 s',
+      '15 min',
+      '0 s',
+      '1 h 2 min 3 s',
+    ]);
   });
 });

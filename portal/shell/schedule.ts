@@ -35,6 +35,30 @@ export function formatClock(totalSeconds: number): string {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
 }
 
+/** formatClock's time in words for screen readers: "4 minutes 59 seconds", "1 hour 5 seconds", "0 seconds". */
+export function spokenClock(totalSeconds: number): string {
+  const s = Math.max(0, Math.floor(totalSeconds));
+  const parts: Array<[number, string]> = [
+    [Math.floor(s / 3600), 'hour'],
+    [Math.floor((s % 3600) / 60), 'minute'],
+    [s % 60, 'second'],
+  ];
+  const said = parts.filter(([n]) => n > 0).map(([n, unit]) => `${n} ${unit}${n === 1 ? '' : 's'}`);
+  return said.length ? said.join(' ') : '0 seconds';
+}
+
+/** "1 min 30 s", "13 min 30 s", "2 h 5 min", "0 s": to the second, so that two parts of a whole add up to it. */
+export function formatExactDuration(totalSeconds: number): string {
+  const s = Math.max(0, Math.round(totalSeconds));
+  const parts: Array<[number, string]> = [
+    [Math.floor(s / 3600), 'h'],
+    [Math.floor((s % 3600) / 60), 'min'],
+    [s % 60, 's'],
+  ];
+  const said = parts.filter(([n]) => n > 0).map(([n, unit]) => `${n} ${unit}`);
+  return said.length ? said.join(' ') : '0 s';
+}
+
 /** "3 h 20 min", "12 min", "45 s": a duration for sentences. */
 export function formatDuration(totalSeconds: number): string {
   const s = Math.max(0, Math.round(totalSeconds));

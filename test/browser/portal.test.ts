@@ -152,7 +152,7 @@ browserSuite('portal: in a real browser', { timeout: 60_000 }, (rig) => {
     const player = await playerSession(page, { unlimited: true });
     await page.goto('/games/reflex');
     await visible(page.getByRole('heading', { name: 'Reflex', level: 1 }));
-    await visible(page.getByText(/No scores on board/));
+    await visible(page.getByText('No scores yet.'));
     await rig.screenshot(page, 'game-page');
     await page.getByRole('link', { name: 'Play', exact: true }).click();
     await page.waitForURL(/\/play\/reflex$/);
@@ -185,7 +185,7 @@ browserSuite('portal: in a real browser', { timeout: 60_000 }, (rig) => {
     await until(() => text(row)).toContain('280 ms');
     await until(() => text(page.locator('.my-rank'))).toContain('Your rank: #1');
     await page.getByLabel('Today').check();
-    await until(() => text(page.locator('.leaderboard caption'))).toContain('today');
+    await until(() => text(page.locator('.leaderboard caption'))).toBe('Today, lowest first');
     await until(() => text(page.locator('.leaderboard tbody tr').first())).toContain(player.display_name);
     expect(await unlabelledControls(page)).toEqual([]);
     await rig.screenshot(page, 'game-leaderboard');

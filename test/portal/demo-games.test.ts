@@ -89,3 +89,78 @@ eachDialect('portal: demo games', (h) => {
     expect(cover.headers['cross-origin-resource-policy']).toBe('cross-origin');
   });
 });
+
+it('demo games: the description speaks to players, without notes for developers', async () => {
+  for (const dir of demoGameDirs()) {
+    const { manifest } = await checkGameDirectory(dir);
+    expect(`${manifest.slug}: ${manifest.description}`).not.toMatch(/\b(Phaser|loader|origin|atlas|SDK)\b/i);
+  }
+});
+
+/**
+ * Every text a template literal of a game's source can produce: a `${a ? 'x' : 'y'}` gives both branches, a variable
+ * every literal assigned to it in the file, anything else a placeholder word.
+ */
+function variants(source: string, literal: string, depth = 0): string[] {
+  const parts: string[][] = [];
+  let text = '';
+  for (let i = 0; i < literal.length; i++) {
+    if (literal[i] !== '$' || literal[i + 1] !== '{') {
+      text += literal[i];
+      continue;
+    }
+    let level = 1;
+    let j = i + 2;
+    for (; level > 0; j++) level += literal[j] === '{' ? 1 : literal[j] === '}' ? -1 : 0;
+    parts.push([text], expression(source, literal.slice(i + 2, j - 1).trim(), depth));
+    text = '';
+    i = j - 1;
+  }
+  parts.push([text]);
+  return parts.reduce((all, options) => all.flatMap((a) => options.map((o) => a + o)), ['']);
+}
+
+function expression(source: string, expr: string, depth: number): string[] {
+  const quoted = /^(['`])([\s\S]*)\1$/.exec(expr);
+  if (quoted) return quoted[1] === '`' ? variants(source, quoted[2]!, depth) : [quoted[2]!];
+  const conditional = /^[^?]+\?\s*('[^']*'|`[^`]*`)\s*:\s*('[^']*'|`[^`]*`)$/.exec(expr);
+  if (conditional) return [conditional[1]!, conditional[2]!].flatMap((e) => expression(source, e, depth));
+  if (/^\w+$/.test(expr) && depth < 2) {
+    const assigned = [...source.matchAll(new RegExp(`\\b${expr} = (.+);$`, 'gm'))].map((m) => m[1]!.trim());
+    if (assigned.length) return assigned.flatMap((e) => expression(source, e, depth + 1));
+  }
+  return ['7'];
+}
+
+/** The index just past the string or template literal opening at `start`, nested `${…}` and literals included. */
+function endOfLiteral(source: string, start: number): number {
+  const quote = source[start];
+  for (let i = start + 1; i < source.length; i++) {
+    if (source[i] === '\\') i++;
+    else if (source[i] === quote) return i + 1;
+    else if (quote === '`' && source[i] === '$' && source[i + 1] === '{') {
+      let level = 1;
+      for (i += 2; level > 0; i++) {
+        if (source[i] === "'" || source[i] === '`') i = endOfLiteral(source, i) - 1;
+        else level += source[i] === '{' ? 1 : source[i] === '}' ? -1 : 0;
+      }
+      i--;
+    }
+  }
+  throw new Error(`unterminated literal at ${start}`);
+}
+
+it('demo games: no status line ends a sentence twice ("best!." or "saved..")', () => {
+  const sources = ['comet-snake/game.js', 'reflex/game.js', 'tile-merge/game.js', 'star-catcher/src/main.ts'];
+  const lines: string[] = [];
+  for (const file of sources) {
+    const source = readFileSync(path.join(import.meta.dirname, '../../games', file), 'utf8');
+    for (const m of source.matchAll(/textContent = (?=[`'])/g)) {
+      const start = m.index + m[0].length;
+      lines.push(...expression(source, source.slice(start, endOfLiteral(source, start)), 0));
+    }
+  }
+  expect(lines.length).toBeGreaterThan(20);
+  expect(lines.filter((line) => /[.!?][.!?]/.test(line.replace(/\.\.\./g, '…')))).toEqual([]);
+  expect(lines).toContain('7 points: rank #7, a personal best! Press Start to play again.');
+});

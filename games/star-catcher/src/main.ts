@@ -157,12 +157,12 @@ class Play extends Phaser.Scene {
     let line: string;
     try {
       const result = await GamePlatform.scores.submit(this.score);
-      line = `Rank #${result.rank.rank}${result.personal_best ? ' · new personal best!' : ''}`;
+      line = `Rank #${result.rank.rank}${result.personal_best ? ' · new personal best!' : '.'}`;
     } catch (error) {
-      line = GamePlatform.isError(error) ? `Score not saved: ${error.message}` : 'Score not saved.';
+      line = GamePlatform.isError(error) ? `Score not saved: ${error.message}.` : 'Score not saved.';
     }
     this.banner.setText(`Night over: ${this.score} points\n${line}\nPress Space, click or tap to play again`);
-    status.textContent = `Game over with ${this.score} points. ${line}.`;
+    status.textContent = `Game over with ${this.score} points. ${line}`;
   }
 
   /** The shell paused the game: the daily limit is about to close the session, or another tab took the game over. */
