@@ -247,8 +247,9 @@ browserSuite('catalogue and coming back: in a real browser', { timeout: 60_000 }
     expect(await text(continueRow.locator('.card-note').filter({ hasText: 'Last save' }))).toMatch(
       /^Last save: Level 3, saved \d/,
     );
+    // Continue names the slot saved last (slot index 1), for the game to load it (init()'s `continue`).
     expect(await continueRow.getByRole('link', { name: 'Continue Tile Merge' }).getAttribute('href')).toBe(
-      '/play/tile-merge',
+      '/play/tile-merge?continue=1',
     );
     const favouritesRow = page.getByRole('region', { name: 'Your favourites' });
     expect(await favouritesRow.locator('.card-title').allInnerTexts()).toEqual(['Reflex']);
