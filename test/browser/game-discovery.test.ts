@@ -64,7 +64,7 @@ browserSuite('game page: ratings, screenshots and more like this, in a real brow
     // The box is reserved before the picture arrives: its height does not change once it has loaded.
     const box = await large.boundingBox();
     await large.scrollIntoViewIfNeeded();
-    await until(() => large.evaluate((el) => (el as HTMLImageElement).complete)).toBe(true);
+    await until(() => large.evaluate((el) => (el as unknown as { complete: boolean }).complete)).toBe(true);
     expect((await large.boundingBox())!.height).toBeCloseTo(box!.height, 0);
 
     await gallery.getByRole('button', { name: 'Next →' }).click();
