@@ -2300,6 +2300,24 @@ export interface components {
                  */
                 created_at: string;
             }[];
+            /** @description the player's votes on games */
+            ratings: {
+                /** @description game slug */
+                game: string;
+                game_name: string;
+                /** @description thumbs up or down */
+                value: "up" | "down";
+                /**
+                 * @description timestamp YYYY-MM-DD HH:MM:SS (UTC)
+                 * @example 2026-11-21 09:30:00
+                 */
+                created_at: string;
+                /**
+                 * @description timestamp YYYY-MM-DD HH:MM:SS (UTC)
+                 * @example 2026-11-21 09:30:00
+                 */
+                updated_at: string;
+            }[];
             /** @description filled save slots with their payloads */
             saves: {
                 /** @description game slug */
