@@ -40,6 +40,12 @@ export const SettingsSchema = Type.Object(
       default: 30,
       description: 'seconds between heartbeats, told to the shell',
     }),
+    rating_min_votes: Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      default: 10,
+      description: "votes a game needs before its rating's percentage is shown (fewer: percent is null)",
+    }),
     max_heartbeat_gap: Type.Integer({
       minimum: 1,
       maximum: 3600,

@@ -1,5 +1,5 @@
-// A game's page: details, cover, favourite, share, the play button (or the Unlimited pitch) and its leaderboard with a
-// board picker, a period switch, pages and "around me".
+// A game's page: details, cover, favourite, share, thumbs up and down, the play button (or the Unlimited pitch), the
+// screenshots, its leaderboard with a board picker, a period switch, pages and "around me", and "More like this".
 import {
   avatar,
   errorPanel,
@@ -14,6 +14,7 @@ import { h, mount, setTitle, uid } from '../lib/dom.js';
 import { me, type Me } from '../lib/session.js';
 import { shareButton } from '../lib/share.js';
 import { categoryLabel } from './game-card.js';
+import { gallerySection, ratingControl, relatedSection } from './game-discovery.js';
 import type { Game, LeaderboardMeta } from '../lib/types.js';
 import { formatDuration } from '../shell/schedule.js';
 
@@ -146,6 +147,7 @@ export async function gamePage(main: HTMLElement, data: DOMStringMap): Promise<v
           game.status === 'beta' ? h('span', { class: 'badge' }, 'Beta') : null,
         ),
         h('div', { class: 'actions' }, play, favouriteButton(game, Boolean(who))),
+        ratingControl(game),
         h(
           'div',
           { class: 'actions share-row' },
@@ -172,7 +174,9 @@ export async function gamePage(main: HTMLElement, data: DOMStringMap): Promise<v
         details.map(([k, v]) => [h('dt', null, k), h('dd', null, v)]),
       ),
     ),
+    gallerySection(game),
     game.leaderboard.enabled ? leaderboardSection(game, who) : null,
+    relatedSection(game),
   );
 }
 

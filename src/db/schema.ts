@@ -298,6 +298,15 @@ export interface FavoritesTable {
   created_at: number;
 }
 
+/** A thumbs up (1) or down (-1) of a player on a game. */
+export interface GameRatingsTable {
+  player_id: number;
+  game_id: number;
+  value: number;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface ScoresTable {
   id: Generated<number>;
   game_id: number;
@@ -406,6 +415,7 @@ export interface Database {
   mail_tokens: MailTokensTable;
   mail_outbox: MailOutboxTable;
   favorites: FavoritesTable;
+  game_ratings: GameRatingsTable;
   save_states: SaveStatesTable;
   scores: ScoresTable;
   score_requests: ScoreRequestsTable;

@@ -18,10 +18,12 @@ eachDialect(
   'accounts: purge of idle guests',
   (h) => {
     const api = playApi(h);
-    const count = async (table: 'scores' | 'save_states' | 'daily_usage' | 'play_sessions' | 'favorites', id: number) =>
-      (await h.ctx.db.selectFrom(table).select('player_id').where('player_id', '=', id).execute()).length;
+    const count = async (
+      table: 'scores' | 'save_states' | 'daily_usage' | 'play_sessions' | 'favorites' | 'game_ratings',
+      id: number,
+    ) => (await h.ctx.db.selectFrom(table).select('player_id').where('player_id', '=', id).execute()).length;
 
-    it('purges a guest idle for guests.idle_days with its saves, scores, sessions, usage and favourites; keeps the others', async () => {
+    it('purges a guest idle for guests.idle_days with its saves, scores, sessions, usage, favourites and votes; keeps the others', async () => {
       h.clock.set('2026-08-01T10:00:00Z');
       const game = await createGame(h.ctx);
       const account = await createPlayerWithToken(h.ctx);
@@ -35,6 +37,7 @@ eachDialect(
         await h.http.put(`/v1/games/${game.slug}/states/0`, { token: g.token, body: { state: [1] } });
         await h.http.post(`/v1/games/${game.slug}/scores`, { token: g.token, body: { score: 20 + g.id } });
         await h.http.post(`/v1/games/${game.slug}/favorite`, { token: g.token });
+        await h.http.put(`/v1/games/${game.slug}/rating`, { token: g.token, body: { value: 'up' } });
       }
       // Six days short of the limit, the busy guest plays again; the idle one never comes back.
       h.clock.advance(24 * DAY);
@@ -44,10 +47,18 @@ eachDialect(
       h.clock.advance(DAY + 1000);
       expect(await purgeIdleGuests(h.ctx)).toBe(1);
       expect(await playerExists(h, idle.id)).toBe(false);
-      for (const table of ['scores', 'save_states', 'daily_usage', 'play_sessions', 'favorites'] as const)
+      for (const table of [
+        'scores',
+        'save_states',
+        'daily_usage',
+        'play_sessions',
+        'favorites',
+        'game_ratings',
+      ] as const)
         expect({ table, rows: await count(table, idle.id) }).toEqual({ table, rows: 0 });
       expect(await playerExists(h, busy.id)).toBe(true);
       expect(await count('scores', busy.id)).toBe(1);
+      expect((await h.http.get(`/v1/games/${game.slug}`)).body.data.rating).toMatchObject({ up: 1, down: 0 });
       expect(await playerExists(h, account.player.id)).toBe(true);
       const board = await h.http.get(`/v1/games/${game.slug}/leaderboard`);
       expect(board.body.meta.total).toBe(2);

@@ -315,7 +315,7 @@ eachDialect(
       expect(res.body.data.deletion_canceled).toBe(true);
     });
 
-    it('purges the account after 30 days: personal data, saves, favourites, sessions and scores; the boards stay exact', async () => {
+    it('purges the account after 30 days: personal data, saves, favourites, votes, sessions and scores; the boards stay exact', async () => {
       const game = await createGame(h.ctx, { save_slots: 2 });
       const leaving = await account();
       const staying = await account();
@@ -330,6 +330,9 @@ eachDialect(
           .status,
       ).toBe(201);
       expect((await h.http.post(`/v1/games/${game.slug}/favorite`, { token: leaving.token })).status).toBe(200);
+      expect(
+        (await h.http.put(`/v1/games/${game.slug}/rating`, { token: leaving.token, body: { value: 'up' } })).status,
+      ).toBe(200);
       await createPlaySession(h.ctx, leaving.player.id, game.id);
       await h.ctx.db
         .insertInto('daily_usage')
@@ -371,6 +374,7 @@ eachDialect(
         'mail_tokens',
         'save_states',
         'favorites',
+        'game_ratings',
         'scores',
         'play_sessions',
         'daily_usage',
@@ -416,6 +420,7 @@ eachDialect(
         body: { state: { level: 4, items: ['sword'] }, label: 'Cave' },
       });
       await h.http.post(`/v1/games/${game.slug}/favorite`, { token });
+      await h.http.put(`/v1/games/${game.slug}/rating`, { token, body: { value: 'down' } });
       await h.http.post(`/v1/games/${game.slug}/scores`, { token, body: { score: 42, meta: { lives: 2 } } });
       const session = await createPlaySession(h.ctx, player.id, game.id);
       const res = await h.http.get('/v1/me/export', { token });
@@ -429,6 +434,15 @@ eachDialect(
       expect(data.tokens).toHaveLength(1);
       expect(data.tokens[0].prefix).toBe(token.slice(0, 12));
       expect(data.favorites).toEqual([{ game: game.slug, game_name: game.name, created_at: '2026-05-02 08:00:00' }]);
+      expect(data.ratings).toEqual([
+        {
+          game: game.slug,
+          game_name: game.name,
+          value: 'down',
+          created_at: '2026-05-02 08:00:00',
+          updated_at: '2026-05-02 08:00:00',
+        },
+      ]);
       expect(data.saves).toEqual([
         expect.objectContaining({ game: game.slug, slot: 1, label: 'Cave', state: { level: 4, items: ['sword'] } }),
       ]);

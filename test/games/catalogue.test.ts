@@ -157,6 +157,8 @@ eachDialect('games: GET /games/{slug}', (h) => {
       cover_url: `http://${slug}.games.localhost:8080/~${files_dir}/cover.png`,
       play_url: `http://localhost:8080/play/${slug}`,
       stats: { plays: 0, playtime_hours: 0 },
+      screenshots: [],
+      rating: { up: 0, down: 0, percent: null },
     });
     const cover = await h.http.get(res.body.data.cover_url);
     expect(cover.status).toBe(200);

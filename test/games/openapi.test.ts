@@ -33,6 +33,9 @@ eachDialect('games: openapi', (h) => {
       'cover_url',
       'play_url',
       'stats',
+      'screenshots',
+      'rating',
+      'my_rating',
       'is_favorite',
     ]);
     expect(undescribed(game)).toEqual([]);
@@ -53,6 +56,14 @@ eachDialect('games: openapi', (h) => {
     const favorite = doc.paths['/v1/games/{slug}/favorite'].post;
     expect(Object.keys(favorite.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404']));
     expect(favorite.responses['403'].description).toMatch(/forbidden/);
+    const related = doc.paths['/v1/games/{slug}/related'].get;
+    expect(Object.keys(related.responses)).toEqual(expect.arrayContaining(['200', '404', '422']));
+    expect(related.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['limit', 'slug']);
+    for (const method of ['put', 'delete']) {
+      const rating = doc.paths['/v1/games/{slug}/rating'][method];
+      expect(Object.keys(rating.responses)).toEqual(expect.arrayContaining(['200', '401', '404']));
+      expect(undescribed(rating.responses['200'].content['application/json'].schema.properties.data)).toEqual([]);
+    }
   });
 
   it('documents the own favourites and recently played games', async () => {

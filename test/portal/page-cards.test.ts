@@ -103,6 +103,21 @@ eachDialect('portal: link previews of game and profile pages', (h) => {
     expect(html).not.toContain('<Z>');
   });
 
+  it('serves a game page with its "More like this" cards: others only, same category first, premium marked', async () => {
+    const game = await createGame(h.ctx, { slug: 'like-this', category: 'like-cat', tags: '["x"]' });
+    const same = await createGame(h.ctx, { category: 'like-cat', name: 'Same <Kind>', requires_premium: 1 });
+    const other = await createGame(h.ctx, { category: 'like-other', plays: 50 });
+    const html = mainOf((await h.http.get(`/games/${game.slug}`)).text);
+    const related = /<section class="related"[^>]*>([\s\S]*?)<\/section>/.exec(html)?.[1];
+    expect(related).toContain('<h2 id="related-title">More like this</h2>');
+    const links = [...related!.matchAll(/<a href="\/games\/([^"]+)" class="card-link">/g)].map((m) => m[1]);
+    expect(links).not.toContain(game.slug);
+    expect(links.indexOf(same.slug)).toBe(0);
+    expect(links).toContain(other.slug);
+    expect(related).toContain('Same &lt;Kind&gt;');
+    expect(related).toContain('<span class="badge premium">Unlimited only</span>');
+  });
+
   it('answers an unknown game or player with the 404 page, without a card', async () => {
     for (const url of ['/games/no-such-game', '/u/nobody_here']) {
       const res = await h.http.get(url);

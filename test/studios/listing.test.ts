@@ -80,7 +80,7 @@ eachDialect(
         expect((await h.http.get(`/v1/studio/games/${game.slug}`, { token })).body.data.name).not.toBe('  ');
       });
 
-      it('takes a cover and screenshots as bytes, serves them, and shows the cover in the catalogue', async () => {
+      it('takes a cover and screenshots as bytes, serves them, shows the cover in the catalogue and the screenshots on the game', async () => {
         const game = await releasedGame();
         await h.http.put(`/v1/studio/games/${game.slug}/status`, { token, body: { status: 'beta' } });
         const cover = await h.http.put(`/v1/studio/games/${game.slug}/cover`, {
@@ -107,8 +107,12 @@ eachDialect(
         let view = (await h.http.get(`/v1/studio/games/${game.slug}`, { token })).body.data;
         expect(view.screenshots).toHaveLength(2);
         const [first, second] = view.screenshots;
+        // The public game shows them in the same order (the game page's gallery); the catalogue's list does not.
+        expect((await h.http.get(`/v1/games/${game.slug}`)).body.data.screenshots).toEqual([first, second]);
+        expect((await h.http.get('/v1/games')).body.data.games[0]).not.toHaveProperty('screenshots');
         view = (await h.http.delete(`/v1/studio/games/${game.slug}/screenshots/1`, { token })).body.data;
         expect(view.screenshots).toEqual([second]);
+        expect((await h.http.get(`/v1/games/${game.slug}`)).body.data.screenshots).toEqual([second]);
         expect((await h.http.get(new URL(first).pathname)).status).toBe(404);
         const back = await h.http.delete(`/v1/studio/games/${game.slug}/cover`, { token });
         expect(back.body.data.cover_url).toMatch(/cover\.png$/);

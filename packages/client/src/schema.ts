@@ -602,7 +602,7 @@ export interface paths {
         };
         /**
          * One game
-         * @description Draft, retired and unknown games answer 404 not_found. With a player credential the game carries `is_favorite`.
+         * @description Draft, retired and unknown games answer 404 not_found. The game carries its `screenshots` and its `rating`; with a player credential also `is_favorite` and `my_rating`.
          */
         get: operations["getGame"];
         put?: never;
@@ -628,6 +628,50 @@ export interface paths {
          */
         post: operations["toggleFavorite"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{slug}/related": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Games like this one
+         * @description Other published and beta games, for "More like this": those of the same category first, then those sharing the most tags with it, then the most played (stats.plays), then by slug; never the game itself. Draft, retired and unknown games answer 404 not_found.
+         */
+        get: operations["listRelatedGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{slug}/rating": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rate a game
+         * @description Records the player's thumbs up or down on the game (guests too), replacing the vote the player gave it before: one vote per player and game. Answers the game rating and the vote. Games that are not visible answer 404.
+         */
+        put: operations["rateGame"];
+        post?: never;
+        /**
+         * Take a rating back
+         * @description Removes the player's vote on the game, if any (no vote is no error). Answers the game rating. Games that are not visible answer 404.
+         */
+        delete: operations["unrateGame"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2278,6 +2322,24 @@ export interface components {
                  */
                 created_at: string;
             }[];
+            /** @description the player's votes on games */
+            ratings: {
+                /** @description game slug */
+                game: string;
+                game_name: string;
+                /** @description thumbs up or down */
+                value: "up" | "down";
+                /**
+                 * @description timestamp YYYY-MM-DD HH:MM:SS (UTC)
+                 * @example 2026-11-21 09:30:00
+                 */
+                created_at: string;
+                /**
+                 * @description timestamp YYYY-MM-DD HH:MM:SS (UTC)
+                 * @example 2026-11-21 09:30:00
+                 */
+                updated_at: string;
+            }[];
             /** @description filled save slots with their payloads */
             saves: {
                 /** @description game slug */
@@ -2667,6 +2729,10 @@ export interface components {
                 /** @description credited play time over all sessions, in hours, one decimal */
                 playtime_hours: number;
             };
+            /** @description present on GET /games/{slug} only: the URLs of the listing's screenshots (WebP, at most 1920 pixels on the longer side), in their order */
+            screenshots?: string[];
+            rating?: components["schemas"]["GameRating"];
+            my_rating?: ("up" | "down") | null;
             /** @description present only when called with a player credential: whether the player has marked it */
             is_favorite?: boolean;
         };
@@ -2721,6 +2787,14 @@ export interface components {
             guests: number;
             /** @description of the day's players, accounts */
             accounts: number;
+        };
+        /** @description the players' thumbs up and down on the game (on GET /games/{slug} only, and the rating routes' answers) */
+        GameRating: {
+            /** @description thumbs up given to the game */
+            up: number;
+            /** @description thumbs down given to the game */
+            down: number;
+            percent: number | null;
         };
         /** @description 403: POST /play/start for a game that cannot be launched */
         GameUnavailableError: {
@@ -11169,6 +11243,736 @@ export interface operations {
                         data: {
                             /** @description whether the game is now among the player's favourites */
                             is_favorite: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length); `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"] | components["schemas"]["InvalidJsonError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `not_found`: unknown route, game, player, token or empty save slot */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["NotFoundError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `payload_too_large`: body over the route's limit, or an avatar over 2 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["PayloadTooLargeError"];
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not application/json on a JSON route; an avatar that is not JPG, PNG, GIF or WebP by content */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnsupportedMediaTypeError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    listRelatedGames: {
+        parameters: {
+            query?: {
+                /** @description how many games at most */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the game slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: {
+                            games: components["schemas"]["Game"][];
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"];
+                    };
+                };
+            };
+            /** @description `not_found`: unknown route, game, player, token or empty save slot */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["NotFoundError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    rateGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the game slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        /** @description the vote */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a thumbs up or a thumbs down */
+                    value: "up" | "down";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: {
+                            rating: components["schemas"]["GameRating"];
+                            my_rating: ("up" | "down") | null;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length); `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"] | components["schemas"]["InvalidJsonError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `not_found`: unknown route, game, player, token or empty save slot */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["NotFoundError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `payload_too_large`: body over the route's limit, or an avatar over 2 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["PayloadTooLargeError"];
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not application/json on a JSON route; an avatar that is not JPG, PNG, GIF or WebP by content */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnsupportedMediaTypeError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    unrateGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the game slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: {
+                            rating: components["schemas"]["GameRating"];
+                            my_rating: ("up" | "down") | null;
                         };
                     };
                 };

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/connect.js';
 import type { PlayerRow, PlayerUpdate } from '../../db/schema.js';
 import { mergeFavorites } from '../games/library.service.js';
+import { mergeRatings } from '../games/ratings.service.js';
 import { mergePlayerPlay, type PlayMerge } from '../play/play.service.js';
 import { mergePlayerScores } from '../scores/scores.service.js';
 import { mergeSaves } from '../states/states.service.js';
@@ -46,7 +47,7 @@ export interface GuestMerge {
 /**
  * Merges the guest into `account` and deletes it: today's and every day's seconds add up (for a free account never
  * past the allowance), its saves fill the account's empty slots only, its scores move with every rank exact, its
- * favourites and play history join the account's. Locks the guest row, then the account's (every claim of one guest
+ * favourites and play history join the account's, its votes on games the account has not rated move. Locks the guest row, then the account's (every claim of one guest
  * waits for the first: a second finds no guest and returns undefined).
  */
 export async function mergeGuestIntoAccount(
@@ -61,6 +62,7 @@ export async function mergeGuestIntoAccount(
   const saves = await mergeSaves(trx, guestId, account.id);
   const { scoresMoved } = await mergePlayerScores(trx, guestId, account.id);
   const favoritesAdded = await mergeFavorites(trx, guestId, account.id);
+  await mergeRatings(trx, guestId, account.id);
   await deleteGuestRow(trx, guestId);
   return {
     play,

@@ -23,6 +23,18 @@ export function exportFavorites(db: Executor, playerId: number) {
     .execute();
 }
 
+/** The player's votes on games (docs/api.md, "Ratings"): 1 up, -1 down. */
+export function exportRatings(db: Executor, playerId: number) {
+  return db
+    .selectFrom('game_ratings as r')
+    .innerJoin('games as g', 'g.id', 'r.game_id')
+    .select(['g.slug', 'g.name', 'r.value', 'r.created_at', 'r.updated_at'])
+    .where('r.player_id', '=', playerId)
+    .orderBy('r.updated_at')
+    .orderBy('g.slug')
+    .execute();
+}
+
 /** Filled save slots with their payloads (an emptied slot holds no data). */
 export function exportSaves(db: Executor, playerId: number) {
   return db

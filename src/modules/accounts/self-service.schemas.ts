@@ -77,6 +77,16 @@ export const ExportSchema = Type.Object(
     favorites: Type.Array(
       Type.Object({ game: Type.String({ description: 'game slug' }), game_name: Type.String(), created_at: Timestamp }),
     ),
+    ratings: Type.Array(
+      Type.Object({
+        game: Type.String({ description: 'game slug' }),
+        game_name: Type.String(),
+        value: Type.Union([Type.Literal('up'), Type.Literal('down')], { description: 'thumbs up or down' }),
+        created_at: Timestamp,
+        updated_at: Timestamp,
+      }),
+      { description: "the player's votes on games" },
+    ),
     saves: Type.Array(
       Type.Object({
         game: Type.String({ description: 'game slug' }),

@@ -30,6 +30,7 @@ import {
   deleteScoreRequestsOf,
   exportDailyUsage,
   exportFavorites,
+  exportRatings,
   exportPlaySessions,
   exportSaves,
   exportScores,
@@ -223,9 +224,10 @@ const ts = (ms: number | null) => (ms === null ? null : formatTimestamp(Number(m
 export async function exportData(ctx: AppContext, playerId: number) {
   const player = await requirePlayer(ctx, playerId);
   const db = ctx.db;
-  const [tokens, favorites, saves, scores, sessions, usage] = await Promise.all([
+  const [tokens, favorites, ratings, saves, scores, sessions, usage] = await Promise.all([
     exportTokens(db, playerId),
     exportFavorites(db, playerId),
+    exportRatings(db, playerId),
     exportSaves(db, playerId),
     exportScores(db, playerId),
     exportPlaySessions(db, playerId),
@@ -246,6 +248,13 @@ export async function exportData(ctx: AppContext, playerId: number) {
       revoked_at: ts(t.revoked_at),
     })),
     favorites: favorites.map((f) => ({ game: f.slug, game_name: f.name, created_at: formatTimestamp(f.created_at) })),
+    ratings: ratings.map((r) => ({
+      game: r.slug,
+      game_name: r.name,
+      value: Number(r.value) > 0 ? ('up' as const) : ('down' as const),
+      created_at: formatTimestamp(r.created_at),
+      updated_at: formatTimestamp(r.updated_at),
+    })),
     saves: saves.map((s) => ({
       game: s.slug,
       slot: s.slot,

@@ -93,14 +93,39 @@ export function findListedGame(
   db: Executor,
   slug: string,
 ): Promise<
-  (GameRecord & Pick<GameRow, 'previous_files_dir' | 'previous_entry' | 'cross_origin_isolated'>) | undefined
+  | (GameRecord & Pick<GameRow, 'previous_files_dir' | 'previous_entry' | 'cross_origin_isolated' | 'screenshots'>)
+  | undefined
 > {
   return db
     .selectFrom('games')
-    .select([...GAME_SELECTION, 'previous_files_dir', 'previous_entry', 'cross_origin_isolated'])
+    .select([...GAME_SELECTION, 'previous_files_dir', 'previous_entry', 'cross_origin_isolated', 'screenshots'])
     .where('slug', '=', slug)
     .where('status', 'in', [...LISTED_STATUSES])
     .executeTakeFirst();
+}
+
+/**
+ * Up to `limit` other listed games like `game`: same category first, then the most tags in common, then the most
+ * played, then by slug. The listed catalogue is small (games_status_idx); each game's tags (a JSON array) are counted
+ * against the game's with the database's JSON table function.
+ */
+export function findRelatedGames(
+  db: Executor,
+  game: Pick<GameRecord, 'id' | 'category' | 'tags'>,
+  limit: number,
+): Promise<GameRecord[]> {
+  const shared = isPostgres(db)
+    ? sql<number>`(select count(*) from jsonb_array_elements_text(games.tags::jsonb) as t(v) where t.v in (select jsonb_array_elements_text(${game.tags}::jsonb)))`
+    : sql<number>`(select count(*) from json_each(games.tags) as t where t.value in (select value from json_each(${game.tags})))`;
+  return listed(db)
+    .select(GAME_SELECTION)
+    .where('id', '<>', game.id)
+    .orderBy(sql`case when category = ${game.category} then 0 else 1 end`)
+    .orderBy(shared, 'desc')
+    .orderBy('plays', 'desc')
+    .orderBy('slug')
+    .limit(limit)
+    .execute();
 }
 
 export type FilesGameRow = Pick<

@@ -1,11 +1,21 @@
-// GET /v1/games, GET /v1/games/{slug}, POST /v1/games/{slug}/favorite.
+// GET /v1/games, GET /v1/games/{slug}, its related games, POST /v1/games/{slug}/favorite, PUT and DELETE its rating.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { playerOf } from '../../http/auth.js';
 import { Ok, OkMeta, ok } from '../../http/envelope.js';
-import { FavoriteSchema, GameListMeta, GameListQuery, GameSchema, SlugParams } from './games.schemas.js';
-import { getGame, listGames, toggleFavorite } from './games.service.js';
+import {
+  FavoriteSchema,
+  GameListMeta,
+  GameListQuery,
+  GameSchema,
+  RatingBody,
+  RatingResultSchema,
+  RelatedQuery,
+  SlugParams,
+} from './games.schemas.js';
+import { getGame, listGames, relatedGames, toggleFavorite } from './games.service.js';
+import { rateGame, unrateGame } from './ratings.service.js';
 
 export async function gamesRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -43,7 +53,8 @@ export async function gamesRoutes(fastify: FastifyInstance): Promise<void> {
         operationId: 'getGame',
         summary: 'One game',
         description:
-          'Draft, retired and unknown games answer 404 not_found. With a player credential the game carries `is_favorite`.',
+          'Draft, retired and unknown games answer 404 not_found. The game carries its `screenshots` and its `rating`; ' +
+          'with a player credential also `is_favorite` and `my_rating`.',
         params: SlugParams,
         response: { 200: Ok(GameSchema) },
       },
@@ -69,5 +80,62 @@ export async function gamesRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (request) => ok(await toggleFavorite(app.ctx, request.params.slug, playerOf(request))),
+  );
+
+  app.get(
+    '/v1/games/:slug/related',
+    {
+      config: { auth: 'none', errors: ['not_found'] },
+      schema: {
+        tags: ['games'],
+        operationId: 'listRelatedGames',
+        summary: 'Games like this one',
+        description:
+          'Other published and beta games, for "More like this": those of the same category first, then those sharing ' +
+          'the most tags with it, then the most played (stats.plays), then by slug; never the game itself. ' +
+          'Draft, retired and unknown games answer 404 not_found.',
+        params: SlugParams,
+        querystring: RelatedQuery,
+        response: { 200: Ok(Type.Object({ games: Type.Array(GameSchema) })) },
+      },
+    },
+    async (request) => ok({ games: await relatedGames(app.ctx, request.params.slug, request.query.limit) }),
+  );
+
+  app.put(
+    '/v1/games/:slug/rating',
+    {
+      config: { auth: 'player', errors: ['not_found'] },
+      schema: {
+        tags: ['games'],
+        operationId: 'rateGame',
+        summary: 'Rate a game',
+        description:
+          "Records the player's thumbs up or down on the game (guests too), replacing the vote the player gave it before: " +
+          'one vote per player and game. Answers the game rating and the vote. Games that are not visible answer 404.',
+        params: SlugParams,
+        body: RatingBody,
+        response: { 200: Ok(RatingResultSchema) },
+      },
+    },
+    async (request) => ok(await rateGame(app.ctx, request.params.slug, playerOf(request), request.body.value)),
+  );
+
+  app.delete(
+    '/v1/games/:slug/rating',
+    {
+      config: { auth: 'player', errors: ['not_found'] },
+      schema: {
+        tags: ['games'],
+        operationId: 'unrateGame',
+        summary: 'Take a rating back',
+        description:
+          "Removes the player's vote on the game, if any (no vote is no error). Answers the game rating. " +
+          'Games that are not visible answer 404.',
+        params: SlugParams,
+        response: { 200: Ok(RatingResultSchema) },
+      },
+    },
+    async (request) => ok(await unrateGame(app.ctx, request.params.slug, playerOf(request))),
   );
 }

@@ -5,6 +5,32 @@ import { GAME_STATUSES, LEADERBOARD_ORDERS, LIMITS, ORIENTATIONS } from './manif
 
 const literals = (values: readonly string[]) => values.map((v) => Type.Literal(v));
 
+export const RatingValueSchema = Type.Union([Type.Literal('up'), Type.Literal('down')], {
+  description: 'a thumbs up or a thumbs down',
+});
+export type RatingValue = Static<typeof RatingValueSchema>;
+
+export const GameRatingSchema = Type.Object(
+  {
+    up: Type.Integer({ minimum: 0, description: 'thumbs up given to the game' }),
+    down: Type.Integer({ minimum: 0, description: 'thumbs down given to the game' }),
+    percent: Nullable(
+      Type.Integer({
+        minimum: 0,
+        maximum: 100,
+        description:
+          'the share of thumbs up, rounded to a whole percent; null while the game has fewer votes than the setting rating_min_votes (10 by default)',
+      }),
+    ),
+  },
+  {
+    title: 'GameRating',
+    description:
+      "the players' thumbs up and down on the game (on GET /games/{slug} only, and the rating routes' answers)",
+  },
+);
+export type GameRating = Static<typeof GameRatingSchema>;
+
 export const GameSchema = Type.Object(
   {
     slug: Type.String({
@@ -68,6 +94,21 @@ export const GameSchema = Type.Object(
       },
       { description: 'counted by the play sessions' },
     ),
+    screenshots: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          "present on GET /games/{slug} only: the URLs of the listing's screenshots (WebP, at most 1920 pixels on the longer side), in their order",
+      }),
+    ),
+    rating: Type.Optional(GameRatingSchema),
+    my_rating: Type.Optional(
+      Nullable(
+        Type.Union([Type.Literal('up'), Type.Literal('down')], {
+          description:
+            "present on GET /games/{slug} with a player credential only: the player's own vote, null when none",
+        }),
+      ),
+    ),
     is_favorite: Type.Optional(
       Type.Boolean({
         description: 'present only when called with a player credential: whether the player has marked it',
@@ -126,4 +167,20 @@ export const SlugParams = Type.Object({ slug: Type.String({ description: 'the ga
 
 export const FavoriteSchema = Type.Object({
   is_favorite: Type.Boolean({ description: "whether the game is now among the player's favourites" }),
+});
+
+export const RelatedQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 12, default: 6, description: 'how many games at most' }),
+});
+
+export const RatingBody = Type.Object(
+  { value: RatingValueSchema },
+  { additionalProperties: false, description: 'the vote' },
+);
+
+export const RatingResultSchema = Type.Object({
+  rating: GameRatingSchema,
+  my_rating: Nullable(
+    Type.Union([Type.Literal('up'), Type.Literal('down')], { description: "the player's vote now, null when none" }),
+  ),
 });

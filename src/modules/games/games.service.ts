@@ -9,6 +9,7 @@ import {
   deleteFavorite,
   findListedGame,
   findListedGames,
+  findRelatedGames,
   searchListedGames,
   insertFavorite,
   isFavorite,
@@ -16,6 +17,7 @@ import {
   type GameRecord,
 } from './games.repository.js';
 import type { Game, GameSort } from './games.schemas.js';
+import { gameRating, playerRating } from './ratings.service.js';
 
 /** Names sort as people expect: case and accents second, "Game 2" before "Game 10"; the same on both databases. */
 const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
@@ -108,11 +110,35 @@ function countByCategory(rows: readonly Pick<GameRecord, 'category'>[]): Map<str
   return counts;
 }
 
-/** GET /games/{slug}: 404 unless published or beta; is_favorite only for a player. */
+/**
+ * GET /games/{slug}: 404 unless published or beta; with its screenshots and rating; is_favorite and my_rating only
+ * for a player.
+ */
 export async function getGame(ctx: AppContext, slug: string, player: PlayerCredential | null): Promise<Game> {
   const row = await findListedGame(ctx.db, slug);
   if (!row) throw notFound(`No game ${slug}`);
-  return toGame(ctx, row, player ? await isFavorite(ctx.db, player.playerId, row.id) : undefined);
+  const [favorite, rating, mine] = await Promise.all([
+    player ? isFavorite(ctx.db, player.playerId, row.id) : undefined,
+    gameRating(ctx, ctx.db, row.id),
+    player ? playerRating(ctx, player.playerId, row.id) : undefined,
+  ]);
+  return {
+    ...toGame(ctx, row, favorite),
+    screenshots: (JSON.parse(row.screenshots) as string[]).map((file) => mediaUrl(ctx.config, file)),
+    rating,
+    ...(mine === undefined ? {} : { my_rating: mine }),
+  };
+}
+
+/**
+ * GET /games/{slug}/related: other listed games, those of the same category first, then those sharing the most tags,
+ * then the most played (docs/api.md, "More like this"); never the game itself.
+ */
+export async function relatedGames(ctx: AppContext, slug: string, limit: number): Promise<Game[]> {
+  const row = await findListedGame(ctx.db, slug);
+  if (!row) throw notFound(`No game ${slug}`);
+  const rows = await findRelatedGames(ctx.db, row, limit);
+  return rows.map((related) => toGame(ctx, related));
 }
 
 /** POST /games/{slug}/favorite: a player's toggles run one at a time, so two quick clicks end where they started. */

@@ -48,7 +48,8 @@ export function categoryLabel(category: string): string {
   return words ? words.charAt(0).toUpperCase() + words.slice(1) : category;
 }
 
-function gameCardHtml(game: Game): string {
+/** A game's card as the page script's gameCard (portal/pages/game-card.ts) builds it. */
+export function gameCardHtml(game: Game): string {
   const badges = [
     `<span class="badge">${escapeHtml(categoryLabel(game.category))}</span>`,
     game.requires_premium ? '<span class="badge premium">Unlimited only</span>' : '',

@@ -1,9 +1,12 @@
 // What a game's and a player's page carry before any script runs: <title>, description, canonical URL, Open Graph and
-// Twitter card, and a heading, description and picture in <main> (the page script then replaces them with the full page).
+// Twitter card, and a heading, description and picture in <main>, with a game's "More like this" cards (the page script
+// then replaces them with the full page).
 import type { Config } from '../../config.js';
 import { avatarUrl } from '../accounts/avatar-url.js';
 import { gameAssetUrl } from '../games/game-origin.js';
+import type { Game } from '../games/games.schemas.js';
 import { mediaUrl } from '../games/listing-media.service.js';
+import { gameCardHtml } from './catalogue-page.js';
 import { escapeHtml, type PageOptions } from './html.js';
 import type { PageGame, PagePlayer } from './portal.repository.js';
 import { previewUrl, siteShareUrl } from './share-images.js';
@@ -37,7 +40,18 @@ export function playLoadingHtml(config: Config, game: PageGame): string {
   ].join('');
 }
 
-export function gamePageOptions(config: Config, game: PageGame): PageOptions {
+/** "More like this" (docs/portal.md, "Game page"): the related games' cards, or nothing when there are none. */
+function relatedHtml(related: readonly Game[]): string {
+  if (!related.length) return '';
+  return [
+    '<section class="related" aria-labelledby="related-title">',
+    '<h2 id="related-title">More like this</h2>',
+    `<ul class="cards">${related.map(gameCardHtml).join('')}</ul>`,
+    '</section>',
+  ].join('');
+}
+
+export function gamePageOptions(config: Config, game: PageGame, related: readonly Game[] = []): PageOptions {
   const url = `${config.public_url}/games/${encodeURIComponent(game.slug)}`;
   const cover = coverOf(config, game);
   const description = shortText(
@@ -54,6 +68,7 @@ export function gamePageOptions(config: Config, game: PageGame): PageOptions {
     '</div>',
     '</section>',
     STATUS,
+    relatedHtml(related),
   ].join('');
   return {
     page: 'game',

@@ -19,13 +19,16 @@ import { buildIsIsolated } from '../games/preview.service.js';
 import { portalCsp, renderNotFound, renderPage, UNKNOWN_PLAYER, type HeaderPlayer, type PageOptions } from './html.js';
 import { gamePageOptions, playLoadingHtml, profilePageOptions } from './page-cards.js';
 import { catalogueFilter, cataloguePageOptions } from './catalogue-page.js';
-import { listGames } from '../games/games.service.js';
+import { listGames, relatedGames } from '../games/games.service.js';
 import { siteShareUrl } from './share-images.js';
 import { siteFileRoutes } from './site-files.js';
 import { renderApiReference } from './api-docs.js';
 import { redirectLoopbackToPortalName } from './canonical-host.js';
 import { sdkDocsHtml } from './sdk-docs.js';
 import { PORTAL_ORIGIN_TOKEN, readManifest, webRoot, type Manifest } from './web-root.js';
+
+/** The related games a game page shows (portal/pages/game-discovery.ts asks for as many). */
+const RELATED_ON_PAGE = 6;
 
 export interface PortalAssets {
   root: string;
@@ -237,7 +240,8 @@ export function portalRoutes(assets: PortalAssets, lookup: SessionLookup) {
         return sendPage(request, reply, assets, lookup, shell, 200, false, true);
       }
       if (!game) return sendNotFound(request, reply, assets);
-      return sendPage(request, reply, assets, lookup, gamePageOptions(app.ctx.config, game));
+      const related = await relatedGames(app.ctx, game.slug, RELATED_ON_PAGE);
+      return sendPage(request, reply, assets, lookup, gamePageOptions(app.ctx.config, game, related));
     });
 
     app.get<SlugParams>('/play/:slug', { config, schema }, async (request, reply) => {
