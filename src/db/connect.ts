@@ -5,22 +5,20 @@ import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import {
-  CompiledQuery,
   Kysely,
   PostgresAdapter,
   PostgresDialect,
   SqliteDialect,
-  SqliteDriver,
-  type DatabaseConnection,
   type Driver,
   type PostgresDialectConfig,
-  type SqliteDialectConfig,
   type Transaction,
 } from 'kysely';
 import { NotificationListener, type ListenerEvents } from './listener.js';
 import { observeDriver, type DatabaseErrorListener, type ErrorReporter } from './observe.js';
 import { kyselyProbe, postgresProbe, sqliteProbe, type ReadinessProbe } from './probe.js';
 import type { Database } from './schema.js';
+import { NamedStatementClient } from './postgres-client.js';
+import { SqliteStatementDriver } from './sqlite-connection.js';
 import { Sqlite } from './sqlite-driver.js';
 import { DatabaseUnavailableError } from './unavailable.js';
 
@@ -60,22 +58,16 @@ export interface ListenerStats {
   reconnects: number;
 }
 
-/** Every transaction on SQLite takes the write lock at BEGIN, so two processes never deadlock upgrading a read lock. */
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-}
-
-class ImmediateSqliteDialect extends SqliteDialect {
+/** SQLite through the service's driver (sqlite-connection.ts), its failures reported. */
+class ObservedSqliteDialect extends SqliteDialect {
   constructor(
-    private readonly settings: SqliteDialectConfig,
+    private readonly sqlite: SqliteDatabase.Database,
     private readonly reporter: ErrorReporter,
   ) {
-    super(settings);
+    super({ database: sqlite });
   }
-  override createDriver(): SqliteDriver {
-    return observeDriver(new ImmediateSqliteDriver(this.settings), this.reporter, 'throws') as SqliteDriver;
+  override createDriver(): Driver {
+    return observeDriver(new SqliteStatementDriver(this.sqlite), this.reporter, 'throws');
   }
 }
 
@@ -132,7 +124,7 @@ function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
   const reporter: ErrorReporter = { listener: undefined };
   const db = new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect({ database: cacheStatements(sqlite) }, reporter),
+    dialect: new ObservedSqliteDialect(sqlite, reporter),
   });
   const readiness = file === ':memory:' ? kyselyProbe(db) : sqliteProbe(file);
   return {
@@ -219,7 +211,9 @@ function resilientPool(url: string, options: OpenOptions): pg.Pool {
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
-  });
+    // hot statements run as named prepared statements (postgres-client.ts)
+    Client: NamedStatementClient,
+  } as pg.PoolConfig);
   // An idle client losing its connection emits 'error' on the pool; unhandled, it would end the process.
   pool.on('error', (error) => options.onPoolError?.(error));
   pool.on('connect', (client) => {
