@@ -1,5 +1,5 @@
-// Hot statements, built and compiled once per dialect and run with named arguments (docs/development.md, "A hot
-// statement"). Building a query with Kysely (operation nodes, freezing, cloning, the compiler's visitors) costs more
+// Hot statements, built and compiled once per dialect and run with named arguments.
+// docs/development.md, "A hot statement". Building a query with Kysely (operation nodes, freezing, cloning, the compiler's visitors) costs more
 // than SQLite takes to run a primary-key lookup, and every heartbeat runs several (bench/RESULTS.md).
 //
 // `statement(name, build, options)` calls `build` once per dialect with a Param in place of each argument, compiles

@@ -17,7 +17,7 @@ export interface ActiveTokenRow extends MembershipFields {
 export function findActiveToken(db: Executor, tokenHash: string, now: number): Promise<ActiveTokenRow | undefined> {
   return activeToken.first(db, { tokenHash, now });
 }
-// every authenticated call runs it: compiled once (prepared.ts)
+// every authenticated call runs it: compiled once (db/statement.ts)
 const activeToken = statement(
   'tokens.active',
   (p: Params<{ tokenHash: string; now: number }>, db) => activeTokenQuery(db, p.tokenHash, p.now),

@@ -54,7 +54,7 @@ export async function findListedGames(db: Executor, filter: CatalogueFilter): Pr
   if (filter.category === undefined) return (await wholeCatalogue.run(db)).rows;
   return listed(db).select(GAME_SELECTION).where('category', '=', filter.category).execute();
 }
-// GET /v1/games without a filter, the common call: compiled once (db/prepared.ts)
+// GET /v1/games without a filter, the common call: compiled once (db/statement.ts)
 const wholeCatalogue = statement('games.wholeCatalogue', (_p, db) => listed(db).select(GAME_SELECTION));
 
 /**

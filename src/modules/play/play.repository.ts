@@ -299,7 +299,7 @@ export interface HeartbeatOutcome {
  *        skipped when there is nothing to credit (no day row is created), then today's counter is only read;
  *   upd: the session, charged what u took, closed for the limit when a capped day reached the cap;
  *   g:   the game's playtime shard (games/playtime.repository.ts), only when something was credited; last.
- * Named prepared statement (prepared.ts). On SQLite, whose writes are not worth folding into one statement (no round
+ * Named prepared statement (db/statement.ts). On SQLite, whose writes are not worth folding into one statement (no round
  * trip), it only reads the session: the caller credits it in a transaction, as after any heartbeat this cannot write.
  */
 export async function heartbeatInOneStatement(db: Executor, input: HeartbeatInput): Promise<HeartbeatOutcome> {

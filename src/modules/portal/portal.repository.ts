@@ -88,7 +88,7 @@ export interface HeaderPlayerRow {
 export async function findHeaderPlayer(db: Executor, playerId: number): Promise<HeaderPlayerRow | undefined> {
   return headerPlayer.first(db, { playerId });
 }
-// every page served to a logged-in player runs it: compiled once (prepared.ts)
+// every page served to a logged-in player runs it: compiled once (db/statement.ts)
 const headerPlayer = statement('portal.headerPlayer', (p: Params<{ playerId: number }>, db) =>
   db
     .selectFrom('players')

@@ -42,7 +42,7 @@ export interface StoredStateRow {
 export function findListedGame(db: Executor, slug: string): Promise<ListedGameRow | undefined> {
   return listedGame.first(db, { slug });
 }
-// every state call starts here: compiled once (db/prepared.ts), like the other hot statements below
+// every state call starts here: compiled once (db/statement.ts), like the other hot statements below
 const listedGame = statement('states.listedGame', (p: Params<{ slug: string }>, db) =>
   db
     .selectFrom('games')
