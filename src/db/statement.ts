@@ -1,6 +1,7 @@
 // Hot statements, built and compiled once per dialect and run with named arguments.
-// docs/development.md, "A hot statement". Building a query with Kysely (operation nodes, freezing, cloning, the compiler's visitors) costs more
-// than SQLite takes to run a primary-key lookup, and every heartbeat runs several (bench/RESULTS.md).
+// docs/development.md, "A hot statement". Building a query with Kysely (operation nodes, freezing, cloning, the
+// compiler's visitors) costs more than SQLite takes to run a primary-key lookup, and every heartbeat runs several
+// (bench/RESULTS.md).
 //
 // `statement(name, build, options)` calls `build` once per dialect with a Param in place of each argument, compiles
 // it, and from then on only puts the call's arguments where the compiled parameters hold a Param. A Param is an SQL
