@@ -1,26 +1,23 @@
 // Opens the database named by the settings: better-sqlite3 (WAL, foreign keys, IMMEDIATE write transactions) or a pg pool.
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import {
-  CompiledQuery,
   Kysely,
   PostgresAdapter,
   PostgresDialect,
   SqliteDialect,
-  SqliteDriver,
-  type DatabaseConnection,
   type Driver,
   type PostgresDialectConfig,
-  type SqliteDialectConfig,
   type Transaction,
 } from 'kysely';
 import { NotificationListener, type ListenerEvents } from './listener.js';
 import { observeDriver, type DatabaseErrorListener, type ErrorReporter } from './observe.js';
 import { kyselyProbe, postgresProbe, sqliteProbe, type ReadinessProbe } from './probe.js';
 import type { Database } from './schema.js';
+import { NamedStatementClient } from './postgres-client.js';
+import { SqliteStatementDriver } from './sqlite-connection.js';
 import { Sqlite } from './sqlite-driver.js';
 import { DatabaseUnavailableError } from './unavailable.js';
 
@@ -60,22 +57,16 @@ export interface ListenerStats {
   reconnects: number;
 }
 
-/** Every transaction on SQLite takes the write lock at BEGIN, so two processes never deadlock upgrading a read lock. */
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-}
-
-class ImmediateSqliteDialect extends SqliteDialect {
+/** SQLite through the service's driver (sqlite-connection.ts), its failures reported. */
+class ObservedSqliteDialect extends SqliteDialect {
   constructor(
-    private readonly settings: SqliteDialectConfig,
+    private readonly sqlite: SqliteDatabase.Database,
     private readonly reporter: ErrorReporter,
   ) {
-    super(settings);
+    super({ database: sqlite });
   }
-  override createDriver(): SqliteDriver {
-    return observeDriver(new ImmediateSqliteDriver(this.settings), this.reporter, 'throws') as SqliteDriver;
+  override createDriver(): Driver {
+    return observeDriver(new SqliteStatementDriver(this.sqlite), this.reporter, 'throws');
   }
 }
 
@@ -99,29 +90,6 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5000;
  * bench:http, 2026-11-28). The memory is taken only as pages are read.
  */
 const SQLITE_CACHE_KIB = 32 * 1024;
-const STATEMENT_CACHE_SIZE = 256;
-
-/**
- * better-sqlite3 compiles SQL on every prepare(), and Kysely prepares every query: for a statement with CTEs the
- * compiling costs several times the running. Keep the compiled statements of the most recently used SQL texts
- * (queries are parameterised, so hot queries repeat exactly). Safe because Kysely holds its one SQLite connection for
- * one query or stream at a time, so a cached statement is never running twice; SQLite recompiles a cached statement
- * itself when the schema changes.
- */
-export function cacheStatements(sqlite: SqliteDatabase.Database, size = STATEMENT_CACHE_SIZE): SqliteDatabase.Database {
-  const prepare = sqlite.prepare.bind(sqlite);
-  const cache = new Map<string, SqliteDatabase.Statement>();
-  sqlite.prepare = ((source: string) => {
-    let statement = cache.get(source);
-    if (statement) cache.delete(source);
-    else statement = prepare(source);
-    cache.set(source, statement);
-    if (cache.size > size) cache.delete(cache.keys().next().value!);
-    return statement;
-  }) as typeof sqlite.prepare;
-  return sqlite;
-}
-
 function openSqlite(file: string): DatabaseHandle {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new Sqlite(file);
@@ -132,7 +100,7 @@ function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
   const reporter: ErrorReporter = { listener: undefined };
   const db = new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect({ database: cacheStatements(sqlite) }, reporter),
+    dialect: new ObservedSqliteDialect(sqlite, reporter),
   });
   const readiness = file === ':memory:' ? kyselyProbe(db) : sqliteProbe(file);
   return {
@@ -158,38 +126,6 @@ const pgTypes = {
     return pg.types.getTypeParser(oid, format);
   },
 };
-
-/**
- * Marks a statement to run as a named prepared statement on PostgreSQL: planned once per connection instead of on
- * every call (for the hot leaderboard reads planning costs as much as running). Put it in the SQL text, e.g.
- * `sql.raw(PREPARED)` or `.modifyEnd(sql.raw(PREPARED))`; on SQLite it is only a comment. Use it for statements whose
- * text repeats exactly (parameters, not values, in the SQL) and whose plan suits every parameter.
- */
-export const PREPARED = '/* prepared */';
-
-/** The name of each marked SQL text seen (texts repeat exactly; bounded in case one does not). */
-const statementNames = new Map<string, string>();
-
-/** Runs marked statements under a name derived from their text; anything else goes to pg unchanged. */
-function prepareMarkedStatements(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  client.query = ((...args: unknown[]) => {
-    const [text, values] = args;
-    if (
-      typeof text === 'string' &&
-      text.includes(PREPARED) &&
-      (args.length === 1 || (args.length === 2 && Array.isArray(values)))
-    ) {
-      let name = statementNames.get(text);
-      if (name === undefined) {
-        name = `gp_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-        if (statementNames.size < 4096) statementNames.set(text, name);
-      }
-      return query({ name, text, values });
-    }
-    return query(...args);
-  }) as typeof client.query;
-}
 
 /** Connections in the request pool when the settings name none (database_pool_size). */
 export const DEFAULT_POOL_SIZE = 10;
@@ -219,14 +155,15 @@ function resilientPool(url: string, options: OpenOptions): pg.Pool {
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
-  });
+    // hot statements run as named prepared statements (postgres-client.ts)
+    Client: NamedStatementClient,
+  } as pg.PoolConfig);
   // An idle client losing its connection emits 'error' on the pool; unhandled, it would end the process.
   pool.on('error', (error) => options.onPoolError?.(error));
   pool.on('connect', (client) => {
     client.on('error', () => {
       // Nothing to do: see above. The failing query reports the error; an idle client's reaches the pool's handler.
     });
-    prepareMarkedStatements(client);
   });
   const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
   pool.connect = ((...args: unknown[]) => {

@@ -1,10 +1,15 @@
-// Statements marked PREPARED run as named prepared statements on PostgreSQL (planned once per connection); others
-// and SQLite are unaffected.
+// Hot statements (db/statement.ts) run as named prepared statements on PostgreSQL, under their names (planned once
+// per connection); other queries, and SQLite, are unaffected.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PREPARED, openDatabase, type DatabaseHandle } from '../../src/db/connect.js';
+import { openDatabase, type DatabaseHandle } from '../../src/db/connect.js';
+import { type Params, statement } from '../../src/db/statement.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { enabledDialects } from '../helpers/dialects.js';
+
+const plusOne = statement('test.prepared.plusOne', (p: Params<{ n: number }>, db) => ({
+  compile: () => sql<{ v: number }>`select cast(${p.n} as integer) + 1 as v`.compile(db),
+}));
 
 for (const dialect of enabledDialects()) {
   describe(`db: prepared statements [${dialect}]`, () => {
@@ -19,22 +24,26 @@ for (const dialect of enabledDialects()) {
       await testDb.drop();
     });
 
-    it('answers a marked statement like any other, with its parameters', async () => {
-      for (const n of [1, 2, 3]) {
-        const rows = (await sql<{ v: number }>`${sql.raw(PREPARED)} select ${n} + 1 as v`.execute(handle.db)).rows;
-        expect(Number(rows[0]!.v)).toBe(n + 1);
-      }
+    it('answers a statement like any other query, with its arguments, inside a transaction too', async () => {
+      for (const n of [1, 2, 3]) expect(Number((await plusOne.first(handle.db, { n }))!.v)).toBe(n + 1);
+      const inside = await handle.db.transaction().execute((trx) => plusOne.first(trx, { n: 41 }));
+      expect(Number(inside!.v)).toBe(42);
     });
 
     if (dialect === 'postgres') {
-      it('keeps one named statement per marked text on the connection, and none for unmarked ones', async () => {
-        await sql`select ${5}::int as unmarked`.execute(handle.db);
-        await sql`${sql.raw(PREPARED)} select ${7}::int as marked`.execute(handle.db);
-        await sql`${sql.raw(PREPARED)} select ${8}::int as marked`.execute(handle.db);
-        const rows = (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(handle.db))
-          .rows;
-        expect(rows.filter((r) => r.statement.includes('as marked'))).toHaveLength(1);
-        expect(rows.filter((r) => r.statement.includes('as unmarked'))).toHaveLength(0);
+      it('keeps one prepared statement per statement on the connection, under its name, and none for other queries', async () => {
+        await sql`select ${5}::int as unnamed`.execute(handle.db);
+        await plusOne.first(handle.db, { n: 7 });
+        await plusOne.first(handle.db, { n: 8 });
+        const rows = (
+          await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(
+            handle.db,
+          )
+        ).rows;
+        expect(rows.filter((r) => r.statement.includes('+ 1 as v'))).toEqual([
+          { name: 'test.prepared.plusOne', statement: expect.stringContaining('select cast($1 as integer) + 1 as v') },
+        ]);
+        expect(rows.filter((r) => r.statement.includes('as unnamed'))).toHaveLength(0);
       });
     }
   });

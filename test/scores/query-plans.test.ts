@@ -36,7 +36,7 @@ function planOf(db: Database.Database, source: string): string[] {
  * its history (deleted, then written) once, when the board is created.
  */
 function boundedByDesign(source: string, plan: string[]): boolean {
-  const param = String.raw`(\?|\(select p\d+ from prepared_args\))`; // db/prepared.ts may read it from a one-row CTE
+  const param = String.raw`(\?|\(select p\d+ from prepared_args\))`; // db/statement.ts may read it from a one-row CTE
   if (new RegExp(`limit ${param} offset ${param}$`).test(source) && !plan.some((line) => line.includes('TEMP B-TREE')))
     return true;
   return source === 'delete from "leaderboard_nodes" where "leaderboard_id" = ?';

@@ -1,7 +1,7 @@
 // Queries on player_tokens: only a SHA-256 of each token is stored.
 import { sql, type Compilable } from 'kysely';
 import { isPostgres, type Db, type Executor } from '../../db/connect.js';
-import { prepared } from '../../db/prepared.js';
+import { type Params, type ValueOrParam, statement } from '../../db/statement.js';
 import type { TokenKind } from '../../db/schema.js';
 import type { MembershipFields } from './membership.js';
 
@@ -15,11 +15,15 @@ export interface ActiveTokenRow extends MembershipFields {
 
 /** The unrevoked, unexpired token with this hash, of an active player. Uses the unique index on token_hash. */
 export function findActiveToken(db: Executor, tokenHash: string, now: number): Promise<ActiveTokenRow | undefined> {
-  return activeToken.first(db, tokenHash, now);
+  return activeToken.first(db, { tokenHash, now });
 }
-// every authenticated call runs it: compiled once (prepared.ts)
-const activeToken = prepared((db, tokenHash: string, now: number) => activeTokenQuery(db, tokenHash, now));
-function activeTokenQuery(db: Db, tokenHash: string, now: number) {
+// every authenticated call runs it: compiled once (db/statement.ts)
+const activeToken = statement(
+  'tokens.active',
+  (p: Params<{ tokenHash: string; now: number }>, db) => activeTokenQuery(db, p.tokenHash, p.now),
+  { sqliteParamsFromOneRow: true },
+);
+function activeTokenQuery(db: Db, tokenHash: ValueOrParam<string>, now: ValueOrParam<number>) {
   return db
     .selectFrom('player_tokens as t')
     .innerJoin('players as p', 'p.id', 't.player_id')
@@ -41,10 +45,10 @@ function activeTokenQuery(db: Db, tokenHash: string, now: number) {
 }
 
 export async function touchToken(db: Executor, tokenId: number, now: number): Promise<void> {
-  await touch.execute(db, now, tokenId);
+  await touch.run(db, { now, tokenId });
 }
-const touch = prepared((db, now: number, tokenId: number) =>
-  db.updateTable('player_tokens').set({ last_used_at: now }).where('id', '=', tokenId),
+const touch = statement('tokens.touch', (p: Params<{ now: number; tokenId: number }>, db) =>
+  db.updateTable('player_tokens').set({ last_used_at: p.now }).where('id', '=', p.tokenId),
 );
 
 /**
@@ -60,17 +64,15 @@ export async function findAndTouchActiveToken(
   now: number,
   touchBefore: number,
 ): Promise<ActiveTokenRow | undefined> {
-  if (isPostgres(db)) return activeTokenTouched.first(db, tokenHash, now, touchBefore);
-  const row = await activeToken.first(db, tokenHash, now);
+  if (isPostgres(db)) return activeTokenTouched.first(db, { tokenHash, now, touchBefore });
+  const row = await activeToken.first(db, { tokenHash, now });
   if (row && (row.last_used_at === null || row.last_used_at < touchBefore)) await touchToken(db, row.token_id, now);
   return row;
 }
 
 function activeTokenTouchedQuery(
   db: Db,
-  tokenHash: string,
-  now: number,
-  touchBefore: number,
+  { tokenHash, now, touchBefore }: Params<{ tokenHash: string; now: number; touchBefore: number }>,
 ): Compilable<ActiveTokenRow> {
   const lookup = activeTokenQuery(db, tokenHash, now);
   const query = sql<ActiveTokenRow>`with t as materialized (${lookup}), touch as (
@@ -80,7 +82,10 @@ function activeTokenTouchedQuery(
 select token_id, player_id, last_used_at, expires_at, role, membership_plan, membership_status, membership_renews_at, membership_ends_at from t`;
   return { compile: () => query.compile(db) };
 }
-const activeTokenTouched = prepared(activeTokenTouchedQuery);
+const activeTokenTouched = statement(
+  'tokens.activeTouched',
+  (p: Params<{ tokenHash: string; now: number; touchBefore: number }>, db) => activeTokenTouchedQuery(db, p),
+);
 
 export interface NewTokenInput {
   player_id: number;

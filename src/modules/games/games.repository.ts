@@ -1,7 +1,7 @@
 // Every query on games and favorites.
 import { sql } from 'kysely';
 import { isPostgres, type Executor } from '../../db/connect.js';
-import { prepared } from '../../db/prepared.js';
+import { statement } from '../../db/statement.js';
 import type { GameRow, NewGame } from '../../db/schema.js';
 import { LISTED_STATUSES } from './manifest.js';
 import { playtimeSeconds } from './playtime.repository.js';
@@ -51,11 +51,11 @@ function listed(db: Executor) {
 
 /** Listed games of a category, or all of them. The catalogue is small; games_status_idx narrows it to published and beta. */
 export async function findListedGames(db: Executor, filter: CatalogueFilter): Promise<GameRecord[]> {
-  if (filter.category === undefined) return (await wholeCatalogue.execute(db)).rows;
+  if (filter.category === undefined) return (await wholeCatalogue.run(db)).rows;
   return listed(db).select(GAME_SELECTION).where('category', '=', filter.category).execute();
 }
-// GET /v1/games without a filter, the common call: compiled once (db/prepared.ts)
-const wholeCatalogue = prepared((db) => listed(db).select(GAME_SELECTION));
+// GET /v1/games without a filter, the common call: compiled once (db/statement.ts)
+const wholeCatalogue = statement('games.wholeCatalogue', (_p, db) => listed(db).select(GAME_SELECTION));
 
 /**
  * Listed games matching a search, each with its relevance (search.ts), in no particular order. One query on both
@@ -66,7 +66,7 @@ export async function searchListedGames(
   db: Executor,
   query: string,
 ): Promise<Array<GameRecord & { relevance: number }>> {
-  const rows = await listedWithText.execute(db);
+  const rows = await listedWithText.run(db);
   const found: Array<GameRecord & { relevance: number }> = [];
   for (const { search_text, ...row } of rows.rows) {
     const score = relevance(query, search_text);
@@ -74,15 +74,17 @@ export async function searchListedGames(
   }
   return found;
 }
-const listedWithText = prepared((db) => listed(db).select([...GAME_SELECTION, 'search_text']));
+const listedWithText = statement('games.listedWithText', (_p, db) =>
+  listed(db).select([...GAME_SELECTION, 'search_text']),
+);
 
 /** Listed games counted per category (no category filter: docs/api.md, "Catalogue decisions"). */
 export async function countListedByCategory(db: Executor): Promise<Map<string, number>> {
-  const rows = (await perCategoryOfAll.execute(db)).rows;
+  const rows = (await perCategoryOfAll.run(db)).rows;
   return new Map(rows.map((r) => [r.category, Number(r.n)]));
 }
 
-const perCategoryOfAll = prepared((db) =>
+const perCategoryOfAll = statement('games.perCategoryOfAll', (_p, db) =>
   listed(db)
     .select(['category', (eb) => eb.fn.countAll<number | string>().as('n')])
     .groupBy('category'),

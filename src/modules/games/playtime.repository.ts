@@ -4,7 +4,7 @@
 // each commits (PostgreSQL; on SQLite writers take turns anyway).
 import { sql, type AliasedRawBuilder } from 'kysely';
 import type { Executor } from '../../db/connect.js';
-import { prepared } from '../../db/prepared.js';
+import { type Params, statement } from '../../db/statement.js';
 
 export const PLAYTIME_SHARDS = 16;
 
@@ -23,15 +23,19 @@ export function playtimeSeconds(table: 'games' | 'g'): AliasedRawBuilder<number,
 
 /** Adds credited seconds to the game's shard: an upsert of one of its PLAYTIME_SHARDS rows. */
 export async function addPlaytime(db: Executor, gameId: number, shard: number, seconds: number): Promise<void> {
-  await addToShard.execute(db, gameId, shard, seconds);
+  await addToShard.run(db, { gameId, shard, seconds });
 }
-const addToShard = prepared((db, gameId: number, shard: number, seconds: number) =>
-  db
-    .insertInto('game_playtime')
-    .values({ game_id: gameId, shard, seconds })
-    .onConflict((oc) =>
-      oc.columns(['game_id', 'shard']).doUpdateSet({ seconds: sql<number>`game_playtime.seconds + excluded.seconds` }),
-    ),
+const addToShard = statement(
+  'playtime.addToShard',
+  (p: Params<{ gameId: number; shard: number; seconds: number }>, db) =>
+    db
+      .insertInto('game_playtime')
+      .values({ game_id: p.gameId, shard: p.shard, seconds: p.seconds })
+      .onConflict((oc) =>
+        oc
+          .columns(['game_id', 'shard'])
+          .doUpdateSet({ seconds: sql<number>`game_playtime.seconds + excluded.seconds` }),
+      ),
 );
 
 /** The game's playtime in seconds (0 for no such game). */

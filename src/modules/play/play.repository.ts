@@ -2,7 +2,7 @@
 // the condition is what makes concurrent heartbeats, ends, starts and sweeps safe without locks taken in advance.
 import { sql, type Compilable } from 'kysely';
 import { isPostgres, type Db, type Executor } from '../../db/connect.js';
-import { prepared } from '../../db/prepared.js';
+import { type Params, type ValueOrParam, statement } from '../../db/statement.js';
 import type { MembershipFields } from '../accounts/membership.js';
 import { PLAYTIME_SHARDS } from '../games/playtime.repository.js';
 
@@ -80,9 +80,13 @@ function sessions(db: Executor) {
  * Hot (every heartbeat): unique index on play_sessions.token_hash, then primary-key lookups of games and players; three index probes.
  */
 export function findSessionByTokenHash(db: Executor, tokenHash: string): Promise<SessionRow | undefined> {
-  return sessionByTokenHash.first(db, tokenHash);
+  return sessionByTokenHash.first(db, { tokenHash });
 }
-const sessionByTokenHash = prepared((db, tokenHash: string) => sessions(db).where('s.token_hash', '=', tokenHash));
+const sessionByTokenHash = statement(
+  'play.sessionByTokenHash',
+  (p: Params<{ tokenHash: string }>, db) => sessions(db).where('s.token_hash', '=', p.tokenHash),
+  { sqliteParamsFromOneRow: true },
+);
 
 /** The player's active sessions of one game (at most one: play_sessions_one_active_idx). Index play_sessions_player_idx. */
 export function findActiveSessions(db: Executor, playerId: number, gameId: number): Promise<SessionRow[]> {
@@ -160,7 +164,13 @@ export interface Claim {
  */
 export async function claimInterval(db: Executor, c: Claim): Promise<number | undefined> {
   if (!c.close) {
-    const row = await claim.first(db, c.until, c.now, c.seconds, c.id, c.expectedUntil);
+    const row = await claim.first(db, {
+      until: c.until,
+      now: c.now,
+      seconds: c.seconds,
+      id: c.id,
+      expectedUntil: c.expectedUntil,
+    });
     return row && Number(row.credited_seconds);
   }
   const row = await db
@@ -180,18 +190,20 @@ export async function claimInterval(db: Executor, c: Claim): Promise<number | un
 }
 
 /** claimInterval without closing: the heartbeat's statement. */
-const claim = prepared((db, until: number, now: number, seconds: number, id: number, expectedUntil: number) =>
-  db
-    .updateTable('play_sessions')
-    .set({
-      credited_until: until,
-      last_heartbeat_at: now,
-      credited_seconds: sql<number>`credited_seconds + ${seconds}`,
-    })
-    .where('id', '=', id)
-    .where('status', '=', 'active')
-    .where('credited_until', '=', expectedUntil)
-    .returning('credited_seconds'),
+const claim = statement(
+  'play.claim',
+  (p: Params<{ until: number; now: number; seconds: number; id: number; expectedUntil: number }>, db) =>
+    db
+      .updateTable('play_sessions')
+      .set({
+        credited_until: p.until,
+        last_heartbeat_at: p.now,
+        credited_seconds: sql<number>`credited_seconds + ${p.seconds}`,
+      })
+      .where('id', '=', p.id)
+      .where('status', '=', 'active')
+      .where('credited_until', '=', p.expectedUntil)
+      .returning('credited_seconds'),
 );
 
 /**
@@ -287,16 +299,14 @@ export interface HeartbeatOutcome {
  *        skipped when there is nothing to credit (no day row is created), then today's counter is only read;
  *   upd: the session, charged what u took, closed for the limit when a capped day reached the cap;
  *   g:   the game's playtime shard (games/playtime.repository.ts), only when something was credited; last.
- * Named prepared statement (prepared.ts). On SQLite, whose writes are not worth folding into one statement (no round
+ * Named prepared statement (db/statement.ts). On SQLite, whose writes are not worth folding into one statement (no round
  * trip), it only reads the session: the caller credits it in a transaction, as after any heartbeat this cannot write.
  */
 export async function heartbeatInOneStatement(db: Executor, input: HeartbeatInput): Promise<HeartbeatOutcome> {
-  const { tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day, cap } = input;
-  if (!isPostgres(db)) return { session: await findSessionByTokenHash(db, tokenHash), credit: undefined };
+  const { cap, ...args } = input;
+  if (!isPostgres(db)) return { session: await findSessionByTokenHash(db, args.tokenHash), credit: undefined };
   const row =
-    cap === null
-      ? await heartbeatUnlimited.first(db, tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day)
-      : await heartbeatCapped.first(db, tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day, cap);
+    cap === null ? await heartbeatUnlimited.first(db, args) : await heartbeatCapped.first(db, { ...args, cap });
   if (!row) return { session: undefined, credit: undefined };
   const { written, credited, total, used_today, closed, ...session } = row;
   const credit = written
@@ -313,17 +323,10 @@ interface HeartbeatRow extends SessionRow {
   closed: boolean;
 }
 
-function heartbeatStatement(
-  db: Db,
-  tokenHash: string,
-  playerId: number,
-  now: number,
-  gapMs: number,
-  idleCutoff: number,
-  dayStart: number,
-  day: string,
-  cap?: number,
-): Compilable<HeartbeatRow> {
+type HeartbeatArgs = Omit<HeartbeatInput, 'cap'>;
+
+function heartbeatStatement(db: Db, p: Params<HeartbeatArgs>, cap?: ValueOrParam<number>): Compilable<HeartbeatRow> {
+  const { tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day } = p;
   const at = sql`cast(${now} as bigint)`;
   const player = sql`cast(${playerId} as integer)`;
   const today = sql`cast(${day} as text)`;
@@ -370,30 +373,11 @@ from r left join t on true left join upd on true`;
   return { compile: () => query.compile(db) };
 }
 
-const heartbeatUnlimited = prepared(
-  (
-    db,
-    tokenHash: string,
-    playerId: number,
-    now: number,
-    gapMs: number,
-    idleCutoff: number,
-    dayStart: number,
-    day: string,
-  ) => heartbeatStatement(db, tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day),
+const heartbeatUnlimited = statement('play.heartbeatUnlimited', (p: Params<HeartbeatArgs>, db) =>
+  heartbeatStatement(db, p),
 );
-const heartbeatCapped = prepared(
-  (
-    db,
-    tokenHash: string,
-    playerId: number,
-    now: number,
-    gapMs: number,
-    idleCutoff: number,
-    dayStart: number,
-    day: string,
-    cap: number,
-  ) => heartbeatStatement(db, tokenHash, playerId, now, gapMs, idleCutoff, dayStart, day, cap),
+const heartbeatCapped = statement('play.heartbeatCapped', (p: Params<HeartbeatArgs & { cap: number }>, db) =>
+  heartbeatStatement(db, p, p.cap),
 );
 
 /**

@@ -2,16 +2,16 @@
 // Primary key (player_id, day): every query here is a point lookup or a short range scan of one player's days.
 import { sql, type RawBuilder } from 'kysely';
 import { isPostgres, type Db, type Executor } from '../../db/connect.js';
-import { prepared } from '../../db/prepared.js';
+import { type Params, type ValueOrParam, statement } from '../../db/statement.js';
 
 /** Seconds credited to the player on `day`. Primary-key lookup. */
 export async function usedSeconds(db: Executor, playerId: number, day: string): Promise<number> {
-  const row = await usedSecondsQuery.first(db, playerId, day);
+  const row = await usedSecondsQuery.first(db, { playerId, day });
   return row?.seconds ?? 0;
 }
 // Compiled once: a heartbeat with nothing to credit (a second one within the same second) reads it.
-const usedSecondsQuery = prepared((db, playerId: number, day: string) =>
-  db.selectFrom('daily_usage').select('seconds').where('player_id', '=', playerId).where('day', '=', day),
+const usedSecondsQuery = statement('usage.usedSeconds', (p: Params<{ playerId: number; day: string }>, db) =>
+  db.selectFrom('daily_usage').select('seconds').where('player_id', '=', p.playerId).where('day', '=', p.day),
 );
 
 export interface UsageAfterCredit {
@@ -37,13 +37,19 @@ export async function addUsage(
 ): Promise<UsageAfterCredit> {
   const row =
     cap === null
-      ? await addUnlimited.first(db, playerId, day, add, add)
-      : await addCapped.first(db, playerId, day, Math.min(add, cap), add, cap);
+      ? await addUnlimited.first(db, { playerId, day, add })
+      : await addCapped.first(db, { playerId, day, first: Math.min(add, cap), add, cap });
   return { seconds: Number(row!.seconds), added: Number(row!.last_credit) };
 }
 
 /** addUsage's upsert; `next` is the day's new counter from the old one (`daily_usage.seconds`) and the credit. */
-function usageUpsert(db: Db, playerId: number, day: string, first: number, next: RawBuilder<number>) {
+function usageUpsert(
+  db: Db,
+  playerId: ValueOrParam<number>,
+  day: ValueOrParam<string>,
+  first: ValueOrParam<number>,
+  next: RawBuilder<number>,
+) {
   const old = sql.ref<number>('daily_usage.seconds');
   return db
     .insertInto('daily_usage')
@@ -54,21 +60,24 @@ function usageUpsert(db: Db, playerId: number, day: string, first: number, next:
     .returning(['seconds', 'last_credit']);
 }
 
-const addUnlimited = prepared((db, playerId: number, day: string, first: number, add: number) =>
-  usageUpsert(db, playerId, day, first, sql<number>`daily_usage.seconds + cast(${add} as integer)`),
+const addUnlimited = statement('usage.addUnlimited', (p: Params<{ playerId: number; day: string; add: number }>, db) =>
+  usageUpsert(db, p.playerId, p.day, p.add, sql<number>`daily_usage.seconds + cast(${p.add} as integer)`),
 );
 
-const addCapped = prepared((db, playerId: number, day: string, first: number, add: number, cap: number) => {
-  const old = sql.ref<number>('daily_usage.seconds');
-  const x = sql<number>`cast(${add} as integer)`;
-  return usageUpsert(
-    db,
-    playerId,
-    day,
-    first,
-    sql<number>`case when ${old} >= ${cap} then ${old} when ${old} + ${x} > ${cap} then cast(${cap} as integer) else ${old} + ${x} end`,
-  );
-});
+const addCapped = statement(
+  'usage.addCapped',
+  (p: Params<{ playerId: number; day: string; first: number; add: number; cap: number }>, db) => {
+    const old = sql.ref<number>('daily_usage.seconds');
+    const x = sql<number>`cast(${p.add} as integer)`;
+    return usageUpsert(
+      db,
+      p.playerId,
+      p.day,
+      p.first,
+      sql<number>`case when ${old} >= ${p.cap} then ${old} when ${old} + ${x} > ${p.cap} then cast(${p.cap} as integer) else ${old} + ${x} end`,
+    );
+  },
+);
 
 /** Counts a session started on `day`; returns the day's credited seconds. Primary-key upsert. */
 export async function countSessionStart(db: Executor, playerId: number, day: string): Promise<number> {

@@ -1,7 +1,7 @@
 // The lookups the page routes make: is there such a game or player (so an unknown one is a real 404), and what its page
 // shows before any script runs (<title>, description, cover or avatar, for readers, crawlers and link previews).
 import type { Executor } from '../../db/connect.js';
-import { prepared } from '../../db/prepared.js';
+import { type Params, statement } from '../../db/statement.js';
 import { USERNAME_PATTERN } from '../accounts/username.js';
 import { LISTED_STATUSES, SLUG_PATTERN } from '../games/manifest.js';
 
@@ -86,13 +86,13 @@ export interface HeaderPlayerRow {
 
 /** What the served header shows of the player a session names (by primary key), active only. */
 export async function findHeaderPlayer(db: Executor, playerId: number): Promise<HeaderPlayerRow | undefined> {
-  return headerPlayer.first(db, playerId);
+  return headerPlayer.first(db, { playerId });
 }
-// every page served to a logged-in player runs it: compiled once (prepared.ts)
-const headerPlayer = prepared((db, playerId: number) =>
+// every page served to a logged-in player runs it: compiled once (db/statement.ts)
+const headerPlayer = statement('portal.headerPlayer', (p: Params<{ playerId: number }>, db) =>
   db
     .selectFrom('players')
     .select(['username', 'display_name', 'avatar_key', 'guest'])
-    .where('id', '=', playerId)
+    .where('id', '=', p.playerId)
     .where('status', '=', 'active'),
 );

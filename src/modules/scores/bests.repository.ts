@@ -3,7 +3,7 @@ import { compilable, int, jsonRows } from '../../db/sql-fragments.js';
 import { keyTuple } from './count-tree.model.js';
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import { isPostgres, type Executor } from '../../db/connect.js';
-import { prepared } from '../../db/prepared.js';
+import { type Param, type Params, type ValueOrParam, statement } from '../../db/statement.js';
 import type { LeaderboardBestsTable } from '../../db/schema.js';
 import type { RankKey } from './count-tree.model.js';
 import { type PathLevel, levelsJson, rankAndTotal, rankOfRow, rankSql } from './count-tree.repository.js';
@@ -33,17 +33,23 @@ const BEST_COLUMNS = [
  */
 export async function lockBests(db: Executor, boardIds: number[], playerId: number): Promise<BestRow[]> {
   if (!boardIds.length) return [];
-  return (await lockBestsQuery.execute(db, boardsJson(boardIds), playerId)).rows;
+  return (await lockBestsQuery.run(db, { boards: boardsJson(boardIds), playerId })).rows;
 }
 
 /** Board ids as lockBests' JSON parameter. */
 export const boardsJson = (boardIds: number[]) => JSON.stringify(boardIds.map((id) => [id]));
-const lockBestsQuery = prepared((db, boards: string, playerId: number) =>
-  compilable(db, lockBestsSql(db, boards, playerId)),
+const lockBestsQuery = statement(
+  'bests.lock',
+  (p: Params<{ boards: string; playerId: number }>, db) => compilable(db, lockBestsSql(db, p.boards, p.playerId)),
+  { sqliteParamsFromOneRow: true },
 );
 
 /** lockBests' statement: `boards` is the JSON text of the board ids, each in an array of one. */
-export function lockBestsSql(db: Executor, boards: string, playerId: number): RawBuilder<BestRow> {
+export function lockBestsSql(
+  db: Executor,
+  boards: ValueOrParam<string>,
+  playerId: ValueOrParam<number>,
+): RawBuilder<BestRow> {
   return sql<BestRow>`
     select ${sql.raw(BEST_COLUMNS.join(', '))} from leaderboard_bests
     where player_id = ${playerId} and leaderboard_id in (select q.id from (${jsonRows(db, boards, ['id'])}) q)
@@ -76,46 +82,45 @@ export async function countEntryAndSetBest(
   best: Pick<BestRow, 'score' | 'norm' | 'reached_at' | 'score_id'>,
 ): Promise<void> {
   if (!counted.length) return;
-  await updateBestsQuery.execute(
-    db,
-    idsJson(counted),
-    idsJson(improved),
-    playerId,
-    now,
-    best.score,
-    best.norm,
-    best.reached_at,
-    best.score_id,
-  );
+  await updateBestsQuery.run(db, updateBestsArgs(counted, improved, playerId, now, best));
 }
 const idsJson = (list: number[]) => JSON.stringify(list.map((id) => [id]));
-const updateBestsQuery = prepared(
-  (
-    db,
-    counted: string,
-    improved: string,
-    playerId: number,
-    now: number,
-    score: number,
-    norm: number,
-    reachedAt: number,
-    scoreId: number,
-  ) => compilable(db, updateBestsSql(db, counted, improved, playerId, now, score, norm, reachedAt, scoreId)),
-);
 
-function updateBestsSql(
-  db: Executor,
-  counted: string,
-  improved: string,
+/** countEntryAndSetBest's arguments: the boards as JSON, the player, the time and the new best. */
+interface UpdateBestsArgs {
+  counted: string;
+  improved: string;
+  playerId: number;
+  now: number;
+  score: number;
+  norm: number;
+  reachedAt: number;
+  scoreId: number;
+}
+const updateBestsArgs = (
+  counted: number[],
+  improved: number[],
   playerId: number,
   now: number,
-  score: number,
-  norm: number,
-  reachedAt: number,
-  scoreId: number,
-) {
+  best: Pick<BestRow, 'score' | 'norm' | 'reached_at' | 'score_id'>,
+): UpdateBestsArgs => ({
+  counted: idsJson(counted),
+  improved: idsJson(improved),
+  playerId,
+  now,
+  score: best.score,
+  norm: best.norm,
+  reachedAt: best.reached_at,
+  scoreId: best.score_id,
+});
+const updateBestsQuery = statement('bests.update', (p: Params<UpdateBestsArgs>, db) =>
+  compilable(db, updateBestsSql(db, p)),
+);
+
+function updateBestsSql(db: Executor, p: Params<UpdateBestsArgs>) {
+  const { counted, improved, playerId, now, score, norm, reachedAt, scoreId } = p;
   const isImproved = sql`leaderboard_id in (select q.id from (${jsonRows(db, improved, ['id'])}) q)`;
-  const ifImproved = (value: number, column: string) =>
+  const ifImproved = (value: Param<number>, column: string) =>
     sql`case when ${isImproved} then ${int(db, value)} else ${sql.ref(column)} end`;
   return sql`
       update leaderboard_bests set
@@ -151,57 +156,30 @@ export async function countEntrySetBestAndRank(
     await countEntryAndSetBest(db, counted, improved, playerId, now, best);
     return rankAndTotal(db, rank.boardId, rank.levels, rank.key);
   }
-  const { key } = rank;
   const row = (
-    await updateBestsAndRankQuery.execute(
-      db,
-      idsJson(counted),
-      idsJson(improved),
-      playerId,
-      now,
-      best.score,
-      best.norm,
-      best.reached_at,
-      best.score_id,
-      rank.boardId,
-      levelsJson(rank.levels),
-      key.norm,
-      key.reachedAt,
-      key.scoreId,
-    )
+    await updateBestsAndRankQuery.run(db, {
+      ...updateBestsArgs(counted, improved, playerId, now, best),
+      boardId: rank.boardId,
+      levels: levelsJson(rank.levels),
+      keyNorm: rank.key.norm,
+      keyReachedAt: rank.key.reachedAt,
+      keyScoreId: rank.key.scoreId,
+    })
   ).rows[0]!;
   return rankOfRow(row);
 }
-const updateBestsAndRankQuery = prepared(
-  (
-    db,
-    counted: string,
-    improved: string,
-    playerId: number,
-    now: number,
-    score: number,
-    norm: number,
-    reachedAt: number,
-    scoreId: number,
-    boardId: number,
-    levels: string,
-    keyNorm: number,
-    keyReachedAt: number,
-    keyScoreId: number,
-  ) =>
-    compilable(
-      db,
-      rankSql(
-        db,
-        boardId,
-        levels,
-        keyNorm,
-        keyReachedAt,
-        keyScoreId,
-        updateBestsSql(db, counted, improved, playerId, now, score, norm, reachedAt, scoreId),
-      ),
-    ),
-);
+type UpdateAndRankArgs = UpdateBestsArgs & {
+  boardId: number;
+  levels: string;
+  keyNorm: number;
+  keyReachedAt: number;
+  keyScoreId: number;
+};
+const updateBestsAndRankQuery = statement('bests.updateAndRank', (p: Params<UpdateAndRankArgs>, db) => {
+  const key = { norm: p.keyNorm, reachedAt: p.keyReachedAt, scoreId: p.keyScoreId };
+  const rank = { boardId: p.boardId, levels: p.levels, ...key };
+  return compilable(db, rankSql(db, rank, updateBestsSql(db, p)));
+});
 
 /** Primary key lookup. */
 export function findBest(db: Executor, boardId: number, playerId: number): Promise<BestRow | undefined> {

@@ -3,7 +3,7 @@ import { compilable } from '../../db/sql-fragments.js';
 import { rootCount } from './count-tree.repository.js';
 import { sql, type RawBuilder } from 'kysely';
 import { isPostgres, type Executor } from '../../db/connect.js';
-import { prepared } from '../../db/prepared.js';
+import { type Params, statement, type ValueOrParam } from '../../db/statement.js';
 import { LISTED_STATUSES } from '../games/manifest.js';
 import type { ScoreBounds, ScoringGame } from './scoring-game.js';
 import { type PageRow, pageQuery } from './pages.repository.js';
@@ -23,7 +23,11 @@ export interface BoardRef {
  * beside a submission to the board: each waits for the other's commit. No row is written to take it. SQLite runs one
  * write transaction at a time: nothing to take there.
  */
-export function boardLockSql(gameId: number, board: string, mode: 'shared' | 'exclusive'): RawBuilder<unknown> {
+export function boardLockSql(
+  gameId: ValueOrParam<number>,
+  board: ValueOrParam<string>,
+  mode: 'shared' | 'exclusive',
+): RawBuilder<unknown> {
   const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
   return sql`select ${sql.raw(fn)}(cast(${gameId} as integer), hashtext(${board})) as locked`;
 }
@@ -105,20 +109,15 @@ export function findGameBoard(
   periodKey: string,
   playerId = 0,
 ): Promise<GameBoardRow | undefined> {
-  return gameBoard.first(db, slug, board, period, periodKey, playerId);
+  return gameBoard.first(db, { slug, board, period, periodKey, playerId });
 }
-// every leaderboard read starts here: compiled once (db/prepared.ts)
-const gameBoard = prepared((db, slug: string, board: string, period: string, periodKey: string, playerId: number) =>
-  gameBoardQuery(db, slug, board, period, periodKey, playerId),
-);
-function gameBoardQuery(
-  db: Executor,
-  slug: string,
-  board: string,
-  period: string,
-  periodKey: string,
-  playerId: number,
-) {
+/** findGameBoard's arguments. */
+type GameBoardArgs = { slug: string; board: string; period: string; periodKey: string; playerId: number };
+// every leaderboard read starts here: compiled once (db/statement.ts)
+const gameBoard = statement('boards.gameBoard', (p: Params<GameBoardArgs>, db) => gameBoardQuery(db, p), {
+  sqliteParamsFromOneRow: true,
+});
+function gameBoardQuery(db: Executor, { slug, board, period, periodKey, playerId }: Params<GameBoardArgs>) {
   return db
     .selectFrom('games as g')
     .leftJoin('leaderboards as l', (join) =>
@@ -178,7 +177,8 @@ export async function findGameBoardPage(
     const game = await findGameBoard(db, slug, board, period, periodKey, playerId);
     return game && { game, page: undefined };
   }
-  const rows = (await gameBoardPageQuery.execute(db, slug, board, period, periodKey, playerId, offset, limit)).rows;
+  const args = { slug, board, period, periodKey, playerId, offset, limit };
+  const rows = (await gameBoardPageQuery.run(db, args)).rows;
   if (!rows.length) return undefined;
   const {
     board_total,
@@ -224,25 +224,17 @@ type Nullable<T> = { [K in keyof T]: T[K] | null };
 type GameBoardPageRow = GameBoardRow &
   Nullable<Omit<PageRow, 'score' | 'total'>> & { page_score: number | null; board_total: number | string | null };
 
-const gameBoardPageQuery = prepared(
-  (
-    db,
-    slug: string,
-    board: string,
-    period: string,
-    periodKey: string,
-    playerId: number,
-    offset: number,
-    limit: number,
-  ) => {
-    const found = gameBoardQuery(db, slug, board, period, periodKey, playerId);
+const gameBoardPageQuery = statement(
+  'boards.gameBoardPage',
+  (p: Params<GameBoardArgs & { offset: number; limit: number }>, db) => {
+    const found = gameBoardQuery(db, p);
     const boardId = sql<number>`(select board_id from gb)`;
-    const page = pageQuery(db, boardId, false)
+    const page = pageQuery(db, boardId)
       .orderBy('b.norm')
       .orderBy('b.reached_at')
       .orderBy('b.score_id')
-      .limit(limit)
-      .offset(offset);
+      .limit(p.limit)
+      .offset(p.offset);
     const query = sql<GameBoardPageRow>`with gb as materialized (${found}), page as materialized (${page})
 select gb.*, ${rootCount(boardId)} as board_total, page.score as page_score, page.entries, page.last_played, page.norm,
   page.reached_at, page.score_id, page.player_id, page.username, page.display_name, page.country, page.avatar_key, page.guest
@@ -290,19 +282,18 @@ export async function findGameWithBoards(
   if (periods.length !== 4) throw new Error('findGameWithBoards reads exactly four periods');
   const [a, b, c, d] = periods as [(typeof periods)[0], (typeof periods)[0], (typeof periods)[0], (typeof periods)[0]];
   const rows = (
-    await gameWithBoardsQuery.execute(
-      db,
+    await gameWithBoardsQuery.run(db, {
       slug,
       board,
-      a.period,
-      a.key,
-      b.period,
-      b.key,
-      c.period,
-      c.key,
-      d.period,
-      d.key,
-    )
+      p0: a.period,
+      k0: a.key,
+      p1: b.period,
+      k1: b.key,
+      p2: c.period,
+      k2: c.key,
+      p3: d.period,
+      k3: d.key,
+    })
   ).rows;
   if (!rows.length) return undefined;
   const { board_id, period, period_key, ...game } = rows[0]!;
@@ -311,20 +302,10 @@ export async function findGameWithBoards(
     .map((r) => ({ id: r.board_id!, period: r.period!, period_key: r.period_key! }));
   return { game, boards };
 }
-const gameWithBoardsQuery = prepared(
-  (
-    db,
-    slug: string,
-    board: string,
-    p0: string,
-    k0: string,
-    p1: string,
-    k1: string,
-    p2: string,
-    k2: string,
-    p3: string,
-    k3: string,
-  ) =>
+type GameWithBoardsArgs = { slug: string; board: string } & Record<`${'p' | 'k'}${0 | 1 | 2 | 3}`, string>;
+const gameWithBoardsQuery = statement(
+  'boards.gameWithBoards',
+  ({ slug, board, p0, k0, p1, k1, p2, k2, p3, k3 }: Params<GameWithBoardsArgs>, db) =>
     db
       .selectFrom('games as g')
       .leftJoin('leaderboards as l', (join) =>
@@ -346,6 +327,7 @@ const gameWithBoardsQuery = prepared(
       .select(['l.id as board_id', 'l.period', 'l.period_key'])
       .where('g.slug', '=', slug)
       .where('g.status', 'in', [...LISTED_STATUSES]),
+  { sqliteParamsFromOneRow: true },
 );
 
 /** Whether the board exists in this period under another order (the game's order changed since). */

@@ -2,7 +2,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { compilable, int, jsonRows } from '../../db/sql-fragments.js';
 import type { Executor } from '../../db/connect.js';
-import { prepared } from '../../db/prepared.js';
+import { type Params, type ValueOrParam, statement } from '../../db/statement.js';
 import type { NodeId, NodeRange, NodeRow, RankKey } from './count-tree.model.js';
 
 interface NodeDbRow {
@@ -41,18 +41,21 @@ export async function nodesInRanges(
 ): Promise<BoardNodeRow[]> {
   if (!ranges.length) return [];
   const json = JSON.stringify(ranges.map((r) => [r.boardId, r.level, r.head, r.parent, r.lo, r.hi]));
-  return (await nodesInRangesQuery.execute(db, json)).rows.map(toNode);
+  return (await nodesInRangesQuery.run(db, { json })).rows.map(toNode);
 }
-const nodesInRangesQuery = prepared((db, json: string) =>
-  compilable(
-    db,
-    sql<NodeDbRow>`
-    with q as (${jsonRows(db, json, ['board_id', 'lvl', 'head', 'parent', 'lo', 'hi'])})
+const nodesInRangesQuery = statement(
+  'countTree.nodesInRanges',
+  (p: Params<{ json: string }>, db) =>
+    compilable(
+      db,
+      sql<NodeDbRow>`
+    with q as (${jsonRows(db, p.json, ['board_id', 'lvl', 'head', 'parent', 'lo', 'hi'])})
     select n.leaderboard_id, n.level, n.head, n.parent, n.prefix, n.cnt, n.expanded
     from q join leaderboard_nodes n
       on n.leaderboard_id = q.board_id and n.level = q.lvl and n.head = q.head and n.parent = q.parent
      and n.prefix >= q.lo and n.prefix <= q.hi`,
-  ),
+    ),
+  { sqliteParamsFromOneRow: true },
 );
 
 export interface PathLevel extends NodeRange {
@@ -77,9 +80,7 @@ export async function rankAndTotal(
   levels: PathLevel[],
   key: RankKey,
 ): Promise<{ rank: number; total: number }> {
-  return rankOfRow(
-    (await rankQuery.execute(db, boardId, levelsJson(levels), key.norm, key.reachedAt, key.scoreId)).rows[0]!,
-  );
+  return rankOfRow((await rankQuery.run(db, { boardId, levels: levelsJson(levels), ...rankKeyArgs(key) })).rows[0]!);
 }
 export const levelsJson = (levels: PathLevel[]) =>
   JSON.stringify(levels.map((l) => [l.level, l.head, l.parent, l.lo, l.hi, l.from.norm, l.from.reachedAt]));
@@ -88,20 +89,22 @@ export const rankOfRow = (row: RankRow) => ({
   total: Number(row.total ?? 0),
 });
 type RankRow = { ahead: number | string | null; inside: number | string; total: number | string | null };
-const rankQuery = prepared((db, boardId: number, json: string, norm: number, reachedAt: number, scoreId: number) =>
-  compilable(db, rankSql(db, boardId, json, norm, reachedAt, scoreId)),
-);
+/** rankAndTotal's arguments: the board, its path as levelsJson, and the key ranked. */
+export interface RankArgs {
+  boardId: number;
+  levels: string;
+  norm: number;
+  reachedAt: number;
+  scoreId: number;
+}
+export const rankKeyArgs = (key: RankKey) => ({ norm: key.norm, reachedAt: key.reachedAt, scoreId: key.scoreId });
+const rankQuery = statement('countTree.rank', (p: Params<RankArgs>, db) => compilable(db, rankSql(db, p)), {
+  sqliteParamsFromOneRow: true,
+});
 
 /** rankAndTotal's statement; `before`: a data-modifying statement to run first, in a CTE (PostgreSQL). */
-export function rankSql(
-  db: Executor,
-  boardId: number,
-  json: string,
-  norm: number,
-  reachedAt: number,
-  scoreId: number,
-  before?: RawBuilder<unknown>,
-) {
+export function rankSql(db: Executor, p: Params<RankArgs>, before?: RawBuilder<unknown>) {
+  const { boardId, levels: json, norm, reachedAt, scoreId } = p;
   const board = int(db, boardId);
   return sql<RankRow>`
     with ${before ? sql`u as (${before}), ` : sql``}q as (${jsonRows(db, json, ['lvl', 'head', 'parent', 'lo', 'own', 'from_norm', 'from_reached'])}),
@@ -137,16 +140,16 @@ export async function addToNodes(
 ): Promise<BoardNodeRow[]> {
   if (!deltas.length) return [];
   const json = JSON.stringify(deltas.map((d) => [d.boardId, d.level, d.head, d.parent, d.prefix, d.delta]));
-  return (await addToNodesQuery.execute(db, json)).rows.map(toNode);
+  return (await addToNodesQuery.run(db, { json })).rows.map(toNode);
 }
 // `where true`: SQLite's parser needs it between an INSERT … SELECT and ON CONFLICT.
-const addToNodesQuery = prepared((db, json: string) =>
+const addToNodesQuery = statement('countTree.addToNodes', (p: Params<{ json: string }>, db) =>
   compilable(
     db,
     sql<NodeDbRow>`
     insert into leaderboard_nodes (leaderboard_id, level, head, parent, prefix, cnt, expanded)
     select d.board_id, d.lvl, d.head, d.parent, d.prefix, d.delta, 0
-    from (${jsonRows(db, json, ['board_id', 'lvl', 'head', 'parent', 'prefix', 'delta'])}) d
+    from (${jsonRows(db, p.json, ['board_id', 'lvl', 'head', 'parent', 'prefix', 'delta'])}) d
     where true
     order by d.ord
     on conflict (leaderboard_id, level, head, parent, prefix) do update set cnt = leaderboard_nodes.cnt + excluded.cnt
@@ -208,5 +211,5 @@ export async function countPlayers(db: Executor, boardId: number): Promise<numbe
 // ---- rebuilding from history -------------------------------------------------------------------------------
 
 /** The board's player count: its root node, one primary key lookup. */
-export const rootCount = (boardId: number | RawBuilder<number>) =>
+export const rootCount = (boardId: ValueOrParam<number> | RawBuilder<number>) =>
   sql<number>`(select r.cnt from leaderboard_nodes r where r.leaderboard_id = ${boardId} and r.level = 0 and r.head = 0 and r.parent = 0 and r.prefix = 0)`;

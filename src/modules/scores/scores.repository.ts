@@ -1,7 +1,7 @@
 // Queries on scores and score_requests, and the few reads of games, players and play sessions that scoring needs.
 import { sql, type Insertable } from 'kysely';
 import { isPostgres, type Executor } from '../../db/connect.js';
-import { prepared } from '../../db/prepared.js';
+import { type Params, statement } from '../../db/statement.js';
 import type { ScoresTable } from '../../db/schema.js';
 import { LISTED_STATUSES } from '../games/manifest.js';
 import type { ScoringGame } from './scoring-game.js';
@@ -61,36 +61,44 @@ export type NewScore = Omit<Insertable<ScoresTable>, 'id'>;
 
 /** A score to insert, every column given. */
 export type ScoreToInsert = NewScore & { meta: string | null; play_session_id: number | null };
-const scoreArgs = (s: ScoreToInsert) =>
-  [s.game_id, s.player_id, s.board, s.score, s.meta, s.play_session_id, s.created_at] as const;
+/** A score's insert as a statement's arguments. */
+type ScoreArgs = {
+  gameId: number;
+  playerId: number;
+  board: string;
+  score: number;
+  meta: string | null;
+  playSessionId: number | null;
+  createdAt: number;
+};
+const scoreArgs = (s: ScoreToInsert): ScoreArgs => ({
+  gameId: s.game_id,
+  playerId: s.player_id,
+  board: s.board,
+  score: s.score,
+  meta: s.meta,
+  playSessionId: s.play_session_id,
+  createdAt: s.created_at,
+});
 
 export async function insertScore(db: Executor, score: ScoreToInsert): Promise<number> {
-  return Number((await insertScoreQuery.first(db, ...scoreArgs(score)))!.id);
+  return Number((await insertScoreQuery.first(db, scoreArgs(score)))!.id);
 }
 /** The score's insert, returning its id: compiled once, alone (SQLite) or in insertAndLock (PostgreSQL). */
-const scoreInsert = (
-  db: Executor,
-  gameId: number,
-  playerId: number,
-  board: string,
-  score: number,
-  meta: string | null,
-  playSessionId: number | null,
-  createdAt: number,
-) =>
+const scoreInsert = (db: Executor, p: Params<ScoreArgs>) =>
   db
     .insertInto('scores')
     .values({
-      game_id: gameId,
-      player_id: playerId,
-      board,
-      score,
-      meta,
-      play_session_id: playSessionId,
-      created_at: createdAt,
+      game_id: p.gameId,
+      player_id: p.playerId,
+      board: p.board,
+      score: p.score,
+      meta: p.meta,
+      play_session_id: p.playSessionId,
+      created_at: p.createdAt,
     })
     .returning('id');
-const insertScoreQuery = prepared(scoreInsert);
+const insertScoreQuery = statement('scores.insert', (p: Params<ScoreArgs>, db) => scoreInsert(db, p));
 
 /**
  * insertScore, the board's lock (shared: boardLockSql), then lockBests of the score's player on these boards (at least
@@ -100,30 +108,17 @@ const insertScoreQuery = prepared(scoreInsert);
 export async function insertScoreLockingBests(db: Executor, score: ScoreToInsert, boardIds: number[]) {
   if (!isPostgres(db))
     return { scoreId: await insertScore(db, score), bests: await lockBests(db, boardIds, score.player_id) };
-  const rows = (await insertAndLock.execute(db, ...scoreArgs(score), boardsJson(boardIds))).rows;
+  const rows = (await insertAndLock.run(db, { ...scoreArgs(score), boards: boardsJson(boardIds) })).rows;
   const bests = rows.filter((r) => r.leaderboard_id !== null).map(({ new_score_id, ...best }) => best as BestRow);
   return { scoreId: Number(rows[0]!.new_score_id), bests };
 }
 type InsertedAndLocked = { new_score_id: number } & { [K in keyof BestRow]: BestRow[K] | null };
-const insertAndLock = prepared(
-  (
-    db,
-    gameId: number,
-    playerId: number,
-    board: string,
-    score: number,
-    meta: string | null,
-    playSessionId: number | null,
-    createdAt: number,
-    boards: string,
-  ) => {
-    const insert = scoreInsert(db, gameId, playerId, board, score, meta, playSessionId, createdAt);
-    // The board's lock (shared) is taken before the bests rows: `l` is joined in ahead of them.
-    const query = sql<InsertedAndLocked>`with s as (${insert}), l as materialized (${boardLockSql(gameId, board, 'shared')})
-select s.id as new_score_id, b.* from s cross join l left join (${lockBestsSql(db, boards, playerId)}) b on true order by b.leaderboard_id`;
-    return { compile: () => query.compile(db) };
-  },
-);
+const insertAndLock = statement('scores.insertAndLockBests', (p: Params<ScoreArgs & { boards: string }>, db) => {
+  // The board's lock (shared) is taken before the bests rows: `l` is joined in ahead of them.
+  const query = sql<InsertedAndLocked>`with s as (${scoreInsert(db, p)}), l as materialized (${boardLockSql(p.gameId, p.board, 'shared')})
+select s.id as new_score_id, b.* from s cross join l left join (${lockBestsSql(db, p.boards, p.playerId)}) b on true order by b.leaderboard_id`;
+  return { compile: () => query.compile(db) };
+});
 
 export interface HistoryRow {
   id: number;

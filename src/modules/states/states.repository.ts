@@ -2,7 +2,7 @@
 // Each write is one conditional statement: the version check and the write cannot be split by another request.
 import { sql, type Expression, type ExpressionBuilder } from 'kysely';
 import type { Executor } from '../../db/connect.js';
-import { prepared } from '../../db/prepared.js';
+import { type Params, type ValueOrParam, statement } from '../../db/statement.js';
 import type { Database } from '../../db/schema.js';
 import { LISTED_STATUSES } from '../games/manifest.js';
 
@@ -40,14 +40,14 @@ export interface StoredStateRow {
 
 /** A game clients can see (published or beta). Uses the unique index on slug. */
 export function findListedGame(db: Executor, slug: string): Promise<ListedGameRow | undefined> {
-  return listedGame.first(db, slug);
+  return listedGame.first(db, { slug });
 }
-// every state call starts here: compiled once (db/prepared.ts), like the other hot statements below
-const listedGame = prepared((db, slug: string) =>
+// every state call starts here: compiled once (db/statement.ts), like the other hot statements below
+const listedGame = statement('states.listedGame', (p: Params<{ slug: string }>, db) =>
   db
     .selectFrom('games')
     .select(['id', 'slug', 'save_slots'])
-    .where('slug', '=', slug)
+    .where('slug', '=', p.slug)
     .where('status', 'in', [...LISTED_STATUSES]),
 );
 
@@ -61,7 +61,7 @@ export async function findListedGameWithState(
   playerId: number,
   slot: number,
 ): Promise<{ game: ListedGameRow; state: Required<StoredStateRow> | undefined } | undefined> {
-  const row = await listedGameWithState.first(db, slug, playerId, slot);
+  const row = await listedGameWithState.first(db, { slug, playerId, slot });
   if (!row) return undefined;
   const { id, slug: gameSlug, save_slots, ...state } = row;
   return {
@@ -69,19 +69,22 @@ export async function findListedGameWithState(
     state: state.state === null ? undefined : (state as Required<StoredStateRow>),
   };
 }
-const listedGameWithState = prepared((db, slug: string, playerId: number, slot: number) =>
-  db
-    .selectFrom('games as g')
-    .leftJoin('save_states as s', (join) =>
-      join
-        .onRef('s.game_id', '=', 'g.id')
-        .on('s.player_id', '=', playerId)
-        .on('s.slot', '=', slot)
-        .on('s.state', 'is not', null),
-    )
-    .select(['g.id', 'g.slug', 'g.save_slots', ...SUMMARY.map((c) => `s.${c}` as const), 's.state'])
-    .where('g.slug', '=', slug)
-    .where('g.status', 'in', [...LISTED_STATUSES]),
+const listedGameWithState = statement(
+  'states.listedGameWithState',
+  (p: Params<{ slug: string; playerId: number; slot: number }>, db) =>
+    db
+      .selectFrom('games as g')
+      .leftJoin('save_states as s', (join) =>
+        join
+          .onRef('s.game_id', '=', 'g.id')
+          .on('s.player_id', '=', p.playerId)
+          .on('s.slot', '=', p.slot)
+          .on('s.state', 'is not', null),
+      )
+      .select(['g.id', 'g.slug', 'g.save_slots', ...SUMMARY.map((c) => `s.${c}` as const), 's.state'])
+      .where('g.slug', '=', p.slug)
+      .where('g.status', 'in', [...LISTED_STATUSES]),
+  { sqliteParamsFromOneRow: true },
 );
 
 /** An active player who has started at least one play session of the game (play_sessions_player_idx). */
@@ -108,7 +111,11 @@ const SUMMARY = ['slot', 'label', 'version', 'size_bytes', 'created_at', 'update
 
 /** `player_id = ? AND game_id = ? AND slot = ?`: the primary key. The game may be an expression (a subquery reading it). */
 const atSlot =
-  (key: Omit<SlotKey, 'gameId'> & { gameId: number | Expression<number> }) =>
+  (key: {
+    playerId: ValueOrParam<number>;
+    gameId: ValueOrParam<number> | Expression<number>;
+    slot: ValueOrParam<number>;
+  }) =>
   (eb: ExpressionBuilder<Database, 'save_states'>) =>
     eb.and([eb('player_id', '=', key.playerId), eb('game_id', '=', key.gameId), eb('slot', '=', key.slot)]);
 
@@ -133,16 +140,19 @@ export async function listStoredStates(
   return rows as StoredStateRow[];
 }
 
+/** A slot's key as a statement's arguments (a caller's key may carry more fields). */
+const slotArgs = (key: SlotKey): SlotKey => ({ playerId: key.playerId, gameId: key.gameId, slot: key.slot });
+
 /** The state stored in a slot, or undefined when the slot is empty. */
 export async function findStoredState(db: Executor, key: SlotKey): Promise<Required<StoredStateRow> | undefined> {
-  const row = await storedState.first(db, key.playerId, key.gameId, key.slot);
+  const row = await storedState.first(db, slotArgs(key));
   return row as Required<StoredStateRow> | undefined;
 }
-const storedState = prepared((db, playerId: number, gameId: number, slot: number) =>
+const storedState = statement('states.storedState', (p: Params<SlotKey>, db) =>
   db
     .selectFrom('save_states')
     .select([...SUMMARY, 'state'])
-    .where(atSlot({ playerId, gameId, slot }))
+    .where(atSlot(p))
     .where('state', 'is not', null),
 );
 
@@ -164,11 +174,11 @@ export async function replaceStoredState(
   expectedVersion?: number,
 ): Promise<number | undefined> {
   if (write.label === undefined) {
-    const args = [key.playerId, key.gameId, key.slot, write.text, write.sizeBytes, write.now] as const;
+    const args = { ...slotArgs(key), text: write.text, sizeBytes: write.sizeBytes, now: write.now };
     const row =
       expectedVersion === undefined
-        ? await replace.first(db, ...args)
-        : await replaceVersion.first(db, ...args, expectedVersion);
+        ? await replace.first(db, args)
+        : await replaceVersion.first(db, { ...args, expected: expectedVersion });
     return row ? Number(row.version) : undefined;
   }
   const row = await db
@@ -188,37 +198,22 @@ export async function replaceStoredState(
   return row ? Number(row.version) : undefined;
 }
 
-/** replaceStoredState keeping the label, without and with the expected version: compiled once (db/prepared.ts). */
-const replaceQuery = (
-  db: Executor,
-  playerId: number,
-  gameId: number | Expression<number>,
-  slot: number,
-  text: string,
-  sizeBytes: number,
-  now: number,
-) =>
+/** replaceStoredState keeping the label, without and with the expected version: compiled once (db/statement.ts). */
+type ReplaceArgs = { playerId: number; slot: number; text: string; sizeBytes: number; now: number };
+const replaceQuery = (db: Executor, p: Params<ReplaceArgs>, gameId: ValueOrParam<number> | Expression<number>) =>
   db
     .updateTable('save_states')
-    .set((eb) => ({ state: text, size_bytes: sizeBytes, version: eb('version', '+', 1), updated_at: now }))
-    .where(atSlot({ playerId, gameId, slot }))
+    .set((eb) => ({ state: p.text, size_bytes: p.sizeBytes, version: eb('version', '+', 1), updated_at: p.now }))
+    .where(atSlot({ playerId: p.playerId, gameId, slot: p.slot }))
     .where('state', 'is not', null)
     .returning('version');
-const replace = prepared(
-  (db, playerId: number, gameId: number, slot: number, text: string, sizeBytes: number, now: number) =>
-    replaceQuery(db, playerId, gameId, slot, text, sizeBytes, now),
+const replace = statement('states.replace', (p: Params<ReplaceArgs & { gameId: number }>, db) =>
+  replaceQuery(db, p, p.gameId),
 );
-const replaceVersion = prepared(
-  (
-    db,
-    playerId: number,
-    gameId: number,
-    slot: number,
-    text: string,
-    sizeBytes: number,
-    now: number,
-    expected: number,
-  ) => replaceQuery(db, playerId, gameId, slot, text, sizeBytes, now).where('version', '=', expected),
+const replaceVersion = statement(
+  'states.replaceVersion',
+  (p: Params<ReplaceArgs & { gameId: number; expected: number }>, db) =>
+    replaceQuery(db, p, p.gameId).where('version', '=', p.expected),
 );
 
 /**
@@ -235,38 +230,30 @@ export async function replaceInListedGame(
   write: Omit<StateWrite, 'label'>,
   expectedVersion?: number,
 ): Promise<number | undefined> {
-  const args = [slug, playerId, slot, write.text, write.sizeBytes, write.now] as const;
+  const args = { slug, playerId, slot, text: write.text, sizeBytes: write.sizeBytes, now: write.now };
   const row =
     expectedVersion === undefined
-      ? await replaceBySlug.first(db, ...args)
-      : await replaceVersionBySlug.first(db, ...args, expectedVersion);
+      ? await replaceBySlug.first(db, args)
+      : await replaceVersionBySlug.first(db, { ...args, expected: expectedVersion });
   return row ? Number(row.version) : undefined;
 }
 /** replaceQuery with the game read by slug in a subquery: listed, and with the slot (save_slots > slot). */
-const replaceBySlugQuery = (
-  db: Executor,
-  slug: string,
-  playerId: number,
-  slot: number,
-  text: string,
-  sizeBytes: number,
-  now: number,
-) => {
+const replaceBySlugQuery = (db: Executor, p: Params<ReplaceArgs & { slug: string }>) => {
   const gameId = db
     .selectFrom('games')
     .select('id')
-    .where('slug', '=', slug)
+    .where('slug', '=', p.slug)
     .where('status', 'in', [...LISTED_STATUSES])
-    .where('save_slots', '>', slot);
-  return replaceQuery(db, playerId, gameId as Expression<number>, slot, text, sizeBytes, now);
+    .where('save_slots', '>', p.slot);
+  return replaceQuery(db, p, gameId as Expression<number>);
 };
-const replaceBySlug = prepared(
-  (db, slug: string, playerId: number, slot: number, text: string, sizeBytes: number, now: number) =>
-    replaceBySlugQuery(db, slug, playerId, slot, text, sizeBytes, now),
+const replaceBySlug = statement('states.replaceBySlug', (p: Params<ReplaceArgs & { slug: string }>, db) =>
+  replaceBySlugQuery(db, p),
 );
-const replaceVersionBySlug = prepared(
-  (db, slug: string, playerId: number, slot: number, text: string, sizeBytes: number, now: number, expected: number) =>
-    replaceBySlugQuery(db, slug, playerId, slot, text, sizeBytes, now).where('version', '=', expected),
+const replaceVersionBySlug = statement(
+  'states.replaceVersionBySlug',
+  (p: Params<ReplaceArgs & { slug: string; expected: number }>, db) =>
+    replaceBySlugQuery(db, p).where('version', '=', p.expected),
 );
 
 /** Saves into a slot emptied earlier, continuing its version. Undefined when there is no such empty row. */
