@@ -351,6 +351,32 @@ export interface LeaderboardBestsTable {
   last_played: number;
 }
 
+/** An ended season of a board (docs/api.md, "Board seasons"). */
+export interface LeaderboardSeasonsTable {
+  id: Generated<number>;
+  game_id: number;
+  board: string;
+  /** 1, 2, …: the board's seasons in order; the live one is the next number */
+  season: number;
+  /** the game's leaderboard order the standings were ranked by */
+  sort_order: string;
+  /** null for the first season (it began with the board's first score) */
+  started_at: number | null;
+  ended_at: number;
+  /** players ranked when it ended */
+  players: number;
+}
+
+/** A season's all-time standings as they stood when it ended: one row per rank. */
+export interface LeaderboardSeasonRanksTable {
+  season_id: number;
+  rank: number;
+  player_id: number;
+  score: number;
+  entries: number;
+  last_played: number;
+}
+
 /** The count tree over a leaderboard's ranking keys (src/modules/scores/rank-tree.ts). */
 export interface LeaderboardNodesTable {
   leaderboard_id: number;
@@ -412,6 +438,8 @@ export interface Database {
   leaderboards: LeaderboardsTable;
   leaderboard_bests: LeaderboardBestsTable;
   leaderboard_nodes: LeaderboardNodesTable;
+  leaderboard_seasons: LeaderboardSeasonsTable;
+  leaderboard_season_ranks: LeaderboardSeasonRanksTable;
   guest_quotas: GuestQuotasTable;
   studios: StudiosTable;
   studio_members: StudioMembersTable;

@@ -256,6 +256,8 @@ export interface BoardHistory {
   order: string;
   /** [start, end) of the period, or null for all time */
   window: { start: number; end: number } | null;
+  /** the start of the board's live season (docs/api.md, "Board seasons"): earlier submissions count on none of its boards */
+  since?: number | null;
 }
 
 /**
@@ -281,7 +283,8 @@ export async function fillBestsFromScores(db: Executor, h: BoardHistory): Promis
     .where('s.board', '=', h.board)
     .$if(h.window !== null, (qb) =>
       qb.where('s.created_at', '>=', h.window!.start).where('s.created_at', '<', h.window!.end),
-    );
+    )
+    .$if(h.since != null, (qb) => qb.where('s.created_at', '>=', h.since!));
   await db
     .insertInto('leaderboard_bests')
     .columns(['leaderboard_id', 'player_id', 'score', 'norm', 'reached_at', 'score_id', 'entries', 'last_played'])
