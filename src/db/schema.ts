@@ -67,6 +67,8 @@ export interface GamesTable {
   /** game.json `leaderboard.min` / `max`: the lowest and highest score a submission may carry (null: no bound) */
   leaderboard_min: number | null;
   leaderboard_max: number | null;
+  /** when an operator featured it on the home page; null: not featured */
+  featured_at: ColumnType<number | null, number | null | undefined, number | null>;
   save_slots: number;
   requires_premium: Flag;
   status: string;

@@ -2153,6 +2153,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/games/{slug}/featured": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Feature a game on the home page
+         * @description The home page shows the featured games first, in a "Featured" row, the most recently featured first (GET /v1/games?featured=true); only a published or beta game shows. Recorded in the audit log (`game.feature`); featuring a featured game changes nothing.
+         */
+        put: operations["adminFeatureGame"];
+        post?: never;
+        /**
+         * Stop featuring a game
+         * @description The game leaves the "Featured" row. Recorded in the audit log (`game.unfeature`); a game not featured is left as it is.
+         */
+        delete: operations["adminUnfeatureGame"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/keys": {
         parameters: {
             query?: never;
@@ -2698,6 +2722,11 @@ export interface components {
                 /** @description credited play time over all sessions, in hours, one decimal */
                 playtime_hours: number;
             };
+            /**
+             * @description present (true) only for a game an operator features on the home page
+             * @enum {boolean}
+             */
+            featured?: true;
             /** @description present only when called with a player credential: whether the player has marked it */
             is_favorite?: boolean;
         };
@@ -10747,6 +10776,8 @@ export interface operations {
                 sort?: "popular" | "new" | "name" | "relevance";
                 /** @description only games of this category (exact, case-insensitive) */
                 category?: string;
+                /** @description true: only the games an operator features on the home page, the most recently featured first unless `sort` is given */
+                featured?: boolean;
                 /** @description search: games where every word of this text is found in the name, tagline, description, tags or author, ignoring case (Unicode), inside a word or at its start; a word of four letters or more also matches with one typo (two from eight letters: a letter missing, added, changed or two swapped); % and _ are plain characters */
                 q?: string;
             };
@@ -30676,6 +30707,526 @@ export interface operations {
                             from: string;
                             /** @description the status now */
                             to: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length); `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"] | components["schemas"]["InvalidJsonError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `not_found`: unknown route, game, player, token or empty save slot */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["NotFoundError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `payload_too_large`: body over the route's limit, or an avatar over 2 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["PayloadTooLargeError"];
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not application/json on a JSON route; an avatar that is not JPG, PNG, GIF or WebP by content */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnsupportedMediaTypeError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    adminFeatureGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the game slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: {
+                            /** @description the game slug */
+                            slug: string;
+                            /** @description whether the home page features it now */
+                            featured: boolean;
+                            featured_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length); `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"] | components["schemas"]["InvalidJsonError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `not_found`: unknown route, game, player, token or empty save slot */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["NotFoundError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `payload_too_large`: body over the route's limit, or an avatar over 2 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["PayloadTooLargeError"];
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not application/json on a JSON route; an avatar that is not JPG, PNG, GIF or WebP by content */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnsupportedMediaTypeError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    adminUnfeatureGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the game slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: {
+                            /** @description the game slug */
+                            slug: string;
+                            /** @description whether the home page features it now */
+                            featured: boolean;
+                            featured_at: string | null;
                         };
                     };
                 };

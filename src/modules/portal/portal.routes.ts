@@ -173,8 +173,12 @@ export function portalRoutes(assets: PortalAssets, lookup: SessionLookup) {
     // The catalogue, served with the games of the asked filter (catalogue-page.ts); the script takes the cards over.
     app.get('/', { config, schema }, async (request, reply) => {
       const filter = catalogueFilter(request.query as Record<string, unknown>);
-      const listing = await listGames(app.ctx, filter);
-      return sendPage(request, reply, assets, lookup, cataloguePageOptions(app.ctx.config, filter, listing));
+      const [listing, featured] = await Promise.all([
+        listGames(app.ctx, filter),
+        listGames(app.ctx, { featured: true }),
+      ]);
+      const options = cataloguePageOptions(app.ctx.config, filter, listing, featured.games);
+      return sendPage(request, reply, assets, lookup, options);
     });
 
     app.get<SlugParams>('/games/:slug', { config, schema }, async (request, reply) => {
