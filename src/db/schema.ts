@@ -353,6 +353,14 @@ export interface LeaderboardBestsTable {
   last_played: number;
 }
 
+/** A slot written (with a state) in a quarter hour (updated_at / 900,000): noted by a trigger on save_states. */
+export interface SaveWritesTable {
+  game_id: number;
+  quarter: number;
+  player_id: number;
+  slot: number;
+}
+
 /** An ended season of a board (docs/api.md, "Board seasons"). */
 export interface LeaderboardSeasonsTable {
   id: Generated<number>;
@@ -441,6 +449,7 @@ export interface Database {
   leaderboard_bests: LeaderboardBestsTable;
   leaderboard_nodes: LeaderboardNodesTable;
   leaderboard_seasons: LeaderboardSeasonsTable;
+  save_writes: SaveWritesTable;
   leaderboard_season_ranks: LeaderboardSeasonRanksTable;
   guest_quotas: GuestQuotasTable;
   studios: StudiosTable;

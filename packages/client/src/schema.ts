@@ -2769,7 +2769,7 @@ export interface components {
             day7_retention: number | null;
             /** @description scores submitted (every submission, on every board) */
             scores_submitted: number;
-            /** @description save slots whose latest save was written that day (a slot saved on several days counts on the last) */
+            /** @description save slots written that day with a state: each slot once a day however often it was saved, on every day it was saved */
             saves_written: number;
             /** @description sessions started, continuing ones included */
             sessions: number;

@@ -25,6 +25,7 @@ import * as leaderboardBounds from './2026_11_28_1201_leaderboard_bounds.js';
 import * as auditLog from './2026_11_28_2100_audit_log.js';
 import * as mailOutboxPlayer from './2026_11_28_2131_mail_outbox_player.js';
 import * as leaderboardSeasons from './2026_11_29_0215_leaderboard_seasons.js';
+import * as saveWrites from './2026_11_29_0231_save_writes.js';
 import * as featuredGames from './2026_11_29_0232_featured_games.js';
 
 export const migrations: Record<string, Migration> = {
@@ -53,5 +54,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_2100_audit_log': auditLog,
   '2026_11_28_2131_mail_outbox_player': mailOutboxPlayer,
   '2026_11_29_0215_leaderboard_seasons': leaderboardSeasons,
+  '2026_11_29_0231_save_writes': saveWrites,
   '2026_11_29_0232_featured_games': featuredGames,
 };
