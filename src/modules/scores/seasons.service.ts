@@ -63,12 +63,15 @@ export async function startSeason(
     const seasonId = await insertSeason(trx, { ...values, ended_at: now });
     if (seasonId === undefined)
       throw new AppError('season_busy', `Season ${season} of ${board} is being ended by another request`);
-    const players = allTime === undefined ? 0 : await moveBestsToSeason(trx, seasonId, allTime);
-    await setSeasonPlayers(trx, seasonId, players);
-    for (const row of await boardRowsOfName(trx, scoring.id, board)) {
-      await deleteBoardBests(trx, row.id);
-      await rebuildTree(trx, row.id);
+    // Lock order as a submission's: every bests row first, by board, then the count trees' nodes.
+    const boards = await boardRowsOfName(trx, scoring.id, board);
+    let players = 0;
+    for (const row of boards) {
+      if (row.id === allTime) players = await moveBestsToSeason(trx, seasonId, row.id);
+      else await deleteBoardBests(trx, row.id);
     }
+    await setSeasonPlayers(trx, seasonId, players);
+    for (const row of boards) await rebuildTree(trx, row.id);
     await recordAudit(ctx, trx, {
       actor,
       studioId: game.studio_id,
