@@ -37,9 +37,13 @@ end $$`)
       ['insert', 'insert'],
       ['update', 'update of updated_at'],
     ])
+      // Not `insert or ignore`: the conflict policy of the statement that fires a trigger overrides the trigger's own
+      // (an upsert into save_states would then fail on a quarter noted already).
       await sql
         .raw(`create trigger save_states_written_${name} after ${event} on save_states
-          when new.state is not null begin insert or ignore into save_writes ${values}; end`)
+          when new.state is not null and not exists (select 1 from save_writes where game_id = new.game_id
+            and quarter = new.updated_at / ${QUARTER_MS} and player_id = new.player_id and slot = new.slot)
+          begin insert into save_writes ${values}; end`)
         .execute(db);
   }
   // The slots as they are now: their latest write.
