@@ -33,12 +33,12 @@ end $$`)
     await sql`create trigger save_states_written after insert or update of updated_at on save_states
       for each row execute function save_states_written()`.execute(db);
   } else {
+    // Not `insert or ignore`: the conflict policy of the statement that fires a trigger overrides the trigger's own
+    // (an upsert into save_states would then fail on a quarter noted already).
     for (const [name, event] of [
       ['insert', 'insert'],
       ['update', 'update of updated_at'],
     ])
-      // Not `insert or ignore`: the conflict policy of the statement that fires a trigger overrides the trigger's own
-      // (an upsert into save_states would then fail on a quarter noted already).
       await sql
         .raw(`create trigger save_states_written_${name} after ${event} on save_states
           when new.state is not null and not exists (select 1 from save_writes where game_id = new.game_id
