@@ -6,7 +6,7 @@ import { h, mount } from '../lib/dom.js';
 import { me } from '../lib/session.js';
 import type { Game, GamesMeta } from '../lib/types.js';
 import { categoryLabel, gameCard, SKELETON_CARDS, skeletonCard } from './game-card.js';
-import { renderHomeShelves } from './shelves.js';
+import { loadFeatured, renderHomeShelves } from './shelves.js';
 
 export { gameCard } from './game-card.js';
 
@@ -88,6 +88,12 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
   const empty = h('div', { class: 'empty-state', hidden: true });
   const shelves = h('div', { class: 'shelves' });
   const allTitle = h('h2', { class: 'visually-hidden', id: 'all-games' }, 'All games');
+  // The served "Featured" row stays until the rows are loaded (no flash).
+  const servedShelves = main.querySelector('.shelves');
+  if (servedShelves?.children.length) {
+    shelves.append(...servedShelves.children);
+    allTitle.classList.remove('visually-hidden');
+  }
   if (served) {
     list.append(...served.children);
     list.setAttribute('aria-busy', 'false');
@@ -110,11 +116,13 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
     empty,
   );
 
-  // Logged-in players see their rows above the catalogue; they load beside it, never before it.
+  // The featured games, then a logged-in player's rows, above the catalogue; they load beside it, never before it.
+  const featured = loadFeatured();
   void me()
     .catch(() => null)
     .then(async (who) => {
-      if (who && (await renderHomeShelves(shelves))) allTitle.classList.remove('visually-hidden');
+      const shown = await renderHomeShelves(shelves, await featured, who !== null && who !== undefined);
+      allTitle.classList.toggle('visually-hidden', !shown);
     });
 
   // Every category the catalogue has (counted without q), so that a search with few or no matches keeps its chips.

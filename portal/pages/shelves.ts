@@ -63,11 +63,29 @@ function shelf(title: string, cards: HTMLElement[]): HTMLElement {
   );
 }
 
-/** The home page's rows for a logged-in player; empty rows are left out. Errors leave the rows out too: the catalogue matters more. */
-export async function renderHomeShelves(container: HTMLElement): Promise<boolean> {
-  const { recent, favorites } = await loadShelves().catch(() => ({ recent: [], favorites: [] }) as Shelves);
+/** The games operators feature on the home page (GET /v1/games?featured=true); none when it fails. */
+export async function loadFeatured(): Promise<Game[]> {
+  return api<{ games: Game[] }>('GET', '/v1/games', { query: { featured: 'true' } }).then(
+    ({ data }) => data.games,
+    () => [],
+  );
+}
+
+/**
+ * The home page's rows: "Featured" first when an operator features a game, then, for a logged-in player, their own;
+ * empty rows are left out. Errors leave the rows out too: the catalogue matters more.
+ */
+export async function renderHomeShelves(container: HTMLElement, featured: Game[], signedIn: boolean): Promise<boolean> {
+  const none = { recent: [], favorites: [] } as Shelves;
+  const { recent, favorites } = signedIn ? await loadShelves().catch(() => none) : none;
   mount(
     container,
+    featured.length
+      ? shelf(
+          'Featured',
+          featured.map((g) => gameCard(g)),
+        )
+      : null,
     recent.length ? shelf('Continue playing', recent.map(continueCard)) : null,
     favorites.length
       ? shelf(
@@ -76,7 +94,7 @@ export async function renderHomeShelves(container: HTMLElement): Promise<boolean
         )
       : null,
   );
-  return recent.length > 0 || favorites.length > 0;
+  return featured.length > 0 || recent.length > 0 || favorites.length > 0;
 }
 
 /** The account page's "Your games": the recently played games (with Continue) and the favourites, as links. */

@@ -67,6 +67,8 @@ export interface GamesTable {
   /** game.json `leaderboard.min` / `max`: the lowest and highest score a submission may carry (null: no bound) */
   leaderboard_min: number | null;
   leaderboard_max: number | null;
+  /** when an operator featured it on the home page; null: not featured */
+  featured_at: ColumnType<number | null, number | null | undefined, number | null>;
   save_slots: number;
   requires_premium: Flag;
   status: string;
@@ -360,6 +362,40 @@ export interface LeaderboardBestsTable {
   last_played: number;
 }
 
+/** A slot written (with a state) in a quarter hour (updated_at / 900,000): noted by a trigger on save_states. */
+export interface SaveWritesTable {
+  game_id: number;
+  quarter: number;
+  player_id: number;
+  slot: number;
+}
+
+/** An ended season of a board (docs/api.md, "Board seasons"). */
+export interface LeaderboardSeasonsTable {
+  id: Generated<number>;
+  game_id: number;
+  board: string;
+  /** 1, 2, …: the board's seasons in order; the live one is the next number */
+  season: number;
+  /** the game's leaderboard order the standings were ranked by */
+  sort_order: string;
+  /** null for the first season (it began with the board's first score) */
+  started_at: number | null;
+  ended_at: number;
+  /** players ranked when it ended */
+  players: number;
+}
+
+/** A season's all-time standings as they stood when it ended: one row per rank. */
+export interface LeaderboardSeasonRanksTable {
+  season_id: number;
+  rank: number;
+  player_id: number;
+  score: number;
+  entries: number;
+  last_played: number;
+}
+
 /** The count tree over a leaderboard's ranking keys (src/modules/scores/rank-tree.ts). */
 export interface LeaderboardNodesTable {
   leaderboard_id: number;
@@ -422,6 +458,9 @@ export interface Database {
   leaderboards: LeaderboardsTable;
   leaderboard_bests: LeaderboardBestsTable;
   leaderboard_nodes: LeaderboardNodesTable;
+  leaderboard_seasons: LeaderboardSeasonsTable;
+  save_writes: SaveWritesTable;
+  leaderboard_season_ranks: LeaderboardSeasonRanksTable;
   guest_quotas: GuestQuotasTable;
   studios: StudiosTable;
   studio_members: StudioMembersTable;

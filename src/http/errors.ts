@@ -87,6 +87,10 @@ export const ERROR_CATALOG = {
     status: 409,
     description: 'a rollback when no build was live before the current one (release a build by its number instead)',
   },
+  season_busy: {
+    status: 409,
+    description: 'a new season of the board is being started by another request at the same time',
+  },
   version_conflict: {
     status: 409,
     description: 'expected_version differs from the stored version; error.current_version gives it',

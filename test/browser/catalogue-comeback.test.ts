@@ -1,6 +1,6 @@
 // Finding and coming back, in Debian's Chromium: the catalogue's URL and history (Back restores the previous filter),
 // its sort, a search without results, the loading state, keyboard focus on chips and on the favourite button, and the
-// player's own rows (continue playing, favourites) on the home and account pages.
+// featured games and the player's own rows (continue playing, favourites) on the home and account pages.
 import { expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { browserSuite, isFocused, registerPlayer, text, unlabelledControls, until, visible } from './browser.js';
@@ -18,6 +18,25 @@ browserSuite('catalogue and coming back: in a real browser', { timeout: 60_000 }
     const url = new URL(page.url());
     return url.pathname + url.search;
   };
+
+  it('shows the featured games first, in a "Featured" row, served and kept by the script', async () => {
+    await rig.context.clearCookies();
+    const db = rig.app.ctx.db;
+    await db.updateTable('games').set({ featured_at: Date.now() }).where('slug', '=', 'reflex').execute();
+    try {
+      const page = await rig.newPage();
+      await page.goto('/');
+      await until(() => cards(page).count()).toBe(4);
+      const featured = page.getByRole('region', { name: 'Featured' });
+      await until(() => featured.locator('.card-title').allInnerTexts()).toEqual(['Reflex']);
+      const headings = await page.locator('main h2').allInnerTexts();
+      expect(headings.indexOf('Featured')).toBe(0);
+      expect(headings).toContain('All games');
+      await page.close();
+    } finally {
+      await db.updateTable('games').set({ featured_at: null }).where('slug', '=', 'reflex').execute();
+    }
+  });
 
   it('keeps the filter in a shareable URL, and Back returns to the previous filter', async () => {
     await rig.context.clearCookies();

@@ -36,11 +36,12 @@ eachDialect('games: openapi', (h) => {
       'screenshots',
       'rating',
       'my_rating',
+      'featured',
       'is_favorite',
     ]);
     expect(undescribed(game)).toEqual([]);
     expect(undescribed(listed.properties.meta)).toEqual([]);
-    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['category', 'q', 'sort']);
+    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['category', 'featured', 'q', 'sort']);
     const sort = list.parameters.find((p: { name: string }) => p.name === 'sort');
     expect(sort.schema.anyOf.flatMap((s: { enum: string[] }) => s.enum)).toEqual([
       'popular',

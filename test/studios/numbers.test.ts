@@ -80,27 +80,43 @@ async function seed(ctx: AppContext, gameId: number, players: number[], seedValu
         .execute();
     }
   }
+  // Each slot is written one to four times: some writes the same day, some days later, some emptying it (DELETE).
+  const log = writesOf(ctx, gameId);
   for (const player of players) {
     for (let slot = 0; slot < 3; slot++) {
       if (rnd() < 0.3) continue;
-      const at = start + Math.floor(rnd() * (now - start));
-      const empty = rnd() < 0.2;
-      await ctx.db
-        .insertInto('save_states')
-        .values({
-          player_id: player,
-          game_id: gameId,
-          slot,
-          version: 1,
-          label: null,
-          state: empty ? null : '{"x":1}',
-          size_bytes: empty ? 0 : 7,
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
+      let at = start + Math.floor(rnd() * (now - start));
+      const writes = 1 + Math.floor(rnd() * 4);
+      for (let n = 0; n < writes && at < now; n++) {
+        const empty = rnd() < 0.2;
+        const values = { state: empty ? null : '{"x":1}', size_bytes: empty ? 0 : 7, updated_at: at, version: n + 1 };
+        if (n === 0)
+          await ctx.db
+            .insertInto('save_states')
+            .values({ player_id: player, game_id: gameId, slot, label: null, created_at: at, ...values })
+            .execute();
+        else
+          await ctx.db
+            .updateTable('save_states')
+            .set(values)
+            .where('player_id', '=', player)
+            .where('game_id', '=', gameId)
+            .where('slot', '=', slot)
+            .execute();
+        if (!empty) log.push({ player, slot, at });
+        at += rnd() < 0.5 ? Math.floor(rnd() * 3 * 3_600_000) : Math.floor(rnd() * 4 * DAY_MS);
+      }
     }
   }
+}
+
+/** Every save write the seed made (with a state), per database and game: what saves_written counts. */
+const seededWrites = new WeakMap<AppContext, Map<number, Array<{ player: number; slot: number; at: number }>>>();
+function writesOf(ctx: AppContext, gameId: number) {
+  const games = seededWrites.get(ctx) ?? new Map<number, Array<{ player: number; slot: number; at: number }>>();
+  seededWrites.set(ctx, games);
+  if (!games.has(gameId)) games.set(gameId, []);
+  return games.get(gameId)!;
 }
 
 /** The figures of each day, from the raw rows, with no SQL aggregate. */
@@ -108,7 +124,7 @@ async function expected(h: Harness, gameId: number, span: number) {
   const db = h.ctx.db;
   const sessions = await db.selectFrom('play_sessions').selectAll().where('game_id', '=', gameId).execute();
   const scores = await db.selectFrom('scores').select('created_at').where('game_id', '=', gameId).execute();
-  const saves = await db.selectFrom('save_states').selectAll().where('game_id', '=', gameId).execute();
+  const writes = writesOf(h.ctx, gameId);
   const guests = new Set(
     (await db.selectFrom('players').select(['id', 'guest']).execute()).filter((p) => p.guest === 1).map((p) => p.id),
   );
@@ -150,7 +166,7 @@ async function expected(h: Harness, gameId: number, span: number) {
       day7_returned: d7,
       day7_retention: d7 === null ? null : rate(d7, newOnes.length),
       scores_submitted: scores.filter((s) => dayOf(Number(s.created_at)) === day).length,
-      saves_written: saves.filter((s) => s.state !== null && dayOf(Number(s.updated_at)) === day).length,
+      saves_written: new Set(writes.filter((w) => dayOf(w.at) === day).map((w) => `${w.player}:${w.slot}`)).size,
       sessions: started.length,
       limit_ended_sessions: limit,
       limit_share: rate(limit, started.length),
@@ -223,6 +239,13 @@ eachDialect('studios: game numbers', (h) => {
         'saves_written',
       ])
         expect(total(k), k).toBeGreaterThan(0);
+      // saves_written is tested on slots written several times a day and on several days
+      const perSlot = new Map<string, string[]>();
+      for (const w of writesOf(h.ctx, s.games[0]!.id))
+        perSlot.set(`${w.player}:${w.slot}`, [...(perSlot.get(`${w.player}:${w.slot}`) ?? []), dayOf(w.at)]);
+      const slotDays = [...perSlot.values()];
+      expect(slotDays.some((d) => new Set(d).size < d.length)).toBe(true);
+      expect(slotDays.some((d) => new Set(d).size > 1)).toBe(true);
       // the day the clocks went back has 25 hours: the 00:30 and 01:30 UTC sessions both count on 25 October
       expect(days.find((d) => d.day === '2026-10-25')!.sessions).toBeGreaterThanOrEqual(3);
     });

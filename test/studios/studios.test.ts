@@ -141,6 +141,60 @@ eachDialect(
       });
     });
 
+    describe('audit log', () => {
+      it('records creating a studio, signing one up and approving it; GET of the audit logs lists them', async () => {
+        const staff = await createPlayerWithToken(h.ctx, { role: 'staff' });
+        const owner = await createPlayerWithToken(h.ctx);
+        const player = await createPlayerWithToken(h.ctx);
+        const made = await h.http.post('/v1/admin/studios', {
+          token: staff.token,
+          body: { name: unique('Audited '), owner: owner.player.username },
+        });
+        expect(made.status, made.text).toBe(201);
+        const signed = await h.http.post('/v1/studio/studios', {
+          token: player.token,
+          body: { name: unique('Self ') },
+        });
+        const slug = signed.body.data.slug;
+        expect((await h.http.post(`/v1/admin/studios/${slug}/approve`, { token: staff.token })).status).toBe(200);
+        // Approving again changes nothing and records nothing.
+        expect((await h.http.post(`/v1/admin/studios/${slug}/approve`, { token: staff.token })).status).toBe(200);
+
+        const log = await h.http.get('/v1/admin/audit', { token: staff.token, query: { target_type: 'studio' } });
+        expect(log.status, log.text).toBe(200);
+        const mine = log.body.data.entries.filter((e: { target: { id: string } }) =>
+          [made.body.data.slug, slug].includes(e.target.id),
+        );
+        expect(mine).toEqual([
+          expect.objectContaining({
+            actor: { id: staff.player.id, name: staff.player.username },
+            action: 'studio.approve',
+            target: { type: 'studio', id: slug },
+            before: { status: 'pending' },
+            after: { status: 'active' },
+          }),
+          expect.objectContaining({
+            actor: { id: player.player.id, name: player.player.username },
+            action: 'studio.create',
+            target: { type: 'studio', id: slug },
+            after: expect.objectContaining({ slug, status: 'pending', owner: player.player.username }),
+          }),
+          expect.objectContaining({
+            actor: { id: staff.player.id, name: staff.player.username },
+            action: 'studio.create',
+            target: { type: 'studio', id: made.body.data.slug },
+            after: expect.objectContaining({ status: 'active', owner: owner.player.username }),
+          }),
+        ]);
+        // The studio's own log shows its members the same entries.
+        const own = await h.http.get(`/v1/studio/studios/${slug}/audit`, { token: player.token });
+        expect(own.body.data.entries.map((e: { action: string }) => e.action)).toEqual([
+          'studio.approve',
+          'studio.create',
+        ]);
+      });
+    });
+
     describe('signing up', () => {
       it('lets a player sign a studio up; it waits for approval, then makes games', async () => {
         const player = await createPlayerWithToken(h.ctx);

@@ -886,7 +886,7 @@ export interface paths {
         };
         /**
          * A page of a leaderboard
-         * @description Each player appears once, with their best score on the board in the period, ordered by the game's leaderboard order; a tie goes to whoever reached that best first. Ranks are 1..total and unique. Periods are the calendar day, ISO week (Monday first) and month in reset_timezone, or all. `limit` 1..100 (default 10), `offset` ≥ 0 (default 0). Called as a player, `data.me` gives the caller's rank and best (both null without a score). `around=me` (player only: 401 without a credential, 403 with a developer key) returns the page centred on the player, kept within the board, with its offset in meta.offset. `at=YYYY-MM-DD` reads the day, week or month holding that date. 404 leaderboard_disabled when the game has no leaderboard.
+         * @description Each player appears once, with their best score on the board in the period, ordered by the game's leaderboard order; a tie goes to whoever reached that best first. Ranks are 1..total and unique. Periods are the calendar day, ISO week (Monday first) and month in reset_timezone, or all. `limit` 1..100 (default 10), `offset` ≥ 0 (default 0). Called as a player, `data.me` gives the caller's rank and best (both null without a score). `around=me` (player only: 401 without a credential, 403 with a developer key) returns the page centred on the player, kept within the board, with its offset in meta.offset. `at=YYYY-MM-DD` reads the day, week or month holding that date. `season=N` reads an ended season of the board: its all-time standings with the ranks as they stood when it ended (period all, no `at`; meta.season says which); the live season's number reads the live board; a later number is 404 not_found. 404 leaderboard_disabled when the game has no leaderboard.
          */
         get: operations["getLeaderboard"];
         put?: never;
@@ -909,6 +909,26 @@ export interface paths {
          * @description Each player appears once, with their best score on the board in the period, ordered by the game's leaderboard order; a tie goes to whoever reached that best first. Ranks are 1..total and unique. Periods are the calendar day, ISO week (Monday first) and month in reset_timezone, or all. `rank` and `best` are null and `entries` 0 without a score in the period. `at` as on the leaderboard.
          */
         get: operations["getLeaderboardStanding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{slug}/leaderboard/seasons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A board's seasons
+         * @description The live season's number and start, and the board's ended seasons, newest first (read one with GET …/leaderboard?season=N). A board has one season until a studio member ends it. 404 leaderboard_disabled when the game has no leaderboard.
+         */
+        get: operations["listBoardSeasons"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1766,6 +1786,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/studio/games/{slug}/leaderboards/{board}/seasons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a board’s season and start the next
+         * @description The board's all-time standings are kept as season N, with every rank as it stood (public:
+         *     GET /v1/games/{slug}/leaderboard?board=…&season=N), and every period of the board (all time, month, week, day) starts
+         *     empty for season N + 1; submissions from now on count in the new season only. One transaction with the audit entry
+         *     `leaderboard.new_season`. For the studio's members and the operators; 404 for anyone else, and for a board without a
+         *     score. 409 season_busy when another request ends the same season at the same time.
+         */
+        post: operations["startBoardSeason"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/studio/studios/{studio}/audit": {
         parameters: {
             query?: never;
@@ -1906,7 +1950,7 @@ export interface paths {
         put?: never;
         /**
          * Create a studio
-         * @description Active at once, with its first owner when `owner` names a player (404 when none has that username or email).
+         * @description Active at once, with its first owner when `owner` names a player (404 when none has that username or email). Recorded in the audit log (`studio.create`).
          */
         post: operations["adminCreateStudio"];
         delete?: never;
@@ -1926,7 +1970,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a studio that signed up
-         * @description It becomes active: its members can make games. Approving an active studio changes nothing.
+         * @description It becomes active: its members can make games; recorded in the audit log (`studio.approve`). Approving an active studio changes nothing.
          */
         post: operations["adminApproveStudio"];
         delete?: never;
@@ -2170,6 +2214,30 @@ export interface paths {
         put: operations["adminSetGameStatus"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/games/{slug}/featured": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Feature a game on the home page
+         * @description The home page shows the featured games first, in a "Featured" row, the most recently featured first (GET /v1/games?featured=true); only a published or beta game shows. Recorded in the audit log (`game.feature`); featuring a featured game changes nothing.
+         */
+        put: operations["adminFeatureGame"];
+        post?: never;
+        /**
+         * Stop featuring a game
+         * @description The game leaves the "Featured" row. Recorded in the audit log (`game.unfeature`); a game not featured is left as it is.
+         */
+        delete: operations["adminUnfeatureGame"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2505,6 +2573,15 @@ export interface components {
             /** @description unit of the game's scores */
             unit: string;
         };
+        BoardSeason: {
+            /** @description the season number, from 1 */
+            season: number;
+            started_at: string | null;
+            /** @description when a studio member ended it (YYYY-MM-DD HH:MM:SS UTC) */
+            ended_at: string;
+            /** @description players ranked when it ended */
+            players: number;
+        };
         /** @description a numbered, immutable build of a game */
         Build: {
             /** @description numbered per game from 1, never reused */
@@ -2733,6 +2810,11 @@ export interface components {
             screenshots?: string[];
             rating?: components["schemas"]["GameRating"];
             my_rating?: ("up" | "down") | null;
+            /**
+             * @description present (true) only for a game an operator features on the home page
+             * @enum {boolean}
+             */
+            featured?: true;
             /** @description present only when called with a player credential: whether the player has marked it */
             is_favorite?: boolean;
         };
@@ -2775,7 +2857,7 @@ export interface components {
             day7_retention: number | null;
             /** @description scores submitted (every submission, on every board) */
             scores_submitted: number;
-            /** @description save slots whose latest save was written that day (a slot saved on several days counts on the last) */
+            /** @description save slots written that day with a state: each slot once a day however often it was saved, on every day it was saved */
             saves_written: number;
             /** @description sessions started, continuing ones included */
             sessions: number;
@@ -3002,6 +3084,13 @@ export interface components {
             created_at: string;
             /** @description owner: everything, and adding and removing members; developer: everything else */
             role: "owner" | "developer";
+        };
+        NewSeason: {
+            /** @description the board */
+            board: string;
+            ended: components["schemas"]["BoardSeason"];
+            /** @description the season that begins now, with every period of the board empty */
+            live_season: number;
         };
         /** @description 409: a rollback when no build was live before the current one (release a build by its number instead) */
         NoPreviousBuildError: {
@@ -3310,6 +3399,16 @@ export interface components {
             }[];
             /** @description the board's periods (all time, month, week, day) rebuilt */
             boards_rebuilt: number;
+        };
+        /** @description 409: a new season of the board is being started by another request at the same time */
+        SeasonBusyError: {
+            /**
+             * @description stable error code
+             * @constant
+             */
+            code: "season_busy";
+            /** @description for people; may change */
+            message: string;
         };
         /** @description 410: heartbeat on a closed play session; error.reason says why it closed (replaced, timeout, limit, quit, …) */
         SessionEndedError: {
@@ -10802,6 +10901,8 @@ export interface operations {
                 sort?: "popular" | "new" | "name" | "relevance";
                 /** @description only games of this category (exact, case-insensitive) */
                 category?: string;
+                /** @description true: only the games an operator features on the home page, the most recently featured first unless `sort` is given */
+                featured?: boolean;
                 /** @description search: games where every word of this text is found in the name, tagline, description, tags or author, ignoring case (Unicode), inside a word or at its start; a word of four letters or more also matches with one typo (two from eight letters: a letter missing, added, changed or two swapped); % and _ are plain characters */
                 q?: string;
             };
@@ -14614,6 +14715,8 @@ export interface operations {
                  * @example 2026-11-16
                  */
                 at?: string;
+                /** @description a season of the board (1, 2, …): an ended season's all-time standings as they stood when it ended; the live season's number reads the live board */
+                season?: number;
             };
             header?: never;
             path: {
@@ -14690,6 +14793,8 @@ export interface operations {
                             offset: number;
                             /** @description ranked players on the board in the period */
                             total: number;
+                            /** @description the season read, when `season` was given */
+                            season?: number;
                         };
                     };
                 };
@@ -14981,6 +15086,220 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `not_found`: unknown route, game, player, token or empty save slot; `leaderboard_disabled`: score or leaderboard route of a game with leaderboard.enabled false */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["NotFoundError"] | components["schemas"]["LeaderboardDisabledError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    listBoardSeasons: {
+        parameters: {
+            query?: {
+                /** @description board name, `^[a-z0-9_-]{1,40}$`; a game can have several boards, each exists from its first score */
+                board?: string;
+            };
+            header?: never;
+            path: {
+                /** @description game slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: {
+                            /** @description the board */
+                            board: string;
+                            /** @description the live season's number */
+                            live_season: number;
+                            live_since: string | null;
+                            /** @description the ended seasons, newest first */
+                            seasons: components["schemas"]["BoardSeason"][];
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"];
                     };
                 };
             };
@@ -25230,6 +25549,8 @@ export interface operations {
                  * @example 2026-11-16
                  */
                 at?: string;
+                /** @description a season of the board (1, 2, …): an ended season's all-time standings as they stood when it ended; the live season's number reads the live board */
+                season?: number;
             };
             header?: never;
             path: {
@@ -25277,6 +25598,8 @@ export interface operations {
                             offset: number;
                             /** @description ranked players on the board in the period */
                             total: number;
+                            /** @description the season read, when `season` was given */
+                            season?: number;
                         };
                     };
                 };
@@ -25596,6 +25919,279 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `payload_too_large`: body over the route's limit, or an avatar over 2 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["PayloadTooLargeError"];
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not application/json on a JSON route; an avatar that is not JPG, PNG, GIF or WebP by content */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnsupportedMediaTypeError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    startBoardSeason: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the game slug */
+                slug: string;
+                /** @description the board name */
+                board: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: components["schemas"]["NewSeason"];
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length); `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"] | components["schemas"]["InvalidJsonError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK; `studio_pending`: the studio signed up by itself and waits for an operator to approve it */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"] | components["schemas"]["StudioPendingError"];
+                    };
+                };
+            };
+            /** @description `not_found`: unknown route, game, player, token or empty save slot; `leaderboard_disabled`: score or leaderboard route of a game with leaderboard.enabled false */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["NotFoundError"] | components["schemas"]["LeaderboardDisabledError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `season_busy`: a new season of the board is being started by another request at the same time */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["SeasonBusyError"];
                     };
                 };
             };
@@ -31228,6 +31824,526 @@ export interface operations {
                             from: string;
                             /** @description the status now */
                             to: string;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length); `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"] | components["schemas"]["InvalidJsonError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `not_found`: unknown route, game, player, token or empty save slot */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["NotFoundError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `payload_too_large`: body over the route's limit, or an avatar over 2 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["PayloadTooLargeError"];
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not application/json on a JSON route; an avatar that is not JPG, PNG, GIF or WebP by content */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnsupportedMediaTypeError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    adminFeatureGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the game slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: {
+                            /** @description the game slug */
+                            slug: string;
+                            /** @description whether the home page features it now */
+                            featured: boolean;
+                            featured_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description `bad_request`: the request line or headers cannot be read (malformed URL or Content-Length); `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["BadRequestError"] | components["schemas"]["InvalidJsonError"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: credential missing, unknown, expired or revoked on a protected route */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnauthenticatedError"];
+                    };
+                };
+            };
+            /** @description `cross_origin_forbidden`: request whose Origin is not public_url's origin; `https_required`: plain HTTP in production; `forbidden`: valid credential of the wrong kind, or for another game or player; `csrf_rejected`: cookie-session call without the header X-Requested-With: ServiceSDK */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["CrossOriginForbiddenError"] | components["schemas"]["HttpsRequiredError"] | components["schemas"]["ForbiddenError"] | components["schemas"]["CsrfRejectedError"];
+                    };
+                };
+            };
+            /** @description `not_found`: unknown route, game, player, token or empty save slot */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["NotFoundError"];
+                    };
+                };
+            };
+            /** @description `request_timeout`: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RequestTimeoutError"];
+                    };
+                };
+            };
+            /** @description `payload_too_large`: body over the route's limit, or an avatar over 2 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["PayloadTooLargeError"];
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not application/json on a JSON route; an avatar that is not JPG, PNG, GIF or WebP by content */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnsupportedMediaTypeError"];
+                    };
+                };
+            };
+            /** @description `expectation_failed`: an Expect header other than 100-continue */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ExpectationFailedError"];
+                    };
+                };
+            };
+            /** @description `validation_failed`: invalid field or query parameter; error.fields maps each name to a message */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["ValidationFailedError"];
+                    };
+                };
+            };
+            /** @description `rate_limited`: too many requests; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["RateLimitedError"];
+                    };
+                };
+            };
+            /** @description `headers_too_large`: request headers over the server's limit (http.max_header_bytes, 1 MiB by default) */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["HeadersTooLargeError"];
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault of the service; the message holds no internals, error.request_id finds it in the log */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["InternalError"];
+                    };
+                };
+            };
+            /** @description `unavailable`: the service is shutting down or its database is unreachable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: components["schemas"]["UnavailableError"];
+                    };
+                };
+            };
+        };
+    };
+    adminUnfeatureGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the game slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        data: {
+                            /** @description the game slug */
+                            slug: string;
+                            /** @description whether the home page features it now */
+                            featured: boolean;
+                            featured_at: string | null;
                         };
                     };
                 };

@@ -24,7 +24,10 @@ import * as previewData from './2026_11_28_11_03_preview_data.js';
 import * as leaderboardBounds from './2026_11_28_1201_leaderboard_bounds.js';
 import * as auditLog from './2026_11_28_2100_audit_log.js';
 import * as mailOutboxPlayer from './2026_11_28_2131_mail_outbox_player.js';
+import * as featuredGames from './2026_11_29_0232_featured_games.js';
 import * as gameRatings from './2026_11_29_0217_game_ratings.js';
+import * as leaderboardSeasons from './2026_11_29_0215_leaderboard_seasons.js';
+import * as saveWrites from './2026_11_29_0231_save_writes.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -51,5 +54,8 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_1201_leaderboard_bounds': leaderboardBounds,
   '2026_11_28_2100_audit_log': auditLog,
   '2026_11_28_2131_mail_outbox_player': mailOutboxPlayer,
+  '2026_11_29_0215_leaderboard_seasons': leaderboardSeasons,
   '2026_11_29_0217_game_ratings': gameRatings,
+  '2026_11_29_0231_save_writes': saveWrites,
+  '2026_11_29_0232_featured_games': featuredGames,
 };

@@ -17,7 +17,12 @@ import {
   operatorUnsuspend,
 } from '../accounts/admin.service.js';
 import type { Actor } from '../audit/audit.service.js';
-import { operatorCreateKey, operatorRevokeKey, operatorSetGameStatus } from '../games/admin.service.js';
+import {
+  operatorCreateKey,
+  operatorRevokeKey,
+  operatorSetFeatured,
+  operatorSetGameStatus,
+} from '../games/admin.service.js';
 import { listDeveloperKeys } from '../games/keys.service.js';
 import { isOperator } from '../studios/access.js';
 import {
@@ -218,6 +223,35 @@ export async function operatorRoutes(fastify: FastifyInstance): Promise<void> {
         ),
       ),
   );
+
+  const FeaturedResult = Ok(
+    Type.Object({
+      slug: Type.String({ description: 'the game slug' }),
+      featured: Type.Boolean({ description: 'whether the home page features it now' }),
+      featured_at: Nullable(Type.String({ description: 'when it was featured (ISO 8601); null when it is not' })),
+    }),
+  );
+  for (const featured of [true, false]) {
+    const route = {
+      config: { ...config, errors: ['forbidden' as const, 'not_found' as const] },
+      schema: {
+        tags,
+        operationId: featured ? 'adminFeatureGame' : 'adminUnfeatureGame',
+        summary: featured ? 'Feature a game on the home page' : 'Stop featuring a game',
+        description: featured
+          ? 'The home page shows the featured games first, in a "Featured" row, the most recently featured first (GET /v1/games?featured=true); only a published or beta game shows. Recorded in the audit log (`game.feature`); featuring a featured game changes nothing.'
+          : 'The game leaves the "Featured" row. Recorded in the audit log (`game.unfeature`); a game not featured is left as it is.',
+        params: Type.Object({ slug: Type.String({ maxLength: 64, description: 'the game slug' }) }),
+        response: { 200: FeaturedResult },
+      },
+    };
+    const handler = async (request: FastifyRequest) => {
+      const { slug } = request.params as { slug: string };
+      return ok(await operatorSetFeatured(ctx, await actorOf(ctx, request), slug, featured, null));
+    };
+    if (featured) app.put('/v1/admin/games/:slug/featured', route, handler);
+    else app.delete('/v1/admin/games/:slug/featured', route, handler);
+  }
 
   app.get(
     '/v1/admin/keys',

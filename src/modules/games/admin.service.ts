@@ -1,7 +1,7 @@
 // The operator's view of the catalogue (games list, games set-status): every game, whatever its status.
 import type { AppContext } from '../../context.js';
 import { notFound, validationFailed } from '../../http/errors.js';
-import { findAllGames, findGameStatus, updateGameStatus } from './games.repository.js';
+import { findAllGames, findGameStatus, setGameFeatured, updateGameStatus } from './games.repository.js';
 import { GAME_STATUSES, type GameStatus } from './manifest.js';
 import { forgetStatusCounts } from '../status/status.counts.js';
 import { type Actor, recordAudit } from '../audit/audit.service.js';
@@ -75,6 +75,39 @@ export async function operatorSetGameStatus(
   });
   forgetStatusCounts(ctx);
   return { slug, from, to: status as GameStatus };
+}
+
+/**
+ * An operator features a game on the home page (docs/api.md, "Catalogue decisions"), or no longer, with the audit entry
+ * `game.feature` or `game.unfeature` in the same transaction; a game already so is left as it is, with no entry.
+ */
+export async function operatorSetFeatured(
+  ctx: AppContext,
+  actor: Actor,
+  slug: string,
+  featured: boolean,
+  reason: string | null,
+): Promise<{ slug: string; featured: boolean; featured_at: string | null }> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const game = await findGameStatus(trx, slug);
+    if (!game) throw notFound(`No game ${slug}`);
+    let at = game.featured_at === null ? null : Number(game.featured_at);
+    if ((at !== null) !== featured) {
+      at = featured ? ctx.clock.now() : null;
+      await setGameFeatured(trx, game.id, at);
+      await recordAudit(ctx, trx, {
+        actor,
+        studioId: null,
+        action: featured ? 'game.feature' : 'game.unfeature',
+        targetType: 'game',
+        targetId: slug,
+        reason,
+        before: { featured: !featured },
+        after: { featured },
+      });
+    }
+    return { slug, featured, featured_at: at === null ? null : new Date(at).toISOString() };
+  });
 }
 
 /** A developer key made by an operator; the secret is in the answer only, never in the log. */

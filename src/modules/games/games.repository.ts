@@ -34,6 +34,7 @@ export const GAME_COLUMNS = [
   'files_dir',
   'plays',
   'created_at',
+  'featured_at',
 ] as const;
 
 /** What a query over `games` selects for a Game: its columns and its playtime. */
@@ -332,8 +333,16 @@ export function findEntrySession(
     .executeTakeFirst();
 }
 
-export function findGameStatus(db: Executor, slug: string): Promise<{ id: number; status: string } | undefined> {
-  return db.selectFrom('games').select(['id', 'status']).where('slug', '=', slug).executeTakeFirst();
+export function findGameStatus(
+  db: Executor,
+  slug: string,
+): Promise<{ id: number; status: string; featured_at: number | null } | undefined> {
+  return db.selectFrom('games').select(['id', 'status', 'featured_at']).where('slug', '=', slug).executeTakeFirst();
+}
+
+/** Features a game on the home page from `at`, or (null) no longer. */
+export async function setGameFeatured(db: Executor, id: number, at: number | null): Promise<void> {
+  await db.updateTable('games').set({ featured_at: at }).where('id', '=', id).execute();
 }
 
 /** The file sets a game's row names now: publish cleanup never removes these. */

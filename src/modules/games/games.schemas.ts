@@ -109,6 +109,11 @@ export const GameSchema = Type.Object(
         }),
       ),
     ),
+    featured: Type.Optional(
+      Type.Literal(true, {
+        description: 'present (true) only for a game an operator features on the home page',
+      }),
+    ),
     is_favorite: Type.Optional(
       Type.Boolean({
         description: 'present only when called with a player credential: whether the player has marked it',
@@ -143,6 +148,12 @@ export const GameListQuery = Type.Object({
   ),
   category: Type.Optional(
     Type.String({ maxLength: 32, description: 'only games of this category (exact, case-insensitive)' }),
+  ),
+  featured: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: only the games an operator features on the home page, the most recently featured first unless `sort` is given',
+    }),
   ),
   q: Type.Optional(
     Type.String({

@@ -49,6 +49,7 @@ export function toGame(ctx: AppContext, row: GameRecord, favorite?: boolean): Ga
       : gameAssetUrl(ctx.config, row.slug, row.files_dir, row.cover),
     play_url: `${base}/play/${encodeURIComponent(row.slug)}`,
     stats: { plays: Number(row.plays), playtime_hours: Math.round(Number(row.playtime_seconds) / 360) / 10 },
+    ...(row.featured_at == null ? {} : { featured: true as const }),
     ...(favorite === undefined ? {} : { is_favorite: favorite }),
   };
 }
@@ -81,7 +82,7 @@ const ORDERS: Record<GameSort, (a: Row, b: Row) => number> = {
  */
 export async function listGames(
   ctx: AppContext,
-  query: { category?: string; q?: string; sort?: GameSort },
+  query: { category?: string; q?: string; sort?: GameSort; featured?: boolean },
 ): Promise<GameListing> {
   const q = query.q?.trim();
   const category = query.category?.trim().toLowerCase() || undefined;
@@ -99,7 +100,12 @@ export async function listGames(
     rows = listed;
     counts = counted ?? countByCategory(rows);
   }
-  rows.sort(ORDERS[query.sort ?? (q ? 'relevance' : 'popular')]);
+  if (query.featured === true) {
+    rows = rows.filter((row) => row.featured_at != null);
+    if (query.sort === undefined) rows.sort((a, b) => Number(b.featured_at) - Number(a.featured_at));
+  }
+  if (query.featured !== true || query.sort !== undefined)
+    rows.sort(ORDERS[query.sort ?? (q ? 'relevance' : 'popular')]);
   const categories = Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : 1)));
   return { games: rows.map((row) => toGame(ctx, row)), meta: { count: rows.length, categories } };
 }

@@ -91,16 +91,26 @@ function countText(filter: CatalogueFilter, found: number): string {
   return filter.category ? `No games${inCategory} yet.` : 'No games here yet.';
 }
 
+/** The "Featured" row (portal/pages/shelves.ts builds the same), when an operator features a game. */
+function featuredHtml(featured: Game[]): string {
+  if (!featured.length) return '';
+  return [
+    '<section class="shelf" aria-labelledby="shelf-featured"><h2 id="shelf-featured">Featured</h2>',
+    `<ul class="cards shelf-cards" aria-labelledby="shelf-featured">${featured.map(gameCardHtml).join('')}</ul>`,
+    '</section>',
+  ].join('');
+}
+
 /** The catalogue's <main>: what the page script shows once it has loaded the same filter. */
-export function catalogueMain(filter: CatalogueFilter, listing: GameListing): string {
+export function catalogueMain(filter: CatalogueFilter, listing: GameListing, featured: Game[] = []): string {
   const sorts = CATALOGUE_SORTS.map(
     ([value, label]) =>
       `<option value="${value}"${value === filter.sort ? ' selected' : ''}>${escapeHtml(label)}</option>`,
   ).join('');
   return [
     '<h1>Games</h1>',
-    '<div class="shelves"></div>',
-    '<h2 class="visually-hidden" id="all-games">All games</h2>',
+    `<div class="shelves">${featuredHtml(featured)}</div>`,
+    `<h2${featured.length ? '' : ' class="visually-hidden"'} id="all-games">All games</h2>`,
     '<form role="search" class="search-row" aria-label="Games" action="/" method="get">',
     '<label for="game-search">Search games</label>',
     `<div class="inline"><input type="search" id="game-search" name="q" value="${escapeHtml(filter.q)}" autocomplete="off" placeholder="Name, tag or author">`,
@@ -122,7 +132,12 @@ export function catalogueMain(filter: CatalogueFilter, listing: GameListing): st
  * The catalogue page: `/` and each category (`/?category=…`) have a title, description, canonical URL and link preview
  * (the site's share image); a search or another sort is canonically its category's page.
  */
-export function cataloguePageOptions(config: Config, filter: CatalogueFilter, listing: GameListing): PageOptions {
+export function cataloguePageOptions(
+  config: Config,
+  filter: CatalogueFilter,
+  listing: GameListing,
+  featured: Game[] = [],
+): PageOptions {
   const label = filter.category ? categoryLabel(filter.category) : '';
   const title = label ? `${label} games` : 'Games';
   const names = listing.games
@@ -137,7 +152,7 @@ export function cataloguePageOptions(config: Config, filter: CatalogueFilter, li
     title,
     description,
     layout: 'wide',
-    main: catalogueMain(filter, listing),
+    main: catalogueMain(filter, listing, featured),
     card: {
       url: `${config.public_url}${catalogueUrl({ category: filter.category })}`,
       image: siteShareUrl(config),

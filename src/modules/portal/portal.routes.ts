@@ -215,8 +215,11 @@ export function portalRoutes(assets: PortalAssets, lookup: SessionLookup) {
     // With the database out of reach, the page without its cards: the script loads them when the API answers again.
     app.get('/', { config, schema }, async (request, reply) => {
       const filter = catalogueFilter(request.query as Record<string, unknown>);
-      const listing = await unlessUnreachable(() => listGames(app.ctx, filter));
-      if (listing === UNREACHABLE)
+      const [listing, featured] = await Promise.all([
+        unlessUnreachable(() => listGames(app.ctx, filter)),
+        unlessUnreachable(() => listGames(app.ctx, { featured: true })),
+      ]);
+      if (listing === UNREACHABLE || featured === UNREACHABLE)
         return sendPage(
           request,
           reply,
@@ -227,7 +230,8 @@ export function portalRoutes(assets: PortalAssets, lookup: SessionLookup) {
           false,
           true,
         );
-      return sendPage(request, reply, assets, lookup, cataloguePageOptions(app.ctx.config, filter, listing));
+      const options = cataloguePageOptions(app.ctx.config, filter, listing, featured.games);
+      return sendPage(request, reply, assets, lookup, options);
     });
 
     // With the database out of reach, whether the game exists is not known: the shell, which the script fills or

@@ -234,6 +234,8 @@ export interface BoardHistory {
   order: string;
   /** [start, end) of the period, or null for all time */
   window: { start: number; end: number } | null;
+  /** the start of the board's live season (docs/api.md, "Board seasons"): earlier submissions count on none of its boards */
+  since?: number | null;
 }
 
 /**
@@ -266,6 +268,7 @@ export async function fillBestsFromScores(
     .$if(h.window !== null, (qb) =>
       qb.where('s.created_at', '>=', h.window!.start).where('s.created_at', '<', h.window!.end),
     )
+    .$if(h.since != null, (qb) => qb.where('s.created_at', '>=', h.since!))
     .$if(playerId !== undefined, (qb) => qb.where('s.player_id', '=', playerId!))
     .where(({ exists, not, selectFrom }) =>
       not(

@@ -12,6 +12,7 @@ import {
 } from './boards.repository.js';
 import { windowOfKey } from './periods.js';
 import { rebuildTree } from './count-tree.js';
+import { lastSeason } from './seasons.repository.js';
 import type { ScoringGame } from './scoring-game.js';
 
 const refOf = (game: ScoringGame, board: string, period: Period, periodKey: string): BoardRef => ({
@@ -23,8 +24,8 @@ const refOf = (game: ScoringGame, board: string, period: Period, periodKey: stri
 });
 
 /**
- * Creates a board and fills it from the stored submissions of its period, in one transaction: nothing for a new
- * period, the whole history when the game's leaderboard order changed (a board is kept per order, so a changed
+ * Creates a board and fills it from the stored submissions of its period in the board's live season, in one
+ * transaction: nothing for a new period, the season's history when the game's leaderboard order changed (a board is kept per order, so a changed
  * order never mixes keys of both). A concurrent creator of the same board waits on the unique key, then finds it.
  */
 async function createBoard(ctx: AppContext, ref: BoardRef): Promise<number> {
@@ -34,7 +35,15 @@ async function createBoard(ctx: AppContext, ref: BoardRef): Promise<number> {
     const id = await insertBoard(trx, ref, ctx.clock.now());
     if (id === undefined) return (await findBoardId(trx, ref))!;
     const window = windowOfKey(ref.period as Period, ref.periodKey, ctx.config.reset_timezone);
-    await fillBestsFromScores(trx, { boardId: id, gameId: ref.gameId, board: ref.board, order: ref.order, window });
+    const since = (await lastSeason(trx, ref.gameId, ref.board))?.ended_at ?? null;
+    await fillBestsFromScores(trx, {
+      boardId: id,
+      gameId: ref.gameId,
+      board: ref.board,
+      order: ref.order,
+      window,
+      since,
+    });
     await rebuildTree(trx, id);
     return id;
   });

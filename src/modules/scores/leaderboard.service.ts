@@ -17,6 +17,7 @@ import { allTimeBests, findListedGame, recentScores } from './scores.repository.
 import { openScoringGame, type ScoringGame } from './scoring-game.js';
 import { BOARDS_MAX } from './scores.schemas.js';
 import { parseMeta } from './scores.service.js';
+import { getSeasonPage, seasonToRead } from './seasons.service.js';
 
 /** Offsets up to this are read with OFFSET (cheap); deeper pages find their first key by walking the count tree. */
 const SHALLOW_OFFSET = 200;
@@ -147,6 +148,12 @@ export async function getLeaderboard(
     if (!credential) throw new AppError('unauthenticated', 'around=me needs a player token or a portal session');
     throw new AppError('forbidden', 'around=me needs a player credential, not a developer key');
   }
+  let season: number | undefined;
+  if (query.season !== undefined) {
+    const ended = await seasonToRead(ctx, slug, { ...query, season: query.season });
+    if (ended) return getSeasonPage(ctx, ended, { ...query, season: query.season }, player);
+    season = query.season;
+  }
   const { limit } = query;
   const opened = await openBoard(
     ctx,
@@ -191,6 +198,7 @@ export async function getLeaderboard(
     limit,
     offset,
     total,
+    ...(season === undefined ? {} : { season }),
   };
   return { data, meta };
 }

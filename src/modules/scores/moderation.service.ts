@@ -11,6 +11,7 @@ import { recordAudit } from '../audit/audit.service.js';
 import { fillBestsFromScores } from './bests.repository.js';
 import { lockBoard } from './boards.repository.js';
 import { rebuildTree } from './count-tree.js';
+import { lastSeason } from './seasons.repository.js';
 import {
   boardsWithBestOf,
   deleteBoardBests,
@@ -39,11 +40,13 @@ export interface RemovalOutcome {
 
 async function rebuildBoardsOf(ctx: AppContext, trx: Executor, game: ModeratedGame, board: string, playerId: number) {
   const rows = await boardsWithBestOf(trx, game.id, board, playerId);
+  // The live boards hold the live season's submissions only (docs/api.md, "Board seasons").
+  const since = (await lastSeason(trx, game.id, board))?.ended_at ?? null;
   for (const row of rows) {
     const start = row.period === 'all' ? null : namedDay(row.period_key, ctx.config.reset_timezone);
     const window = start ? periodWindow(row.period as Period, start.start, ctx.config.reset_timezone) : null;
     await deleteBoardBests(trx, row.id);
-    await fillBestsFromScores(trx, { boardId: row.id, gameId: game.id, board, order: row.sort_order, window });
+    await fillBestsFromScores(trx, { boardId: row.id, gameId: game.id, board, order: row.sort_order, window, since });
     await rebuildTree(trx, row.id);
   }
   return rows.length;

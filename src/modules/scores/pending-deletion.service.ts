@@ -18,6 +18,7 @@ import { applyKeyChanges, removeKeys, type KeyChange } from './count-tree.js';
 import { periodKeysAt, windowOfKey } from './periods.js';
 import type { Period } from '../../time.js';
 import { submissionTimesOf } from './scores.repository.js';
+import { lastSeason } from './seasons.repository.js';
 
 type GameBoard = { game_id: number; board: string };
 
@@ -73,7 +74,9 @@ export async function restorePlayerToBoards(ctx: AppContext, trx: Executor, play
   const changes: KeyChange[] = [];
   for (const t of targets) {
     const window = windowOfKey(t.period, t.period_key, ctx.config.reset_timezone);
-    const history = { boardId: t.id, gameId: t.game_id, board: t.board, order: t.sort_order, window };
+    // Only the live season's submissions count (docs/api.md, "Board seasons").
+    const since = (await lastSeason(trx, t.game_id, t.board))?.ended_at ?? null;
+    const history = { boardId: t.id, gameId: t.game_id, board: t.board, order: t.sort_order, window, since };
     for (const best of await fillBestsFromScores(trx, history, playerId))
       changes.push({ boardId: t.id, to: keyOfBest(best) });
   }

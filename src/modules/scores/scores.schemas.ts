@@ -119,6 +119,14 @@ export const LeaderboardQuery = Type.Object({
       examples: ['2026-11-16'],
     }),
   ),
+  season: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      description:
+        "a season of the board (1, 2, …): an ended season's all-time standings as they stood when it ended; the live season's number reads the live board",
+    }),
+  ),
 });
 export type LeaderboardQuery = Static<typeof LeaderboardQuery>;
 
@@ -187,6 +195,7 @@ export const LeaderboardMeta = Type.Object({
   limit: Type.Integer({ description: 'rows asked for' }),
   offset: Type.Integer({ description: 'offset of the first row (with around=me, the offset that centres the player)' }),
   total: Type.Integer({ description: 'ranked players on the board in the period' }),
+  season: Type.Optional(Type.Integer({ description: 'the season read, when `season` was given' })),
 });
 
 /** Boards listed by GET …/leaderboard/boards at most: a board exists from its first score, under any name a player sends. */
@@ -198,6 +207,38 @@ export const BoardList = Type.Object({
     description: `the game's boards for a board picker: \`main\` always first (even before its first score), then every other board that has a score, by name; at most ${BOARDS_MAX}`,
   }),
 });
+
+const SeasonSchema = Type.Object(
+  {
+    season: Type.Integer({ description: 'the season number, from 1' }),
+    started_at: Nullable(
+      Type.String({
+        description: 'when it began (YYYY-MM-DD HH:MM:SS UTC); null for the first, begun with the first score',
+      }),
+    ),
+    ended_at: Type.String({ description: 'when a studio member ended it (YYYY-MM-DD HH:MM:SS UTC)' }),
+    players: Type.Integer({ description: 'players ranked when it ended' }),
+  },
+  { title: 'BoardSeason' },
+);
+
+export const SeasonsQuery = Type.Object({ board: Board });
+
+export const SeasonList = Type.Object({
+  board: Type.String({ description: 'the board' }),
+  live_season: Type.Integer({ description: "the live season's number" }),
+  live_since: Nullable(Type.String({ description: 'when the live season began; null while it is the first' })),
+  seasons: Type.Array(SeasonSchema, { description: 'the ended seasons, newest first' }),
+});
+
+export const NewSeasonResult = Type.Object(
+  {
+    board: Type.String({ description: 'the board' }),
+    ended: SeasonSchema,
+    live_season: Type.Integer({ description: 'the season that begins now, with every period of the board empty' }),
+  },
+  { title: 'NewSeason' },
+);
 
 export const StandingResult = Type.Object({
   board: Type.String({ description: 'the board read' }),

@@ -72,12 +72,15 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
         operationId: 'adminCreateStudio',
         summary: 'Create a studio',
         description:
-          'Active at once, with its first owner when `owner` names a player (404 when none has that username or email).',
+          'Active at once, with its first owner when `owner` names a player (404 when none has that username or email). Recorded in the audit log (`studio.create`).',
         body: CreateStudioBody,
         response: { 201: Ok(StudioSchema) },
       },
     },
-    async (request, reply) => reply.code(201).send(ok(summaryOf(await createStudio(ctx, request.body)))),
+    async (request, reply) => {
+      const actor = await operatorActor(ctx, memberOf(request.credential).playerId);
+      return reply.code(201).send(ok(summaryOf(await createStudio(ctx, request.body, actor))));
+    },
   );
 
   app.post(
@@ -88,12 +91,16 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
         tags,
         operationId: 'adminApproveStudio',
         summary: 'Approve a studio that signed up',
-        description: 'It becomes active: its members can make games. Approving an active studio changes nothing.',
+        description:
+          'It becomes active: its members can make games; recorded in the audit log (`studio.approve`). Approving an active studio changes nothing.',
         params: StudioParams,
         response: { 200: Ok(StudioSchema) },
       },
     },
-    async (request) => ok(summaryOf(await approveStudio(ctx, request.params.studio))),
+    async (request) => {
+      const actor = await operatorActor(ctx, memberOf(request.credential).playerId);
+      return ok(summaryOf(await approveStudio(ctx, request.params.studio, actor)));
+    },
   );
 
   app.delete(

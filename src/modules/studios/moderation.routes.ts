@@ -1,5 +1,6 @@
-// /v1/studio/games/{slug}/leaderboard and …/scores/removals: leaderboard moderation; /v1/studio/studios/{studio}/audit: the studio's
-// audit log (every console action taken in the studio, newest first).
+// /v1/studio/games/{slug}/leaderboard and …/scores/removals: leaderboard moderation; /v1/studio/studios/{studio}/audit:
+// the studio's audit log (every console action taken in the studio, newest first); …/leaderboards/{board}/seasons:
+// board seasons.
 import { type Static, Type } from '@sinclair/typebox';
 import { AuditEntrySchema } from '../audit/audit.schemas.js';
 import type { FastifyInstance } from 'fastify';
@@ -10,11 +11,15 @@ import { searchAudit } from '../audit/audit.service.js';
 import { getLeaderboard } from '../scores/leaderboard.service.js';
 import { removeScores } from '../scores/moderation.service.js';
 import {
+  BOARD_PATTERN,
   LeaderboardMeta,
   LeaderboardQuery,
+  NewSeasonResult,
   StudioLeaderboardData,
   type StudioLeaderboardRow,
 } from '../scores/scores.schemas.js';
+import { startSeason } from '../scores/seasons.service.js';
+import { operatorActor } from '../accounts/admin.service.js';
 import { gameAccess, studioAccess } from './access.js';
 import { findStudioBySlug } from './studios.repository.js';
 import { GameParams, StudioParams } from './studios.schemas.js';
@@ -114,6 +119,33 @@ board, and for anyone outside the game's studio.`,
         reason.trim(),
       );
       return ok(outcome);
+    },
+  );
+
+  app.post(
+    '/v1/studio/games/:slug/leaderboards/:board/seasons',
+    {
+      config: { auth: 'player', errors: ['not_found', 'studio_pending', 'leaderboard_disabled', 'season_busy'] },
+      schema: {
+        tags,
+        operationId: 'startBoardSeason',
+        summary: 'End a board’s season and start the next',
+        description: `The board's all-time standings are kept as season N, with every rank as it stood (public:
+GET /v1/games/{slug}/leaderboard?board=…&season=N), and every period of the board (all time, month, week, day) starts
+empty for season N + 1; submissions from now on count in the new season only. One transaction with the audit entry
+\`leaderboard.new_season\`. For the studio's members and the operators; 404 for anyone else, and for a board without a
+score. 409 season_busy when another request ends the same season at the same time.`,
+        params: Type.Object({
+          slug: Type.String({ maxLength: 64, description: 'the game slug' }),
+          board: Type.String({ pattern: BOARD_PATTERN, description: 'the board name' }),
+        }),
+        response: { 201: Ok(NewSeasonResult) },
+      },
+    },
+    async (request, reply) => {
+      const { game, playerId } = await gameAccess(ctx, request.credential, request.params.slug, { write: true });
+      const actor = await operatorActor(ctx, playerId!);
+      return reply.code(201).send(ok(await startSeason(ctx, game, request.params.board, actor)));
     },
   );
 

@@ -17,6 +17,9 @@ function daysTable(days: TimeWindow[]): RawBuilder<unknown> {
 
 const num = (value: unknown): number => Number(value ?? 0);
 
+/** save_writes' unit: a quarter hour. */
+const QUARTER_MS = 900_000;
+
 export interface SessionDay {
   idx: number;
   /** sessions started (a session continuing a play in another tab included) */
@@ -132,18 +135,21 @@ export async function scoresPerDay(db: Executor, gameId: number, days: TimeWindo
 }
 
 /**
- * Save slots per day whose latest save was written that day (save_states keeps a slot's latest state, not each
- * write: a slot saved on several days counts on the last one). Index save_states_game_idx (game_id).
+ * Save slots written per day: each slot (player and slot) once per day it was written with a state, however often
+ * (save_writes, noted per quarter hour by a trigger on save_states; a day of any zone starts on a quarter hour).
+ * Primary key save_writes_pk (game_id, quarter, …): a range scan of the span.
  */
 export async function savesPerDay(db: Executor, gameId: number, days: TimeWindow[]): Promise<Map<number, number>> {
-  const from = days[0]!.start;
-  const to = days.at(-1)!.end;
+  const from = days[0]!.start / QUARTER_MS;
+  const to = days.at(-1)!.end / QUARTER_MS;
   const { rows } = await sql<Record<string, unknown>>`
-    with ${daysTable(days)}
-    select w.idx as idx, count(*) as n
-    from save_states s
-    join w on s.updated_at >= w.start_at and s.updated_at < w.end_at
-    where s.game_id = ${gameId} and s.state is not null and s.updated_at >= ${from} and s.updated_at < ${to}
-    group by w.idx`.execute(db);
+    with ${daysTable(days)},
+    written as (
+      select distinct w.idx as idx, s.player_id, s.slot
+      from save_writes s
+      join w on s.quarter * ${sql.lit(QUARTER_MS)} >= w.start_at and s.quarter * ${sql.lit(QUARTER_MS)} < w.end_at
+      where s.game_id = ${gameId} and s.quarter >= ${Math.floor(from)} and s.quarter < ${Math.ceil(to)}
+    )
+    select idx, count(*) as n from written group by idx`.execute(db);
   return new Map(rows.map((r) => [num(r.idx), num(r.n)]));
 }

@@ -43,7 +43,7 @@ const NumbersDaySchema = Type.Object(
     day7_retention: Nullable(Fraction('day7_returned / new_players, four decimals')),
     scores_submitted: Count('scores submitted (every submission, on every board)'),
     saves_written: Count(
-      'save slots whose latest save was written that day (a slot saved on several days counts on the last)',
+      'save slots written that day with a state: each slot once a day however often it was saved, on every day it was saved',
     ),
     sessions: Count('sessions started, continuing ones included'),
     limit_ended_sessions: Count('sessions started that day that the free daily limit ended'),

@@ -6,6 +6,7 @@ import { setGameStudio } from '../games/studio-games.service.js';
 import {
   addMember,
   approveStudio,
+  COMMAND_LINE,
   changeMember,
   createStudio,
   listStudios,
@@ -36,7 +37,7 @@ function studioCommands(studios: Command, withContext: WithContext): void {
     .option('--owner <login>', 'the username or email of its first owner')
     .description('create a studio (active at once)')
     .action(async (name: string, options: { slug?: string; owner?: string }) => {
-      const studio = await withContext((ctx) => createStudio(ctx, { name, ...options }));
+      const studio = await withContext((ctx) => createStudio(ctx, { name, ...options }, COMMAND_LINE));
       console.log(`created studio ${studio.slug} "${studio.name}"${options.owner ? ` owned by ${options.owner}` : ''}`);
     });
 
@@ -71,7 +72,7 @@ function studioCommands(studios: Command, withContext: WithContext): void {
     .argument('<studio>', 'the studio slug')
     .description('approve a studio that signed up (studios.self_signup)')
     .action(async (slug: string) => {
-      await withContext((ctx) => approveStudio(ctx, slug));
+      await withContext((ctx) => approveStudio(ctx, slug, COMMAND_LINE));
       console.log(`${slug} is active`);
     });
 

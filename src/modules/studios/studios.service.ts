@@ -3,7 +3,8 @@
 import type { AppContext } from '../../context.js';
 import { AppError, notFound, validationFailed } from '../../http/errors.js';
 import { formatTimestamp } from '../../time.js';
-import { findActivePlayerByLogin } from '../accounts/admin.service.js';
+import { findActivePlayerByLogin, operatorActor } from '../accounts/admin.service.js';
+import { type Actor, recordAudit } from '../audit/audit.service.js';
 import {
   endPreviews,
   gamesOfStudios,
@@ -88,11 +89,15 @@ async function playerNamed(ctx: AppContext, login: string) {
   return player;
 }
 
-/** Inserts the studio and its first owner (if any) in one transaction. */
+/** The actor of an operator's command on the server's command line (studios.cli.ts). */
+export const COMMAND_LINE: Actor = { id: null, name: 'command line' };
+
+/** Inserts the studio, its first owner (if any) and the audit entry `studio.create` in one transaction. */
 async function insertWithOwner(
   ctx: AppContext,
   values: { slug: string; name: string; status: string },
-  ownerId: number | null,
+  owner: { id: number; username: string } | null,
+  actor: Actor,
 ): Promise<StudioRow> {
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
@@ -102,8 +107,16 @@ async function insertWithOwner(
       approved_at: values.status === 'active' ? now : null,
     });
     if (id === undefined) throw new AppError('slug_taken', `The slug ${values.slug} is taken by another studio`);
-    if (ownerId !== null)
-      await insertMember(trx, { studio_id: id, player_id: ownerId, role: 'owner', created_at: now });
+    if (owner !== null) await insertMember(trx, { studio_id: id, player_id: owner.id, role: 'owner', created_at: now });
+    await recordAudit(ctx, trx, {
+      actor,
+      studioId: id,
+      action: 'studio.create',
+      targetType: 'studio',
+      targetId: values.slug,
+      before: null,
+      after: { ...values, owner: owner?.username ?? null },
+    });
     return (await findStudioBySlug(trx, values.slug))!;
   });
 }
@@ -112,10 +125,11 @@ async function insertWithOwner(
 export async function createStudio(
   ctx: AppContext,
   input: { name: string; slug?: string; owner?: string },
+  actor: Actor,
 ): Promise<StudioRow> {
   const name = checkName(input.name);
   const owner = input.owner === undefined ? null : await playerNamed(ctx, input.owner);
-  return insertWithOwner(ctx, { slug: slugFor(name, input.slug), name, status: 'active' }, owner?.id ?? null);
+  return insertWithOwner(ctx, { slug: slugFor(name, input.slug), name, status: 'active' }, owner, actor);
 }
 
 /** A player signs a studio up (studios.self_signup): it waits for an operator's approval, the player its owner. */
@@ -127,7 +141,9 @@ export async function signUpStudio(
   if (!ctx.config.studios.self_signup)
     throw new AppError('forbidden', 'Studios are created by the operators of this platform: ask them for one');
   const name = checkName(input.name);
-  return insertWithOwner(ctx, { slug: slugFor(name, input.slug), name, status: 'pending' }, playerId);
+  const actor = await operatorActor(ctx, playerId);
+  const owner = { id: playerId, username: actor.name };
+  return insertWithOwner(ctx, { slug: slugFor(name, input.slug), name, status: 'pending' }, owner, actor);
 }
 
 export async function studioNamed(ctx: AppContext, slug: string): Promise<StudioRow> {
@@ -140,9 +156,22 @@ export function findStudio(ctx: AppContext, slug: string): Promise<StudioRow | u
   return findStudioBySlug(ctx.db, slug);
 }
 
-export async function approveStudio(ctx: AppContext, slug: string): Promise<StudioRow> {
+/** Makes a signed-up studio active, with the audit entry `studio.approve`; an active studio is left as it is. */
+export async function approveStudio(ctx: AppContext, slug: string, actor: Actor): Promise<StudioRow> {
   const studio = await studioNamed(ctx, slug);
-  if (studio.status !== 'active') await approve(ctx.db, studio.id, ctx.clock.now());
+  if (studio.status === 'active') return studio;
+  await ctx.db.transaction().execute(async (trx) => {
+    await approve(trx, studio.id, ctx.clock.now());
+    await recordAudit(ctx, trx, {
+      actor,
+      studioId: studio.id,
+      action: 'studio.approve',
+      targetType: 'studio',
+      targetId: slug,
+      before: { status: studio.status },
+      after: { status: 'active' },
+    });
+  });
   return studioNamed(ctx, slug);
 }
 
