@@ -187,6 +187,39 @@ browserSuite('studio console: numbers and leaderboards in a real browser', { tim
     });
   }
 
+  it('ends a board season: the live board starts empty, the ended season reads back with its ranks', async () => {
+    const context = await rig.watchedContext(SIZES.phone);
+    const page = await context.newPage();
+    const member = await registerPlayer(rig, page);
+    await addMember(rig.app.ctx, s.studio.id, member.id, 'developer');
+    await page.goto(`/studio?game=${s.slug}&view=leaderboards`);
+    const table = page.getByRole('table');
+    await visible(table);
+    const standing = await table.locator('tbody tr').allInnerTexts();
+    expect(standing.length).toBeGreaterThan(0);
+
+    await page.getByRole('button', { name: 'Start a new season' }).click();
+    await visible(page.getByRole('heading', { level: 3, name: 'End season 1 of the board main?' }));
+    await expectAccessible(page, 'the season end question');
+    await page.getByRole('button', { name: 'End season 1' }).click();
+    await until(() => text(page.getByRole('main').getByRole('status'))).toContain(
+      `Season 1 of main ended with ${standing.length} ${standing.length === 1 ? 'player' : 'players'}; season 2 has begun.`,
+    );
+    await until(() => table.locator('tbody tr').count()).toBe(0);
+
+    // The ended season, picked from the list, shows the standings as they were, without removal.
+    await page.getByLabel('Season', { exact: true }).selectOption('1');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await visible(page.getByRole('heading', { level: 3, name: /^main, season 1: / }));
+    await until(() => table.locator('tbody tr').allInnerTexts()).toEqual(
+      standing.map((row) => row.replace(/\s*Remove\s*$/, '')),
+    );
+    expect(await page.getByRole('button', { name: /^Remove / }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Start a new season' }).count()).toBe(0);
+    await expectAccessible(page, 'an ended season');
+    await context.close();
+  });
+
   it('logged no console errors or CSP violations', () => {
     expect(rig.problems).toEqual([]);
   });

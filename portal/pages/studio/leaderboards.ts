@@ -1,7 +1,8 @@
 // The studio console's Leaderboards view: a page of one of the game's boards in a period (GET
 // /v1/studio/games/{slug}/leaderboard: the public page with each row's submission and player), and per row a removal,
 // of that best or of all the player's scores on the board, with a reason (POST …/scores/removals). The page reloads
-// after a removal (docs/api.md, "Studio console: numbers, moderation, audit log").
+// after a removal (docs/api.md, "Studio console: numbers, moderation, audit log"). A board's season can be ended here,
+// and an ended season read back (docs/api.md, "Board seasons").
 import { type ApiError, api } from '../../lib/api.js';
 import { dataTable, h, mount, uid } from '../../lib/dom.js';
 
@@ -21,6 +22,15 @@ interface Row {
   player: { username: string; display_name: string; guest?: true };
   score_id: number;
   player_id: number;
+}
+interface Season {
+  season: number;
+  ended_at: string;
+  players: number;
+}
+interface SeasonList {
+  live_season: number;
+  seasons: Season[];
 }
 interface Meta {
   board: string;
@@ -66,8 +76,14 @@ export async function leaderboardsView(
     return;
   }
   const board = boards.includes(query.get('board') ?? '') ? query.get('board')! : boards[0]!;
-  const period = PERIODS.find(([p]) => p === query.get('period'))?.[0] ?? 'all';
   const offset = Math.max(0, Math.floor(Number(query.get('offset')) || 0));
+  // The board's seasons: the live one, and the ended ones a member may read back (all time only).
+  const seasons = await api<SeasonList>('GET', `/v1/games/${slug}/leaderboard/seasons`, { query: { board } }).then(
+    (r) => r.data,
+    () => ({ live_season: 1, seasons: [] }) as SeasonList,
+  );
+  const ended = seasons.seasons.find((x) => String(x.season) === query.get('season')) ?? null;
+  const period = ended ? 'all' : (PERIODS.find(([p]) => p === query.get('period'))?.[0] ?? 'all');
 
   const boardPick = h(
     'select',
@@ -79,12 +95,21 @@ export async function leaderboardsView(
     { name: 'period' },
     PERIODS.map(([p, label]) => h('option', { value: p, selected: p === period }, label)),
   );
+  const seasonPick = h(
+    'select',
+    { name: 'season' },
+    h('option', { value: '', selected: !ended }, `Live (season ${seasons.live_season})`),
+    seasons.seasons.map((x) =>
+      h('option', { value: String(x.season), selected: x === ended }, `Season ${x.season} (ended ${x.ended_at})`),
+    ),
+  );
   const picker = h(
     'form',
-    { method: 'get', action: '/studio', class: 'inline', 'aria-label': 'Board and period' },
+    { method: 'get', action: '/studio', class: 'inline', 'aria-label': 'Board, season and period' },
     h('input', { type: 'hidden', name: 'game', value: game.slug }),
     h('input', { type: 'hidden', name: 'view', value: 'leaderboards' }),
     field('Board', boardPick),
+    field('Season', seasonPick),
     field('Period', periodPick),
     h('button', { class: 'button', type: 'submit' }, 'Show'),
   );
@@ -92,14 +117,94 @@ export async function leaderboardsView(
   const table = h('div');
   const pager = h('p', { class: 'inline' });
   const removal = h('div');
-  mount(body, h('h2', null, 'Leaderboards'), picker, heading, table, pager, removal);
+  const seasonEnd = h('div');
+  mount(body, h('h2', null, 'Leaderboards'), picker, heading, table, pager, removal, seasonEnd);
+  if (!ended) mount(seasonEnd, newSeasonButton());
 
   const link = (to: number, text: string) => {
     const params = new URLSearchParams({ game: game.slug, view: 'leaderboards', board, period, offset: String(to) });
+    if (ended) params.set('season', String(ended.season));
     return h('a', { href: `/studio?${params}` }, text);
   };
 
+  /** "Start a new season", asking first: the live standings are kept as a season, every period starts empty. */
+  function newSeasonButton(): HTMLElement {
+    const live = seasons.live_season;
+    const start = h('button', { class: 'button', type: 'button' }, 'Start a new season');
+    start.addEventListener('click', () => {
+      const titleId = uid('season');
+      const error = h('p', { class: 'field-error', role: 'alert' });
+      const cancel = h('button', { class: 'button', type: 'button' }, 'Cancel');
+      const confirm = h('button', { class: 'button danger', type: 'button' }, `End season ${live}`);
+      const panel = h(
+        'section',
+        { class: 'panel', 'aria-labelledby': titleId },
+        h('h3', { id: titleId, tabindex: -1 }, `End season ${live} of the board ${board}?`),
+        h(
+          'p',
+          null,
+          'Its all-time standings are kept as they stand and can be read here; every period of the board starts empty, and only scores submitted from now on count.',
+        ),
+        error,
+        h('div', { class: 'actions' }, confirm, cancel),
+      );
+      cancel.addEventListener('click', () => {
+        mount(seasonEnd, start);
+        start.focus();
+      });
+      confirm.addEventListener('click', async () => {
+        confirm.disabled = true;
+        try {
+          const { data } = await api<{ ended: Season; live_season: number }>(
+            'POST',
+            `/v1/studio/games/${slug}/leaderboards/${encodeURIComponent(board)}/seasons`,
+          );
+          await leaderboardsView(body, game, say);
+          say(
+            `Season ${data.ended.season} of ${board} ended with ${data.ended.players} ${data.ended.players === 1 ? 'player' : 'players'}; season ${data.live_season} has begun.`,
+          );
+        } catch (failure) {
+          confirm.disabled = false;
+          error.textContent = `Refused: ${(failure as ApiError).message}`;
+        }
+      });
+      mount(seasonEnd, panel);
+      panel.querySelector<HTMLElement>('h3')!.focus();
+    });
+    return start;
+  }
+
+  /** An ended season's standings, read back (the public board with `season`): no removal, the season is kept as it was. */
+  async function loadEnded(season: Season): Promise<void> {
+    const { data, meta } = await api<{ leaderboard: Omit<Row, 'score_id' | 'player_id'>[] }, Meta>(
+      'GET',
+      `/v1/games/${slug}/leaderboard`,
+      { query: { board, season: season.season, limit: PAGE, offset } },
+    );
+    heading.textContent = `${board}, season ${season.season}: ${meta.total} ${meta.total === 1 ? 'player' : 'players'}`;
+    mount(
+      table,
+      dataTable(
+        `Board ${board}, season ${season.season}`,
+        ['Rank', 'Player', `Score (${meta.unit})`, 'Submissions', 'Last played'],
+        data.leaderboard.map((row) => [
+          String(row.rank),
+          row.player.guest ? row.player.display_name : `${row.player.display_name} (${row.player.username})`,
+          String(row.score),
+          String(row.entries),
+          row.last_played,
+        ]),
+      ),
+    );
+    mount(
+      pager,
+      offset > 0 ? link(Math.max(0, offset - PAGE), 'Previous page') : null,
+      offset + PAGE < meta.total ? link(offset + PAGE, 'Next page') : null,
+    );
+  }
+
   async function load(): Promise<void> {
+    if (ended) return loadEnded(ended);
     const { data, meta } = await api<{ leaderboard: Row[] }, Meta>('GET', `/v1/studio/games/${slug}/leaderboard`, {
       query: { board, period, limit: PAGE, offset },
     });
