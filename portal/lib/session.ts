@@ -1,5 +1,6 @@
 // Who is logged in: GET /v1/me once per page, shared by the header and the page; and the guest a visitor plays as.
 import { ApiError, api } from './api.js';
+import type { FieldSpec } from './forms.js';
 import { safeNextPath } from './next-path.js';
 
 export interface PublicPlayer {
@@ -119,17 +120,8 @@ export function nextPath(fallback = '/'): string {
   return safeNextPath(new URLSearchParams(location.search).get('next'), location.origin, fallback);
 }
 
-/** How a login names this browser in the player's list of sign-ins ("Web portal (Chrome)"). */
-export function deviceName(): string {
-  const ua = navigator.userAgent;
-  const browser = /Firefox\//.test(ua)
-    ? 'Firefox'
-    : /Edg\//.test(ua)
-      ? 'Edge'
-      : /Chrome\//.test(ua)
-        ? 'Chrome'
-        : /Safari\//.test(ua)
-          ? 'Safari'
-          : 'Browser';
-  return `Web portal (${browser})`;
-}
+/** The login form's fields (the login page's, and the play view's when the player was signed out while playing). */
+export const LOGIN_FIELDS: FieldSpec[] = [
+  { name: 'login', label: 'Email or username', required: true, autocomplete: 'username' },
+  { name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' },
+];

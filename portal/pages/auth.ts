@@ -3,7 +3,7 @@ import { errorPanel, formatTimestamp, logOut, renderAccountNav } from '../layout
 import { ApiError, api } from '../lib/api.js';
 import { focusHeading, h, mount } from '../lib/dom.js';
 import { createForm } from '../lib/forms.js';
-import { deviceName, isGuest, me, nextPath } from '../lib/session.js';
+import { isGuest, LOGIN_FIELDS, me, nextPath } from '../lib/session.js';
 import { welcomeNext } from '../lib/welcome.js';
 import { type ClaimedGuest, loginNote, mergeSummary, registerNote } from './guest.js';
 
@@ -89,10 +89,7 @@ export async function loginPage(main: HTMLElement): Promise<void> {
   const form = createForm({
     label: 'Log in',
     submitLabel: 'Log in',
-    fields: [
-      { name: 'login', label: 'Email or username', required: true, autocomplete: 'username' },
-      { name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' },
-    ],
+    fields: LOGIN_FIELDS,
     async onSubmit(values, handle) {
       let revoked: RevokedToken | undefined;
       let restored = false;
@@ -103,7 +100,8 @@ export async function loginPage(main: HTMLElement): Promise<void> {
           deletion_canceled?: boolean;
           claimed_guest?: ClaimedGuest;
         }>('POST', '/v1/auth/login', {
-          body: { login: values.login, password: values.password, device_name: deviceName() },
+          // The service names the session from the browser's user agent ("Web portal (Chrome)").
+          body: { login: values.login, password: values.password },
         });
         revoked = data.revoked_token;
         restored = data.deletion_canceled === true;

@@ -15,7 +15,7 @@ import { errorPanel, unlimitedPitch } from '../layout.js';
 import { ApiError, SDK_HEADER, api, apiUrl } from '../lib/api.js';
 import { focusHeading, h, mount, setTitle } from '../lib/dom.js';
 import { createForm } from '../lib/forms.js';
-import { deviceName, ensurePlayer, me, type Me } from '../lib/session.js';
+import { ensurePlayer, LOGIN_FIELDS, me, type Me } from '../lib/session.js';
 import type { Game } from '../lib/types.js';
 import { gameFrame } from './frame.js';
 import { apiCallFor, resultFor, type ApiCall, type ApiOutcome } from './game-api.js';
@@ -326,15 +326,10 @@ class ShellSession {
     const form = createForm({
       label: 'Log in to keep playing',
       submitLabel: 'Log in and play on',
-      fields: [
-        { name: 'login', label: 'Email or username', required: true, autocomplete: 'username' },
-        { name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' },
-      ],
+      fields: LOGIN_FIELDS,
       onSubmit: async (values, handle) => {
         try {
-          await api('POST', '/v1/auth/login', {
-            body: { login: values.login, password: values.password, device_name: deviceName() },
-          });
+          await api('POST', '/v1/auth/login', { body: { login: values.login, password: values.password } });
         } catch (error) {
           if (error instanceof ApiError && error.status === 401) {
             handle.fields.get('password')!.control.value = '';

@@ -1,42 +1,17 @@
 // The studio console's Numbers view: a game's numbers per day over 7, 30 or 90 days (GET /v1/studio/games/{slug}/numbers,
 // docs/api.md, "Studio console: numbers, moderation, audit log"), drawn with uPlot (portal/charts.ts, loaded here on
 // first use) and shown as tables too, each with its CSV; the whole export from numbers.csv.
+import type { components } from '../../../packages/client/src/schema.js';
 import type { Charts, DrawnChart, LineChartSpec } from '../../charts.js';
 import { SDK_HEADER, api, failureOf, send } from '../../lib/api.js';
 import { dataTable, h, mount, uid } from '../../lib/dom.js';
 
 export const SPANS = [7, 30, 90] as const;
 
-export interface NumbersDay {
-  day: string;
-  plays: number;
-  players: number;
-  playtime_seconds: number;
-  average_session_seconds: number;
-  new_players: number;
-  returning_players: number;
-  day1_returned: number | null;
-  day1_retention: number | null;
-  day7_returned: number | null;
-  day7_retention: number | null;
-  scores_submitted: number;
-  saves_written: number;
-  sessions: number;
-  limit_ended_sessions: number;
-  limit_share: number;
-  guests: number;
-  accounts: number;
-}
+/** A day of the numbers and the whole answer, as the API documents them (the typed client's schema). */
+export type NumbersDay = components['schemas']['GameNumbersDay'];
+type GameNumbers = components['schemas']['GameNumbers'];
 type Field = Exclude<keyof NumbersDay, 'day'>;
-
-interface GameNumbers {
-  game: string;
-  timezone: string;
-  span: number;
-  from: string;
-  to: string;
-  days: NumbersDay[];
-}
 
 interface ChartDef {
   /** names the chart's CSV file */
