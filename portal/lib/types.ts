@@ -6,3 +6,4 @@ type Ok<R> = R extends { 200: { content: { 'application/json': infer J } } } ? J
 export type Game = components['schemas']['Game'];
 export type GamesMeta = Ok<operations['listGames']['responses']>['meta'];
 export type LeaderboardMeta = Ok<operations['getLeaderboard']['responses']>['meta'];
+export type Profile = Ok<operations['getPlayer']['responses']>['data'];

@@ -1,16 +1,15 @@
-// A public profile: who the player is, a share button, and their best scores (board main of each game).
+// A public profile: who the player is, a share button, their best scores (board main of each game) with their rank,
+// and the games they played lately.
 import { avatar, errorPanel, formatScore, formatTimestamp } from '../layout.js';
 import { ApiError, api } from '../lib/api.js';
 import { countryName } from '../lib/countries.js';
 import { h, mount, setTitle } from '../lib/dom.js';
-import type { PublicPlayer } from '../lib/session.js';
+import type { Profile } from '../lib/types.js';
 import { shareButton } from '../lib/share.js';
 
-interface Profile {
-  player: PublicPlayer;
-  unlimited: boolean;
-  best_scores: Array<{ game: string; game_name: string; best: number; unit: string }>;
-}
+/** A game's cover as a small picture beside its name (decorative: the name says which game). */
+const thumb = (src: string | null) =>
+  src ? h('img', { class: 'cover thumb', src, alt: '', width: 64, height: 36, loading: 'lazy' }) : null;
 
 export async function profilePage(main: HTMLElement, data: DOMStringMap): Promise<void> {
   let profile: Profile;
@@ -65,7 +64,13 @@ export async function profilePage(main: HTMLElement, data: DOMStringMap): Promis
             h(
               'thead',
               null,
-              h('tr', null, h('th', { scope: 'col' }, 'Game'), h('th', { scope: 'col', class: 'num' }, 'Best')),
+              h(
+                'tr',
+                null,
+                h('th', { scope: 'col' }, 'Game'),
+                h('th', { scope: 'col', class: 'num' }, 'Best'),
+                h('th', { scope: 'col', class: 'num' }, 'Rank'),
+              ),
             ),
             h(
               'tbody',
@@ -74,13 +79,47 @@ export async function profilePage(main: HTMLElement, data: DOMStringMap): Promis
                 h(
                   'tr',
                   null,
-                  h('td', null, h('a', { href: `/games/${encodeURIComponent(s.game)}` }, s.game_name)),
+                  h(
+                    'td',
+                    null,
+                    h(
+                      'a',
+                      { class: 'game-with-cover', href: `/games/${encodeURIComponent(s.game)}` },
+                      thumb(s.cover_url),
+                      s.game_name,
+                    ),
+                  ),
                   h('td', { class: 'num score' }, formatScore(s.best, s.unit)),
+                  h('td', { class: 'num' }, `#${s.rank}`),
                 ),
               ),
             ),
           )
         : h('p', { class: 'empty' }, 'No scores yet.'),
+    ),
+    h(
+      'section',
+      { class: 'panel', 'aria-labelledby': 'recent-title' },
+      h('h2', { id: 'recent-title' }, 'Played lately'),
+      profile.recently_played.length
+        ? h(
+            'ul',
+            { class: 'played-lately' },
+            profile.recently_played.map((g) =>
+              h(
+                'li',
+                null,
+                h(
+                  'a',
+                  { class: 'game-with-cover', href: `/games/${encodeURIComponent(g.game)}` },
+                  thumb(g.cover_url),
+                  g.game_name,
+                ),
+                h('span', { class: 'muted' }, ` · ${formatTimestamp(g.last_played_at, true)}`),
+              ),
+            ),
+          )
+        : h('p', { class: 'empty' }, 'No games played yet.'),
     ),
   );
 }

@@ -26,6 +26,7 @@ eachDialect('accounts: public profile', (h) => {
       },
       unlimited: false,
       best_scores: [],
+      recently_played: [],
     });
     expect(res.text).not.toContain('secret@example.com');
     expect(res.text).not.toContain('newsletter');

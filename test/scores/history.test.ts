@@ -81,7 +81,8 @@ eachDialect('scores: history and bests', (h) => {
     expect(res.body.data.recent[1]).toMatchObject({ game: alpha.slug, board: 'bonus', score: 124, meta: null });
   });
 
-  it('gives the profile the all-time best on board main of each visible game', async () => {
+  it('gives the profile the all-time best on board main of each visible game, its rank and cover, and the games played lately', async () => {
+    h.clock.set('2026-06-02T10:00:00Z');
     const alpha = await createGame(h.ctx, { name: 'Alpha Profile' });
     const beta = await createGame(h.ctx, { name: 'Beta Profile', leaderboard_order: 'asc', leaderboard_unit: 'ms' });
     const off = await createGame(h.ctx, { name: 'Off Profile' });
@@ -97,17 +98,48 @@ eachDialect('scores: history and bests', (h) => {
       await h.http.post(`/v1/games/${slug}/scores`, { token, body: { score, board: boardName } });
     }
     await h.ctx.db.updateTable('games').set({ leaderboard_enabled: 0 }).where('id', '=', off.id).execute();
-    expect(await bestScoresForProfile(h.ctx, player.id)).toEqual([
-      { game: alpha.slug, game_name: 'Alpha Profile', best: 30, unit: 'points' },
-      { game: beta.slug, game_name: 'Beta Profile', best: 650, unit: 'ms' },
-    ]);
+    // A rival ahead on Alpha, behind on Beta: the ranks are those of the all-time boards main.
+    const rival = await createPlayerWithToken(h.ctx);
+    await h.http.post(`/v1/games/${alpha.slug}/scores`, { token: rival.token, body: { score: 50 } });
+    await h.http.post(`/v1/games/${beta.slug}/scores`, { token: rival.token, body: { score: 900 } });
+    const cover = async (slug: string) => (await h.http.get(`/v1/games/${slug}`)).body.data.cover_url as string;
+    const expected = [
+      {
+        game: alpha.slug,
+        game_name: 'Alpha Profile',
+        best: 30,
+        unit: 'points',
+        rank: 2,
+        cover_url: await cover(alpha.slug),
+      },
+      { game: beta.slug, game_name: 'Beta Profile', best: 650, unit: 'ms', rank: 1, cover_url: await cover(beta.slug) },
+    ];
+    expect(await bestScoresForProfile(h.ctx, player.id)).toEqual(expected);
     const nobody = await createPlayerWithToken(h.ctx);
     expect(await bestScoresForProfile(h.ctx, nobody.player.id)).toEqual([]);
     const profile = await h.http.get(`/v1/players/${player.username}`);
     expect(profile.status).toBe(200);
-    expect(profile.body.data.best_scores).toEqual([
-      { game: alpha.slug, game_name: 'Alpha Profile', best: 30, unit: 'points' },
-      { game: beta.slug, game_name: 'Beta Profile', best: 650, unit: 'ms' },
+    expect(profile.body.data.best_scores).toEqual(expected);
+    expect(profile.body.data.recently_played).toEqual([]);
+
+    // Played lately: the listed games the player started, newest first, with nothing private (no saves).
+    await h.http.post('/v1/play/start', { token, body: { game: beta.slug } });
+    h.clock.advance(60);
+    await h.http.post('/v1/play/start', { token, body: { game: alpha.slug } });
+    const played = (await h.http.get(`/v1/players/${player.username}`)).body.data.recently_played;
+    expect(played).toEqual([
+      {
+        game: alpha.slug,
+        game_name: 'Alpha Profile',
+        cover_url: await cover(alpha.slug),
+        last_played_at: '2026-06-02 10:01:00',
+      },
+      {
+        game: beta.slug,
+        game_name: 'Beta Profile',
+        cover_url: await cover(beta.slug),
+        last_played_at: '2026-06-02 10:00:00',
+      },
     ]);
   });
 });

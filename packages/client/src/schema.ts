@@ -2572,6 +2572,9 @@ export interface components {
             best: number;
             /** @description unit of the game's scores */
             unit: string;
+            /** @description the rank of that best on the all-time board main, from 1 */
+            rank: number;
+            cover_url: string | null;
         };
         BoardSeason: {
             /** @description the season number, from 1 */
@@ -3329,6 +3332,16 @@ export interface components {
                  */
                 updated_at: string;
             } | null;
+        };
+        /** @description A game a player played lately, on their public profile */
+        RecentlyPlayed: {
+            /** @description game slug */
+            game: string;
+            /** @description the game's name */
+            game_name: string;
+            cover_url: string | null;
+            /** @description when the player last played it (YYYY-MM-DD HH:MM:SS UTC) */
+            last_played_at: string;
         };
         /** @description 408: the request line, headers or body did not arrive within the time the server allows (settings http.*) */
         RequestTimeoutError: {
@@ -8453,6 +8466,8 @@ export interface operations {
                             unlimited: boolean;
                             /** @description the player's best on each game's main board */
                             best_scores: components["schemas"]["BestScore"][];
+                            /** @description the listed games the player played last, newest first (at most 6; no saves, no times played) */
+                            recently_played: components["schemas"]["RecentlyPlayed"][];
                         };
                     };
                 };

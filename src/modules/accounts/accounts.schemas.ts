@@ -109,8 +109,20 @@ export const BestScoreSchema = Type.Object(
     game_name: Type.String({ description: "the game's name" }),
     best: Type.Integer({ description: "the player's best on the game's main board" }),
     unit: Type.String({ description: "unit of the game's scores" }),
+    rank: Type.Integer({ description: 'the rank of that best on the all-time board main, from 1' }),
+    cover_url: Nullable(Type.String({ description: "the game's cover; null before its first release" })),
   },
   { title: 'BestScore', description: 'Best-score entry on a public profile' },
+);
+
+export const RecentlyPlayedSchema = Type.Object(
+  {
+    game: Type.String({ description: 'game slug' }),
+    game_name: Type.String({ description: "the game's name" }),
+    cover_url: Nullable(Type.String({ description: "the game's cover" })),
+    last_played_at: Type.String({ description: 'when the player last played it (YYYY-MM-DD HH:MM:SS UTC)' }),
+  },
+  { title: 'RecentlyPlayed', description: 'A game a player played lately, on their public profile' },
 );
 
 const IsoTimestamp = Type.String({ description: 'ISO 8601 with offset', examples: ['2027-02-19T10:00:00+00:00'] });
@@ -194,6 +206,10 @@ export const ProfileSchema = Type.Object({
   player: PlayerPublicSchema,
   unlimited: Type.Boolean({ description: 'the player is an Unlimited member (membership, not staff role)' }),
   best_scores: Type.Array(BestScoreSchema, { description: "the player's best on each game's main board" }),
+  recently_played: Type.Array(RecentlyPlayedSchema, {
+    maxItems: 6,
+    description: 'the listed games the player played last, newest first (at most 6; no saves, no times played)',
+  }),
 });
 
 export const TokenRecordSchema = Type.Object({

@@ -18,6 +18,7 @@ import { openScoringGame, type ScoringGame } from './scoring-game.js';
 import { BOARDS_MAX } from './scores.schemas.js';
 import { parseMeta } from './scores.service.js';
 import { getSeasonPage, seasonToRead } from './seasons.service.js';
+import { coverUrl } from '../games/listing-media.service.js';
 
 /** Offsets up to this are read with OFFSET (cheap); deeper pages find their first key by walking the count tree. */
 const SHALLOW_OFFSET = 200;
@@ -247,8 +248,20 @@ export async function myScores(ctx: AppContext, playerId: number) {
   return { best, recent };
 }
 
-/** `best_scores` of GET /players/{username}: the player's all-time best on board main of every visible leaderboard. */
+/**
+ * `best_scores` of GET /players/{username}: the player's all-time best on board main of every visible leaderboard,
+ * with its rank there (one count-tree read a game) and the game's cover.
+ */
 export async function bestScoresForProfile(ctx: AppContext, playerId: number): Promise<ProfileBestScore[]> {
   const bests = await allTimeBests(ctx.db, playerId, 'main');
-  return bests.map((b) => ({ game: b.slug, game_name: b.name, best: Number(b.score), unit: b.leaderboard_unit }));
+  return Promise.all(
+    bests.map(async (b) => ({
+      game: b.slug,
+      game_name: b.name,
+      best: Number(b.score),
+      unit: b.leaderboard_unit,
+      rank: await rankOf(ctx.db, b.board_id, keyOfBest(b)),
+      cover_url: coverUrl(ctx, b),
+    })),
+  );
 }

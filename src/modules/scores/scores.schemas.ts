@@ -293,5 +293,9 @@ export const ProfileBestScore = Type.Object({
   game_name: Type.String({ description: "the game's name" }),
   best: Type.Integer({ description: 'all-time best on the board main' }),
   unit: Type.String({ description: "unit of the game's scores" }),
+  rank: Type.Integer({ description: 'the rank of that best on the all-time board main, from 1' }),
+  cover_url: Type.Union([Type.String(), Type.Null()], {
+    description: "the game's cover; null before its first release",
+  }),
 });
 export type ProfileBestScore = Static<typeof ProfileBestScore>;
