@@ -193,6 +193,12 @@ browserSuite('portal: in a real browser', { timeout: 60_000 }, (rig) => {
     await page.goto(`/u/${player.username}`);
     await visible(page.getByRole('heading', { name: player.display_name }));
     await until(() => text(page.locator('table'))).toContain('Reflex');
+    // The best with its rank and the game's cover; the game played lately, linked.
+    const best = page.locator('table tbody tr').first();
+    expect(await best.locator('td').allInnerTexts()).toEqual(['Reflex', '280 ms', '#1']);
+    expect(await best.locator('img.cover').getAttribute('src')).toMatch(/reflex/);
+    const lately = page.getByRole('region', { name: 'Played lately' });
+    expect(await lately.getByRole('link', { name: 'Reflex' }).getAttribute('href')).toBe('/games/reflex');
     await rig.screenshot(page, 'profile');
     await page.context().close();
   });
