@@ -117,7 +117,9 @@ export async function cataloguePage(main: HTMLElement): Promise<void> {
   );
 
   // The featured games, then a logged-in player's rows, above the catalogue; they load beside it, never before it.
-  const featured = loadFeatured();
+  // A page served with its cards was served with the featured row too: the script keeps that row, asking nothing.
+  const servedFeatured = served ? shelves.querySelector<HTMLElement>('section.shelf') : null;
+  const featured = served ? Promise.resolve(servedFeatured) : loadFeatured();
   void me()
     .catch(() => null)
     .then(async (who) => {

@@ -75,17 +75,25 @@ export async function loadFeatured(): Promise<Game[]> {
  * The home page's rows: "Featured" first when an operator features a game, then, for a logged-in player, their own;
  * empty rows are left out. Errors leave the rows out too: the catalogue matters more.
  */
-export async function renderHomeShelves(container: HTMLElement, featured: Game[], signedIn: boolean): Promise<boolean> {
+export async function renderHomeShelves(
+  container: HTMLElement,
+  /** the featured games, or the row the page was served with (null: none) */
+  featured: Game[] | HTMLElement | null,
+  signedIn: boolean,
+): Promise<boolean> {
   const none = { recent: [], favorites: [] } as Shelves;
   const { recent, favorites } = signedIn ? await loadShelves().catch(() => none) : none;
-  mount(
-    container,
-    featured.length
+  const featuredRow = Array.isArray(featured)
+    ? featured.length
       ? shelf(
           'Featured',
           featured.map((g) => gameCard(g)),
         )
-      : null,
+      : null
+    : featured;
+  mount(
+    container,
+    featuredRow,
     recent.length ? shelf('Continue playing', recent.map(continueCard)) : null,
     favorites.length
       ? shelf(
@@ -94,7 +102,7 @@ export async function renderHomeShelves(container: HTMLElement, featured: Game[]
         )
       : null,
   );
-  return featured.length > 0 || recent.length > 0 || favorites.length > 0;
+  return featuredRow !== null || recent.length > 0 || favorites.length > 0;
 }
 
 /** The account page's "Your games": the recently played games (with Continue) and the favourites, as links. */
