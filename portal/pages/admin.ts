@@ -217,7 +217,8 @@ export async function adminPage(main: HTMLElement): Promise<void> {
 
   async function games(): Promise<void> {
     const { data } = await api('GET', '/v1/admin/games');
-    const rows = data.games.map((g: { slug: string; name: string; status: string; studio: string | null }) => {
+    type Row = { slug: string; name: string; status: string; studio: string | null; featured: boolean };
+    const rows = data.games.map((g: Row) => {
       const status = select(['draft', 'beta', 'published', 'retired'], g.status);
       status.setAttribute('aria-label', `Status of ${g.name}`);
       const setStatus = h('button', { class: 'button small', type: 'button' }, 'Set');
@@ -239,13 +240,27 @@ export async function adminPage(main: HTMLElement): Promise<void> {
           games,
         ),
       );
-      return [g.name, h('span', { class: 'inline' }, status, setStatus), h('span', { class: 'inline' }, studio, hand)];
+      const feature = h('button', { class: 'button small', type: 'button' }, g.featured ? 'Stop featuring' : 'Feature');
+      feature.setAttribute('aria-label', `${g.featured ? 'Stop featuring' : 'Feature'} ${g.name} on the home page`);
+      feature.addEventListener('click', () =>
+        act(
+          () => api(g.featured ? 'DELETE' : 'PUT', `/v1/admin/games/${g.slug}/featured`),
+          g.featured ? `${g.name} is no longer featured.` : `${g.name} is featured on the home page.`,
+          games,
+        ),
+      );
+      return [
+        g.name,
+        h('span', { class: 'inline' }, status, setStatus),
+        h('span', { class: 'inline' }, studio, hand),
+        h('span', { class: 'inline' }, g.featured ? 'Featured ' : '', feature),
+      ];
     });
     const studios = await api('GET', '/v1/admin/studios');
     mount(
       body,
       h('h2', null, 'Games'),
-      dataTable('Every game', ['Game', 'Status', 'Studio'], rows),
+      dataTable('Every game', ['Game', 'Status', 'Studio', 'Home page'], rows),
       h('h2', null, 'Studios'),
       dataTable(
         'Every studio',

@@ -205,6 +205,7 @@ eachDialect(
         expect(games.body.data.games.find((g: { slug: string }) => g.slug === gameSlug)).toMatchObject({
           status: 'beta',
           studio: studioSlug,
+          featured: false,
         });
         const entries = (await h.http.get('/v1/admin/audit', { token: tokens.staff, query: { target_type: 'game' } }))
           .body.data.entries;

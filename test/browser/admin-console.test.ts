@@ -60,6 +60,15 @@ browserSuite('admin: the operator console in a real browser', { timeout: 120_000
         await expectAccessible(page, `${size} ${view}`);
         await fits(`${size} ${view}`);
       }
+      // Games: feature one on the home page from its row, then it says so.
+      await page.goto('/admin?view=games');
+      const feature = page.getByRole('button', { name: /^Feature Reflex on the home page$/ });
+      await feature.click();
+      await until(() => text(page.getByRole('status'))).toContain('Reflex is featured on the home page.');
+      await visible(page.getByRole('button', { name: 'Stop featuring Reflex on the home page' }));
+      await page.getByRole('button', { name: 'Stop featuring Reflex on the home page' }).click();
+      await until(() => text(page.getByRole('status'))).toContain('Reflex is no longer featured.');
+      await page.goto('/admin?view=audit');
       await page.getByLabel('Words').fill('spam in chat');
       await page.getByRole('button', { name: 'Search' }).click();
       await until(() => text(page.locator('table'))).toContain('player.suspend');

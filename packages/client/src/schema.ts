@@ -3130,6 +3130,8 @@ export interface components {
             /** @description plays counted so far */
             plays: number;
             studio: string | null;
+            /** @description the home page features it (PUT/DELETE /v1/admin/games/{slug}/featured) */
+            featured: boolean;
         };
         /** @description a game backend's developer key, without its secret */
         OperatorKey: {

@@ -90,6 +90,7 @@ export const OperatorGameSchema = Type.Object(
     category: Type.String({ description: "the game's category" }),
     plays: Type.Integer({ description: 'plays counted so far' }),
     studio: Nullable(Type.String({ description: 'the slug of the studio that owns it; null: the operators' })),
+    featured: Type.Boolean({ description: 'the home page features it (PUT/DELETE /v1/admin/games/{slug}/featured)' }),
   },
   { title: 'OperatorGame', description: 'a game as an operator sees it, whatever its status' },
 );

@@ -28,9 +28,10 @@ export async function playerDetail(ctx: AppContext, id: number) {
 
 export async function operatorGames(ctx: AppContext) {
   const studios = new Map((await listStudios(ctx)).map((s) => [s.id, s.slug]));
-  return (await listAllGames(ctx)).map(({ files_dir: _, studio_id, ...game }) => ({
+  return (await listAllGames(ctx)).map(({ files_dir: _, studio_id, featured_at, ...game }) => ({
     ...game,
     studio: studio_id === null ? null : (studios.get(studio_id) ?? null),
+    featured: featured_at !== null,
   }));
 }
 

@@ -16,6 +16,8 @@ export interface GameSummary {
   plays: number;
   files_dir: string;
   studio_id: number | null;
+  /** when an operator featured it on the home page; null when not featured */
+  featured_at: number | null;
 }
 
 export async function listAllGames(ctx: AppContext): Promise<GameSummary[]> {
@@ -29,6 +31,7 @@ export async function listAllGames(ctx: AppContext): Promise<GameSummary[]> {
     plays: Number(r.plays),
     files_dir: r.files_dir,
     studio_id: r.studio_id,
+    featured_at: r.featured_at ?? null,
   }));
 }
 

@@ -117,7 +117,7 @@ function registerGames(program: Command, withContext: WithContext): void {
     .option('--json', 'print the games as a JSON array')
     .action(async (options: { json?: boolean }) => {
       const rows = await withContext(listAllGames, { readOnly: true });
-      if (options.json) return printJson(rows.map(({ studio_id: _, ...row }) => row));
+      if (options.json) return printJson(rows.map(({ studio_id: _, featured_at: __, ...row }) => row));
       if (rows.length === 0) return console.log('no games yet: gameplatform games publish <dir>');
       console.log(
         table(
