@@ -50,6 +50,7 @@ eachDialect('dev: players', (h) => {
         },
         unlimited: false,
         best_scores: expect.any(Array),
+        recently_played: [expect.objectContaining({ game: w.game.slug, last_played_at: '2026-11-21 10:00:00' })],
       });
       expect(res.body.data).toEqual((await h.http.get('/v1/players/dev_profile')).body.data);
     });
@@ -60,7 +61,14 @@ eachDialect('dev: players', (h) => {
       await h.http.post(devUrl.scores(w.game.slug, w.player.id), { token: w.key, body: { score: 90 } });
       const res = await h.http.get(devUrl.player(w.player.id), { token: w.key });
       expect(res.body.data.best_scores).toEqual([
-        { game: w.game.slug, game_name: 'Best Game', best: 90, unit: 'points' },
+        {
+          game: w.game.slug,
+          game_name: 'Best Game',
+          best: 90,
+          unit: 'points',
+          rank: 1,
+          cover_url: expect.stringContaining(w.game.slug),
+        },
       ]);
       expect(res.body.data).toEqual((await h.http.get(`/v1/players/${w.player.username}`)).body.data);
     });

@@ -967,7 +967,7 @@ export interface paths {
         /**
          * Public profile of a player of the game, by id
          * @description The same object as GET /players/{username}: the public view of the player, `unlimited` (Unlimited membership;
-         *     staff roles are not shown) and `best_scores`. Never the email address or an account setting (newsletter, role,
+         *     staff roles are not shown), `best_scores` (with ranks and covers) and `recently_played`. Never the email address or an account setting (newsletter, role,
          *     membership dates): the response schema has no field for them.
          *
          *     The key acts only for players of its own game: active players who have started a play session of it.
@@ -15698,6 +15698,8 @@ export interface operations {
                             unlimited: boolean;
                             /** @description the player's best on each game's main board */
                             best_scores: components["schemas"]["BestScore"][];
+                            /** @description the listed games the player played last, newest first (at most 6; no saves, no times played) */
+                            recently_played: components["schemas"]["RecentlyPlayed"][];
                         };
                     };
                 };

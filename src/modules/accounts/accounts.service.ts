@@ -70,11 +70,18 @@ export async function bestScores(ctx: AppContext, playerId: number): Promise<Bes
   return bestScoresForProfile(ctx, playerId);
 }
 
+type PlayerForProfile = Parameters<typeof isUnlimitedMember>[0] & { id: number };
+
 /** Any active player by username, case-insensitively; unknown and suspended players are 404 alike. */
 export async function publicProfile(ctx: AppContext, username: string) {
   const player = await findPlayerByUsername(ctx.db, username);
   // A guest has no public profile: it is as unknown as a name nobody holds.
   if (player?.status !== 'active' || player.guest === 1) throw notFound('No player with this username');
+  return profileOf(ctx, player);
+}
+
+/** A player's public profile (GET /players/{username}, and GET /dev/players/{id} the same object). */
+export async function profileOf(ctx: AppContext, player: Parameters<typeof publicPlayerView>[1] & PlayerForProfile) {
   return {
     player: publicPlayerView(ctx.config, player),
     unlimited: isUnlimitedMember(player, ctx.clock.now()),

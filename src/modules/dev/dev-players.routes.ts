@@ -21,7 +21,7 @@ export async function devPlayersRoutes(fastify: FastifyInstance): Promise<void> 
         operationId: 'devGetPlayer',
         summary: 'Public profile of a player of the game, by id',
         description: `The same object as GET /players/{username}: the public view of the player, \`unlimited\` (Unlimited membership;
-staff roles are not shown) and \`best_scores\`. Never the email address or an account setting (newsletter, role,
+staff roles are not shown), \`best_scores\` (with ranks and covers) and \`recently_played\`. Never the email address or an account setting (newsletter, role,
 membership dates): the response schema has no field for them.
 
 ${PLAYERS_OF_THE_GAME}

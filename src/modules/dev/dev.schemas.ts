@@ -24,12 +24,13 @@ export const GamePlayerSlotParams = Type.Object({
 });
 export const GameParams = Type.Object({ slug: Slug });
 
-/** The same object as GET /players/{username}: public view, `unlimited`, `best_scores`. */
+/** The same object as GET /players/{username}: public view, `unlimited`, `best_scores`, `recently_played`. */
 export const DevProfile = Type.Object(
   {
     player: ProfileSchema.properties.player,
     unlimited: ProfileSchema.properties.unlimited,
     best_scores: ProfileSchema.properties.best_scores,
+    recently_played: ProfileSchema.properties.recently_played,
   },
   { description: 'Public profile: exactly what GET /players/{username} shows anyone' },
 );

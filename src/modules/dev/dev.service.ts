@@ -3,7 +3,7 @@
 import type { AppContext } from '../../context.js';
 import type { KeyCredential } from '../../http/auth.js';
 import { AppError, notFound } from '../../http/errors.js';
-import { bestScores } from '../accounts/accounts.service.js';
+import { profileOf } from '../accounts/accounts.service.js';
 import { isUnlimitedMember } from '../accounts/membership.js';
 import { publicPlayerView } from '../accounts/player-views.js';
 import { getEntitlement, type Entitlement } from '../play/entitlement.js';
@@ -25,12 +25,7 @@ async function requirePlayerOfKeyGame(ctx: AppContext, key: KeyCredential, playe
 
 /** GET /dev/players/{id}: the public profile, as GET /players/{username} gives it. */
 export async function devPlayerProfile(ctx: AppContext, key: KeyCredential, playerId: number): Promise<DevProfile> {
-  const player = await requirePlayerOfKeyGame(ctx, key, playerId);
-  return {
-    player: publicPlayerView(ctx.config, player),
-    unlimited: isUnlimitedMember(player, ctx.clock.now()),
-    best_scores: await bestScores(ctx, player.id),
-  };
+  return profileOf(ctx, await requirePlayerOfKeyGame(ctx, key, playerId));
 }
 
 /** GET /dev/players/{id}/entitlement: the Entitlement the player sees in GET /me/entitlement (reads only). */
