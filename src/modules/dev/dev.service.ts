@@ -4,8 +4,6 @@ import type { AppContext } from '../../context.js';
 import type { KeyCredential } from '../../http/auth.js';
 import { AppError, notFound } from '../../http/errors.js';
 import { profileOf } from '../accounts/accounts.service.js';
-import { isUnlimitedMember } from '../accounts/membership.js';
-import { publicPlayerView } from '../accounts/player-views.js';
 import { getEntitlement, type Entitlement } from '../play/entitlement.js';
 import type { DevProfile } from './dev.schemas.js';
 import { findGameBySlug, findPlayerOfGame, type PlayerOfGameRow, type StatsGameRow } from './dev.repository.js';
