@@ -146,7 +146,7 @@ describe('sdk: events', () => {
 });
 
 describe('sdk: signed out while playing', () => {
-  const signedOut = { code: 'unauthorized', message: 'signed out', status: 401 };
+  const signedOut = { code: 'unauthenticated', message: 'signed out', status: 401 };
 
   it('holds a call the API refused with 401 and sends it once more, once, after the shell says the player is back', async () => {
     const { client, sdk, sent, timers } = setup();
@@ -154,6 +154,7 @@ describe('sdk: signed out while playing', () => {
     const submitting = sdk.scores.submit(79, { board: 'main' }).finally(() => {
       settled = true;
     });
+    client.receive(event('pause', { reason: 'signed_out' })); // the shell says so before it answers
     client.receive(failure(1, signedOut));
     await Promise.resolve();
     expect(settled).toBe(false);
@@ -174,10 +175,19 @@ describe('sdk: signed out while playing', () => {
   it('rejects a held call refused with 401 a second time', async () => {
     const { client, sdk } = setup();
     const saving = sdk.saves.save(0, { cells: [] });
+    client.receive(event('pause', { reason: 'signed_out' }));
     client.receive(failure(1, signedOut));
     client.receive(event('resume', { reason: 'signed_in' }));
     client.receive(failure(2, signedOut));
-    await expect(saving).rejects.toMatchObject({ code: 'unauthorized', status: 401 });
+    await expect(saving).rejects.toMatchObject({ code: 'unauthenticated', status: 401 });
+  });
+
+  it('rejects a 401 at once where the shell asks nobody to log in (a preview)', async () => {
+    const { client, sdk } = setup();
+    const submitting = sdk.scores.submit(5);
+    client.receive(failure(1, signedOut));
+    await expect(submitting).rejects.toMatchObject({ code: 'unauthenticated', status: 401 });
+    expect(client.waiting).toBe(0);
   });
 });
 

@@ -64,6 +64,11 @@ export class Client {
   private readonly pending = new Map<number, Pending>();
   /** calls the API refused with 401 (signed out while playing): sent again once the shell says the player is back */
   private held: Pending[] = [];
+  /**
+   * The shell said the player was signed out (`pause`, reason `signed_out`) and asks them to log in: only then is a
+   * 401 held. A shell that asks nobody (a preview) gets its 401s rejected as any other error.
+   */
+  private awaitingLogin = false;
   private readonly handlers = new Map<EventName, Set<Handler>>();
   private readonly timeoutMs: number;
 
@@ -128,7 +133,12 @@ export class Client {
     if (!isShellMessage(data)) return false;
     if (data.type === 'event') {
       // Back after a login: the calls refused meanwhile go again, before the game hears it may go on.
-      if (data.event === 'resume' && (data.data as GamePlatform.ResumeEvent).reason === 'signed_in') this.sendHeld();
+      const reason = (data.data as { reason?: string }).reason;
+      if (data.event === 'pause' && reason === 'signed_out') this.awaitingLogin = true;
+      if (data.event === 'resume' && reason === 'signed_in') {
+        this.awaitingLogin = false;
+        this.sendHeld();
+      }
       const results = this.dispatch(data.event, data.data);
       if (data.event === 'quit') void this.quitDone(results);
       return true;
@@ -136,7 +146,8 @@ export class Client {
     const pending = this.settle(data.id);
     if (!pending) return true; // answered after its timeout: dropped
     if (data.ok) pending.resolve(data.result);
-    else if (data.error.status === 401 && !pending.again && pending.method !== 'quit.done') this.held.push(pending);
+    else if (data.error.status === 401 && this.awaitingLogin && !pending.again && pending.method !== 'quit.done')
+      this.held.push(pending);
     else pending.reject(new SdkError({ ...data.error, status: Number(data.error.status) || 0 }));
     return true;
   }

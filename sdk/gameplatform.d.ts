@@ -10,8 +10,8 @@
  * Every call returns a Promise. A refused call rejects with a {@link GamePlatform.SdkError} whose
  * `code` is the API's error code (for example `version_conflict`, `validation_failed`) or one of
  * the SDK's own: `no_shell`, `timeout`, `bad_request`, `unknown_method`, `session_over`, `network_error`, `local_mode`.
- * A call the API refuses with 401 (the player was signed out while playing) does not reject: it waits for the player to
- * log in again in the shell and is then made once more, once.
+ * A call the API refuses with 401 after the shell said the player was signed out (`pause`, reason `signed_out`) does
+ * not reject: it waits for the player to log in again in the shell and is then made once more, once.
  *
  * Opened on its own (not in a frame), the page runs in local mode: see {@link GamePlatform.InitInfo.local}.
  */

@@ -545,7 +545,7 @@ class ShellSession {
 }
 
 const SIGNED_OUT: GamePlatform.ErrorInfo = {
-  code: 'unauthorized',
+  code: 'unauthenticated',
   message: 'You were signed out: log in again to go on',
   status: 401,
 };
