@@ -1748,7 +1748,7 @@ export interface paths {
         };
         /**
          * A page of a leaderboard, for moderation
-         * @description The page GET /v1/games/{slug}/leaderboard answers (same board, period, limit, offset and at; no around), each row
+         * @description The page GET /v1/games/{slug}/leaderboard answers (same board, period, limit, offset and at; no around, no season), each row
          *     also naming the submission that holds the player's best in the period (`score_id`) and the player (`player_id`): what
          *     POST /v1/studio/games/{slug}/scores/removals takes. For the members of the game's studio and the operators; 404 for anyone else.
          */
@@ -25568,8 +25568,6 @@ export interface operations {
                  * @example 2026-11-16
                  */
                 at?: string;
-                /** @description a season of the board (1, 2, …): an ended season's all-time standings as they stood when it ended; the live season's number reads the live board */
-                season?: number;
             };
             header?: never;
             path: {

@@ -9,7 +9,7 @@ import { requireAccount } from './account-only.js';
 import { isUnlimitedMember } from './membership.js';
 import { membershipOf, ownPlayerView, publicPlayerView } from './player-views.js';
 import { bestScoresForProfile } from '../scores/leaderboard.service.js';
-import { listRecent } from '../games/library.service.js';
+import { recentlyPlayed } from '../games/library.service.js';
 import { findPlayerById, findPlayerByUsername, updatePlayer, usernameTaken } from './players.repository.js';
 
 const usernameTakenError = () => new AppError('username_taken', 'This username is taken');
@@ -86,7 +86,7 @@ export async function profileOf(ctx: AppContext, player: Parameters<typeof publi
     player: publicPlayerView(ctx.config, player),
     unlimited: isUnlimitedMember(player, ctx.clock.now()),
     best_scores: await bestScores(ctx, player.id),
-    recently_played: (await listRecent(ctx, player.id, 6)).map((entry) => ({
+    recently_played: (await recentlyPlayed(ctx, player.id, 6)).map((entry) => ({
       game: entry.game.slug,
       game_name: entry.game.name,
       cover_url: entry.game.cover_url,

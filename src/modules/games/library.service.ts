@@ -19,6 +19,12 @@ export async function listFavorites(ctx: AppContext, playerId: number): Promise<
   return rows.map((row) => toGame(ctx, row));
 }
 
+/** The listed games the player played last, newest first, with when: what a public profile shows (no saves). */
+export async function recentlyPlayed(ctx: AppContext, playerId: number, limit: number) {
+  const rows = await findRecentGames(ctx.db, playerId, limit);
+  return rows.map((row) => ({ game: toGame(ctx, row), last_played_at: formatTimestamp(row.last_played) }));
+}
+
 /** GET /me/recent: the last played games, each with the save slot written last (the one "Continue" resumes). */
 export async function listRecent(
   ctx: AppContext,

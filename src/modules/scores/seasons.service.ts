@@ -8,6 +8,7 @@ import { formatTimestamp } from '../../time.js';
 import type { Actor } from '../audit/audit.service.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { boardToRead } from './boards.js';
+import { lockBoard } from './boards.repository.js';
 import { rebuildTree } from './count-tree.js';
 import { deleteBoardBests } from './moderation.repository.js';
 import { publicPlayer } from './row-player.js';
@@ -56,6 +57,8 @@ export async function startSeason(
   const allTime = await boardToRead(ctx, scoring, board, 'all', 'all');
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
+    // As a removal: the board's lock, exclusive, before anything is read or moved (submissions take it shared).
+    await lockBoard(trx, scoring.id, board, 'exclusive');
     const last = await lastSeason(trx, scoring.id, board);
     const season = (last?.season ?? 0) + 1;
     const started_at = last?.ended_at ?? null;

@@ -31,7 +31,7 @@ const RemovalBody = Type.Object(
     reason: Type.String({ minLength: 3, maxLength: 500, description: 'why: kept in the audit log' }),
     score_id: Type.Optional(RowId('remove this one submission')),
     player_id: Type.Optional(RowId("remove all of this player's submissions on `board`")),
-    board: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'with player_id: the board' })),
+    board: Type.Optional(Type.String({ pattern: BOARD_PATTERN, description: 'with player_id: the board' })),
   },
   { additionalProperties: false },
 );
@@ -70,11 +70,12 @@ export async function moderationRoutes(fastify: FastifyInstance): Promise<void> 
         tags,
         operationId: 'getStudioLeaderboard',
         summary: 'A page of a leaderboard, for moderation',
-        description: `The page GET /v1/games/{slug}/leaderboard answers (same board, period, limit, offset and at; no around), each row
+        description: `The page GET /v1/games/{slug}/leaderboard answers (same board, period, limit, offset and at; no around, no season), each row
 also naming the submission that holds the player's best in the period (\`score_id\`) and the player (\`player_id\`): what
 POST /v1/studio/games/{slug}/scores/removals takes. For the members of the game's studio and the operators; 404 for anyone else.`,
         params: GameParams,
-        querystring: Type.Omit(LeaderboardQuery, ['around'], { additionalProperties: false }),
+        // An ended season is read on the public board (?season=): its rows are kept without submission ids.
+        querystring: Type.Omit(LeaderboardQuery, ['around', 'season'], { additionalProperties: false }),
         response: { 200: OkMeta(StudioLeaderboardData, LeaderboardMeta) },
       },
     },
